@@ -1,0 +1,17 @@
+/**
+ * The one ordered list of schema migrations, for the machine's PostgreSQL and the embedded one
+ * alike. Imported statically (not globbed) so that bundled builds carry them. Add new files as
+ * `<next id>_<name>.ts` and list them here; never edit a migration that has shipped.
+ */
+import { Migrator } from "effect/sql"
+import users0001 from "./migrations/0001_users.ts"
+
+export const loader: Migrator.Loader = Migrator.fromRecord({
+  "0001_users": users0001
+})
+
+/**
+ * Applies what is missing. Effect's migrator takes an exclusive lock on its bookkeeping table, so
+ * several nodes starting at once apply each migration exactly once.
+ */
+export const run = Migrator.make({})({ loader })

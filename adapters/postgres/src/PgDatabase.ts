@@ -1,0 +1,53 @@
+/**
+ * The connection to PostgreSQL with the schema brought up to date. Every host that uses PostgreSQL
+ * (the reference server on DATABASE_URL or on its embedded instance, integrators, tests) goes
+ * through this layer, so migrations always run before the first repository query.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Config, Effect, Layer, type Redacted } from "effect"
+import type { SqlClient, SqlError } from "effect/sql"
+import type { Migrator } from "effect/sql"
+import * as Migrations from "./Migrations.ts"
+
+export interface Options {
+  readonly url: Redacted.Redacted<string>
+  /** Put every table in this schema (created if missing); tests use a fresh one per run. */
+  readonly schema?: string | undefined
+  readonly maxConnections?: number | undefined
+  readonly applicationName?: string | undefined
+}
+
+export type Error = SqlError.SqlError | Migrator.MigrationError
+
+export const layer = (options: Options): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, Error> => {
+  const client = PgClient.layer({
+    url: options.url,
+    applicationName: options.applicationName ?? "veche",
+    maxConnections: options.maxConnections,
+    ...(options.schema === undefined ? {} : { startupParameters: { search_path: options.schema } })
+  })
+  const migrate = Layer.effectDiscard(
+    Effect.gen(function* () {
+      if (options.schema !== undefined) {
+        const sql = yield* PgClient.PgClient
+        yield* sql`CREATE SCHEMA IF NOT EXISTS ${sql(options.schema)}`
+      }
+      const applied = yield* Migrations.run
+      if (applied.length > 0) {
+        yield* Effect.logInfo("database migrated", applied.map(([id, name]) => `${id}_${name}`).join(", "))
+      }
+    })
+  )
+  return migrate.pipe(Layer.provideMerge(client))
+}
+
+/** DATABASE_URL (and optional DATABASE_SCHEMA, DATABASE_MAX_CONNECTIONS). */
+export const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, Error | Config.ConfigError> =
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const url = yield* Config.Redacted("DATABASE_URL")
+      const schema = yield* Config.String("DATABASE_SCHEMA").pipe(Config.option)
+      const maxConnections = yield* Config.Int("DATABASE_MAX_CONNECTIONS").pipe(Config.withDefault(10))
+      return layer({ url, maxConnections, schema: schema._tag === "Some" ? schema.value : undefined })
+    })
+  )

@@ -1,0 +1,25 @@
+/**
+ * A throw-away schema on a real PostgreSQL for test suites: created and migrated when the layer is
+ * built, dropped when its scope closes, so parallel and repeated runs never see each other's rows.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, type Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as PgDatabase from "./PgDatabase.ts"
+
+const freshName = () => `veche_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+
+const dropOnClose = (url: Redacted.Redacted<string>, schema: string) =>
+  Layer.effectDiscard(
+    Effect.addFinalizer(() =>
+      Effect.gen(function* () {
+        const sql = yield* PgClient.PgClient
+        yield* sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`
+      }).pipe(Effect.provide(PgClient.layer({ url, maxConnections: 1 })), Effect.orDie)
+    )
+  )
+
+export const layer = (url: Redacted.Redacted<string>): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgDatabase.Error> => {
+  const schema = freshName()
+  return PgDatabase.layer({ url, schema, maxConnections: 4 }).pipe(Layer.provideMerge(dropOnClose(url, schema)))
+}

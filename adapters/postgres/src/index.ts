@@ -1,0 +1,9 @@
+/**
+ * @veche/postgres: the repository ports on PostgreSQL and the ordered migrations. Works the same on
+ * a PostgreSQL server (DATABASE_URL) and on the reference server's embedded instance.
+ */
+export * as Migrations from "./Migrations.ts"
+export * as PgDatabase from "./PgDatabase.ts"
+export * as PgRepositories from "./PgRepositories.ts"
+export * as PgTestSchema from "./PgTestSchema.ts"
+export * as PgUsersRepo from "./PgUsersRepo.ts"

@@ -1,0 +1,16 @@
+/**
+ * A user account as the system of record holds it. The auth and profile work extends this record;
+ * wire shapes (CurrentUser, public User) are derived from it, never stored.
+ */
+import { Snowflake } from "@veche/platform"
+import { Schema } from "effect"
+
+export const User = Schema.Struct({
+  id: Snowflake.Snowflake,
+  /** 2–32 of a-z 0-9 _ . ; unique regardless of letter case. */
+  username: Schema.String,
+  /** null shows the username instead. */
+  displayName: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateTimeUtc
+})
+export type User = typeof User.Type

@@ -1,0 +1,4 @@
+/** @veche/users: user accounts. The profile routes and the account lifecycle build on this port. */
+export * as User from "./User.ts"
+export * as UsersErrors from "./UsersErrors.ts"
+export * as UsersRepo from "./UsersRepo.ts"
