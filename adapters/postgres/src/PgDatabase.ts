@@ -5,8 +5,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, Layer, type Redacted } from "effect"
-import type { SqlClient, SqlError } from "effect/sql"
-import type { Migrator } from "effect/sql"
+import type { Migrator, SqlClient, SqlError } from "effect/sql"
 import * as Migrations from "./Migrations.ts"
 
 export interface Options {

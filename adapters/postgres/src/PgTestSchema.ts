@@ -19,7 +19,9 @@ const dropOnClose = (url: Redacted.Redacted<string>, schema: string) =>
     )
   )
 
-export const layer = (url: Redacted.Redacted<string>): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgDatabase.Error> => {
+export const layer = (
+  url: Redacted.Redacted<string>
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgDatabase.Error> => {
   const schema = freshName()
   return PgDatabase.layer({ url, schema, maxConnections: 4 }).pipe(Layer.provideMerge(dropOnClose(url, schema)))
 }

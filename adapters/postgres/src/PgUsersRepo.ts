@@ -54,9 +54,16 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
           // Infrastructure failures are defects on purpose: they answer 500 at the edge.
           Effect.catchTag("SqlError", Effect.die)
         ),
-      findById: (id) => findById(id).pipe(Effect.map((row) => row.pipe(Option.map(toUser))), Effect.orDie),
+      findById: (id) =>
+        findById(id).pipe(
+          Effect.map((row) => row.pipe(Option.map(toUser))),
+          Effect.orDie
+        ),
       findByUsername: (username) =>
-        findByUsername(username).pipe(Effect.map((row) => row.pipe(Option.map(toUser))), Effect.orDie)
+        findByUsername(username).pipe(
+          Effect.map((row) => row.pipe(Option.map(toUser))),
+          Effect.orDie
+        )
     })
   })
 )

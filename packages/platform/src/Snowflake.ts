@@ -96,7 +96,9 @@ export class SnowflakeGenerator extends Context.Service<
     SnowflakeGenerator,
     Effect.flatMap(
       Config.schema(
-        Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_WORKER_ID }))),
+        Schema.NumberFromString.pipe(
+          Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: MAX_WORKER_ID }))
+        ),
         "SERVICE_WORKER_ID"
       ).pipe(Config.withDefault(0)),
       SnowflakeGenerator.make

@@ -36,7 +36,8 @@ describe("Snowflake", () => {
       expect(first).toEqual({ timestampMs: at, workerId: 513, sequence: 0 })
       // 10 000 ids in one frozen millisecond borrow the next ones rather than block or repeat.
       expect(Snowflake.createdAt(ids[9_999] ?? Snowflake.Snowflake.make("0")).getTime()).toBe(at + 2)
-    }))
+    })
+  )
 
   it.effect("never goes backwards when the clock does", () =>
     Effect.gen(function* () {
@@ -46,7 +47,8 @@ describe("Snowflake", () => {
       yield* TestClock.setTime(at - 60_000)
       const after = yield* generator.next
       expect(BigInt(after) > BigInt(before)).toBe(true)
-    }))
+    })
+  )
 
   it.effect("gives two workers different ids in the same millisecond", () =>
     Effect.gen(function* () {
@@ -54,7 +56,8 @@ describe("Snowflake", () => {
       const a = yield* Snowflake.SnowflakeGenerator.make(1)
       const b = yield* Snowflake.SnowflakeGenerator.make(2)
       expect(yield* a.next).not.toBe(yield* b.next)
-    }))
+    })
+  )
 
   it.effect("reads the worker id from SERVICE_WORKER_ID and refuses one out of range", () =>
     Effect.gen(function* () {
@@ -71,5 +74,6 @@ describe("Snowflake", () => {
         Effect.flip
       )
       expect(refused._tag).toBe("ConfigError")
-    }))
+    })
+  )
 })

@@ -29,7 +29,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       yield* repo.insert(user)
       expect(yield* repo.findById(user.id)).toEqual(Option.some(user))
       expect(yield* repo.findByUsername(user.username)).toEqual(Option.some(user))
-    }))
+    })
+  )
 
   it.effect("keeps a null display name as null", () =>
     Effect.gen(function* () {
@@ -38,7 +39,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       yield* repo.insert(user)
       const found = yield* repo.findById(user.id)
       expect(Option.map(found, (u) => u.displayName)).toEqual(Option.some(null))
-    }))
+    })
+  )
 
   it.effect("finds usernames without regard to letter case", () =>
     Effect.gen(function* () {
@@ -47,7 +49,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       yield* repo.insert(user)
       const found = yield* repo.findByUsername(user.username.toUpperCase())
       expect(Option.map(found, (u) => u.id)).toEqual(Option.some(user.id))
-    }))
+    })
+  )
 
   it.effect("answers none for unknown ids and names", () =>
     Effect.gen(function* () {
@@ -55,7 +58,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       const ghost = yield* newUser(uniqueName("ghost"))
       expect(Option.isNone(yield* repo.findById(ghost.id))).toBe(true)
       expect(Option.isNone(yield* repo.findByUsername(ghost.username))).toBe(true)
-    }))
+    })
+  )
 
   it.effect("refuses a username that differs only in letter case", () =>
     Effect.gen(function* () {
@@ -66,7 +70,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       const error = yield* repo.insert(second).pipe(Effect.flip)
       expect(error._tag).toBe("UsernameTaken")
       expect(Option.isNone(yield* repo.findById(second.id))).toBe(true)
-    }))
+    })
+  )
 
   it.effect("refuses a second user with the same id", () =>
     Effect.gen(function* () {
@@ -75,7 +80,8 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       yield* repo.insert(first)
       const error = yield* repo.insert({ ...first, username: uniqueName("erin") }).pipe(Effect.flip)
       expect(error._tag).toBe("UserIdTaken")
-    }))
+    })
+  )
 
   it.effect("lets exactly one of ten concurrent registrations of one name succeed", () =>
     Effect.gen(function* () {
@@ -87,5 +93,6 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       })
       expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
       expect(results.filter((r) => r._tag === "Failure")).toHaveLength(9)
-    }))
+    })
+  )
 }

@@ -1,0 +1,19 @@
+/**
+ * The server's PostgreSQL: DATABASE_URL when set, else an embedded PostgreSQL in the data folder,
+ * migrated either way before the first request is served.
+ */
+
+import * as path from "node:path"
+import { PgDatabase } from "@veche/postgres"
+import { Effect, Layer, Option } from "effect"
+import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
+import type { ServerConfig } from "./ServerConfig.ts"
+
+export const layer = (config: ServerConfig) =>
+  Option.match(config.databaseUrl, {
+    onSome: (url) => PgDatabase.layer({ url, schema: Option.getOrUndefined(config.databaseSchema) }),
+    onNone: () =>
+      Layer.unwrap(Effect.map(EmbeddedPostgres, (embedded) => PgDatabase.layer({ url: embedded.url }))).pipe(
+        Layer.provide(EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) }))
+      )
+  })

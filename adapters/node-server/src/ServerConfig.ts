@@ -1,0 +1,68 @@
+/**
+ * The reference server's settings, all from environment variables (README lists each with its
+ * default). Read once at start; a bad value stops the start with a message naming the variable.
+ */
+import { GatewayUrl, TrustedProxies } from "@veche/rest"
+import { Config, Duration, Effect, type LogLevel, Option, Redacted, Schema } from "effect"
+import type { IpNetwork } from "effect/net"
+
+export interface ServerConfig {
+  readonly host: string
+  readonly port: number
+  /** PostgreSQL to use; none means the embedded PostgreSQL in `dataDir`. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** Keep the tables in this schema of DATABASE_URL's database (created if missing). */
+  readonly databaseSchema: Option.Option<string>
+  readonly dataDir: string
+  readonly gatewayUrl: string
+  readonly logLevel: LogLevel.LogLevel
+  readonly accessLog: boolean
+  /** Peers whose X-Forwarded-For is believed. */
+  readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
+  readonly shutdownTimeout: Duration.Duration
+}
+
+const LOG_LEVELS = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
+
+/** When the server listens on every interface, a browser or bot on this machine still reaches loopback. */
+const defaultGatewayUrl = (host: string, port: number) => {
+  const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+  return `ws://${reachable}:${port}/gateway`
+}
+
+export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(function* () {
+  const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+  // 0 asks the OS for a free port (the start line then shows which).
+  const port = yield* Config.schema(
+    Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 65535 }))),
+    "PORT"
+  ).pipe(Config.withDefault(8080))
+  // An empty DATABASE_URL (common in .env files) means "not set": the embedded database.
+  const databaseUrl = yield* Config.Redacted("DATABASE_URL").pipe(
+    Config.option,
+    Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+  )
+  const databaseSchema = yield* Config.String("DATABASE_SCHEMA").pipe(Config.option)
+  const dataDir = yield* Config.String("SERVICE_DATA_DIR").pipe(Config.withDefault("./.veche"))
+  const gatewayUrl = yield* Config.schema(GatewayUrl.GatewayUrlString, "SERVICE_GATEWAY_URL").pipe(
+    Config.withDefault(defaultGatewayUrl(host, port))
+  )
+  const logLevel = yield* Config.Literals(LOG_LEVELS, "SERVICE_LOG_LEVEL").pipe(Config.withDefault("Info" as const))
+  const accessLog = yield* Config.Boolean("SERVICE_ACCESS_LOG").pipe(Config.withDefault(true))
+  const shutdownTimeout = yield* Config.Duration("SERVICE_SHUTDOWN_TIMEOUT").pipe(
+    Config.withDefault(Duration.seconds(10))
+  )
+  const trustedProxies = yield* TrustedProxies.config
+  return {
+    host,
+    port,
+    databaseUrl,
+    databaseSchema,
+    dataDir,
+    gatewayUrl,
+    logLevel,
+    accessLog,
+    trustedProxies,
+    shutdownTimeout
+  }
+})

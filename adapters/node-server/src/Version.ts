@@ -1,0 +1,4 @@
+/** The build version reported by GET /version: this package's version. */
+import pkg from "../package.json" with { type: "json" }
+
+export const VERSION: string = pkg.version

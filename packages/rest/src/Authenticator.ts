@@ -1,0 +1,55 @@
+/**
+ * The port the Authorization middleware asks "whose token is this?". The accounts domain implements
+ * it over its session store; until a host supplies that, `layerNone` is the truthful answer: no
+ * credential is valid, so every authenticated route answers 401.
+ */
+import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import type { Principal } from "./Principal.ts"
+
+export type Scheme = "Bearer" | "Bot"
+
+/** The token is unknown, revoked or of the wrong kind for the scheme (answers 401 50014). */
+export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInvalid", {}) {}
+/** The token was valid once and has expired (answers 401 40001, so clients refresh). */
+export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", {}) {}
+
+export class Authenticator extends Context.Service<
+  Authenticator,
+  {
+    readonly authenticate: (
+      scheme: Scheme,
+      token: Redacted.Redacted<string>
+    ) => Effect.Effect<Principal, TokenInvalid | TokenExpired>
+  }
+>()("@veche/rest/Authenticator") {
+  /** No credential is valid: the state of a host with no accounts domain wired in. */
+  static readonly layerNone: Layer.Layer<Authenticator> = Layer.succeed(
+    Authenticator,
+    Authenticator.of({ authenticate: () => Effect.fail(new TokenInvalid()) })
+  )
+
+  /**
+   * A fixed table of tokens, for tests of route policy that must not depend on the accounts
+   * domain. Expiry is read from the Clock, so a test clock moves tokens past it.
+   */
+  static readonly layerStatic = (
+    tokens: ReadonlyArray<{
+      readonly scheme: Scheme
+      readonly token: string
+      readonly principal: Principal
+      readonly expiresAtMs?: number | undefined
+    }>
+  ): Layer.Layer<Authenticator> =>
+    Layer.succeed(
+      Authenticator,
+      Authenticator.of({
+        authenticate: (scheme, token) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<Principal, TokenInvalid | TokenExpired> => {
+            const entry = tokens.find((t) => t.scheme === scheme && t.token === Redacted.value(token))
+            if (entry === undefined) return Effect.fail(new TokenInvalid())
+            if (entry.expiresAtMs !== undefined && now >= entry.expiresAtMs) return Effect.fail(new TokenExpired())
+            return Effect.succeed(entry.principal)
+          })
+      })
+    )
+}

@@ -1,0 +1,84 @@
+/**
+ * The Authorization middleware: `Authorization: Bearer <token>` for users, `Bot <token>` for bots.
+ * Missing or expired credentials answer 401 40001 (clients then log in or refresh); anything
+ * malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
+ * what we want for both.
+ */
+import { InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
+import { Effect, Layer, Redacted, Result } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import { Authenticator, type Scheme } from "./Authenticator.ts"
+import { CurrentPrincipal, type Principal } from "./Principal.ts"
+
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentPrincipal }>()(
+  "@veche/rest/Authorization",
+  {
+    security: {
+      bearer: HttpApiSecurity.bearer.pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "A user access token: `Authorization: Bearer <token>`.")
+      ),
+      bot: HttpApiSecurity.http({ scheme: "Bot" }).pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "A bot token: `Authorization: Bot <token>`.")
+      )
+    },
+    error: [Unauthorized, InvalidAuthenticationToken],
+    requiredForClient: true
+  }
+) {}
+
+// Tokens are opaque base64url strings with a type prefix; anything else cannot be ours.
+const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{1,512}$/
+
+type Outcome = Result.Result<Principal, Unauthorized | InvalidAuthenticationToken>
+
+const parse = (header: string | undefined): { scheme: Scheme; token: string } | "missing" | "malformed" => {
+  if (header === undefined || header.trim() === "") return "missing"
+  const match = /^(\S+) +(\S+)\s*$/.exec(header)
+  if (match === null) return "malformed"
+  const scheme = match[1]?.toLowerCase()
+  const token = match[2] ?? ""
+  if (!TOKEN_SHAPE.test(token)) return "malformed"
+  if (scheme === "bearer") return { scheme: "Bearer", token }
+  if (scheme === "bot") return { scheme: "Bot", token }
+  return "malformed"
+}
+
+export const layer: Layer.Layer<Authorization, never, Authenticator> = Layer.effect(
+  Authorization,
+  Effect.gen(function* () {
+    const authenticator = yield* Authenticator
+
+    const authenticate = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> => {
+      const parsed = parse(request.headers.authorization)
+      if (parsed === "missing") return Effect.succeed(Result.fail(new Unauthorized()))
+      if (parsed === "malformed") return Effect.succeed(Result.fail(new InvalidAuthenticationToken()))
+      return authenticator.authenticate(parsed.scheme, Redacted.make(parsed.token)).pipe(
+        Effect.map(Result.succeed),
+        Effect.catchTags({
+          TokenExpired: () => Effect.succeed(Result.fail(new Unauthorized())),
+          TokenInvalid: () => Effect.succeed(Result.fail(new InvalidAuthenticationToken()))
+        })
+      )
+    }
+
+    // HttpApi tries one function per security scheme in turn. The first does the whole job from
+    // the raw header (so `Bot` tokens, malformed and missing headers are classified exactly once)
+    // and leaves a failed outcome for the second, which only repeats it.
+    const outcomes = new WeakMap<HttpServerRequest.HttpServerRequest, Outcome>()
+    const run =
+      (reuse: boolean) =>
+      <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const outcome = (reuse ? outcomes.get(request) : undefined) ?? (yield* authenticate(request))
+          if (Result.isFailure(outcome)) {
+            outcomes.set(request, outcome)
+            return yield* Effect.fail(outcome.failure)
+          }
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, outcome.success)
+        })
+
+    return Authorization.of({ bearer: run(false), bot: run(true) })
+  })
+)

@@ -1,0 +1,89 @@
+/**
+ * What every request passes through before and after the router, in every host: the client address
+ * from trusted proxies, percent-decoded path segments, one access-log line, and an error body in
+ * the API's shape on every error answer (including those the framework writes itself: 413 for an
+ * oversized body, 415, defects as 500).
+ */
+import { ErrorBody } from "@veche/errors"
+import { Clock, Effect, Option } from "effect"
+import { HttpEffect, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { IpNetwork } from "effect/net"
+
+/**
+ * `/users/%40me` routes as `/users/@me` (bot libraries encode `@`). Segments are decoded one by
+ * one and an encoded `/`, `?`, `#` or `%` stays encoded, so decoding never changes the path's shape.
+ */
+export const decodePath = (url: string): string => {
+  const queryAt = url.indexOf("?")
+  const path = queryAt === -1 ? url : url.slice(0, queryAt)
+  if (!path.includes("%")) return url
+  const decoded = path
+    .split("/")
+    .map((segment) => {
+      if (!segment.includes("%")) return segment
+      try {
+        return decodeURIComponent(segment).replace(/[%/?#]/g, encodeURIComponent)
+      } catch {
+        return segment // malformed escapes: leave as sent; the router answers 404
+      }
+    })
+    .join("/")
+  return queryAt === -1 ? decoded : decoded + url.slice(queryAt)
+}
+
+const withDecodedPath = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+    const url = decodePath(request.url)
+    return url === request.url
+      ? app
+      : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
+  })
+
+/** A body in the API's shape for error answers that do not have one. */
+export const withErrorBody = (
+  response: HttpServerResponse.HttpServerResponse
+): HttpServerResponse.HttpServerResponse => {
+  if (response.status < 400 || response.headers["content-type"]?.startsWith("application/json")) return response
+  const { "content-type": _type, "content-length": _length, ...headers } = response.headers
+  // HttpApi answers a body in a media type it does not read with a text 415; the mirrored
+  // platform answers such requests as a bad form body.
+  if (response.status === 415) {
+    return HttpServerResponse.jsonUnsafe(ErrorBody.unsupportedContentType(), { status: 400, headers })
+  }
+  return HttpServerResponse.jsonUnsafe(ErrorBody.general(response.status), { status: response.status, headers })
+}
+
+export interface Options {
+  readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
+  /** One line per request at Info level. Off in tests. */
+  readonly accessLog: boolean
+}
+
+/** Wraps the router app. Order, outermost first: client address, access log, error bodies, path. */
+export const middleware =
+  (options: Options) =>
+  <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
+    const inner = withDecodedPath(app)
+    const withBodies = Effect.andThen(
+      HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(withErrorBody(response))),
+      inner
+    )
+    const logged = options.accessLog ? withAccessLog(withBodies) : withBodies
+    return HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(logged)
+  }
+
+const withAccessLog = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.gen(function* () {
+    const started = yield* Clock.currentTimeNanos
+    yield* HttpEffect.appendPreResponseHandler((request, response) =>
+      Effect.flatMap(Clock.currentTimeNanos, (now) =>
+        Effect.as(
+          Effect.logInfo(
+            `${request.method} ${request.url} ${response.status} ${(Number(now - started) / 1e6).toFixed(1)}ms ${Option.getOrElse(request.remoteAddress, () => "-")}`
+          ),
+          response
+        )
+      )
+    )
+    return yield* app
+  })

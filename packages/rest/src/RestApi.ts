@@ -1,0 +1,24 @@
+/**
+ * The whole REST API as one HttpApi: one group per domain. Pure data: the server, the in-memory
+ * test host, the typed client and the OpenAPI document all derive from it.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { ServiceApi } from "./ServiceApi.ts"
+
+export const API_VERSION = "1.0.0-draft.1"
+
+export class RestApi extends HttpApi.make("veche")
+  .add(ServiceApi)
+  // Declared on the API so every route documents (and clients decode) 50035 and 50109.
+  .middleware(FormBodyErrors)
+  // Report every invalid field, not only the first.
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Veche REST API",
+      version: API_VERSION,
+      description:
+        "A community-chat platform API shaped like the mirrored platform's bot API v10. Base paths /api/v1, /api/v9 and /api/v10 are equivalent."
+    })
+  ) {}

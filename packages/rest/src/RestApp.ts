@@ -1,0 +1,87 @@
+/**
+ * The REST API as router routes: the HttpApi mounted at /api/v1 with /api/v9 and /api/v10 as
+ * aliases, the OpenAPI document and docs page, and a fallback that answers unknown paths 404 and
+ * known paths with the wrong method 405 (the framework would answer both with an empty 404).
+ * Hosts serve these routes behind `HttpEdge.middleware`.
+ */
+import { ErrorBody } from "@veche/errors"
+import { ByteSize, Effect, Layer } from "effect"
+import { FindMyWay, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import * as Authorization from "./Authorization.ts"
+import * as FormBodyErrors from "./FormBodyErrors.ts"
+import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
+import { RestApi } from "./RestApi.ts"
+
+/**
+ * Largest request body read (1 MiB; larger answers 413 40005). Routes that take images raise it
+ * for themselves.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024
+export const bodyLimit: Layer.Layer<never> = Layer.succeed(
+  HttpServerRequest.MaxBodySize,
+  ByteSize.bytes(MAX_BODY_BYTES)
+)
+
+export const BASE_PATH = "/api/v1"
+export const PREFIXES = [BASE_PATH, "/api/v9", "/api/v10"] as const
+export const OPENAPI_PATH = `${BASE_PATH}/openapi.json`
+export const DOCS_PATH = `${BASE_PATH}/docs`
+
+/** Every handler group, with the API-wide middleware they need. */
+export const handlers = Layer.mergeAll(ServiceHandlers.layer).pipe(
+  // provideMerge: in-process test clients resolve middleware from the same context
+  Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer))
+)
+
+const mountAt = (prefix: string) =>
+  HttpApiBuilder.layer(RestApi).pipe(
+    Layer.provide(
+      Layer.effect(
+        HttpRouter.HttpRouter,
+        Effect.map(HttpRouter.HttpRouter, (r) => r.prefixed(prefix))
+      )
+    )
+  )
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
+const knownRoutes = (() => {
+  const router = FindMyWay.make<true>()
+  HttpApi.reflect(RestApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      for (const prefix of PREFIXES) router.on(endpoint.method, `${prefix}${endpoint.path}`, true)
+    }
+  })
+  return router
+})()
+
+/** Only reached when no route matched: 405 with `Allow` when the path exists under another method. */
+const Fallback = HttpRouter.add("*", "*", (request) => {
+  const path = request.url.split("?")[0] ?? "/"
+  const allowed = METHODS.filter((method) => knownRoutes.find(method, path) !== undefined)
+  if (allowed.length === 0)
+    return Effect.succeed(HttpServerResponse.jsonUnsafe(ErrorBody.general(404), { status: 404 }))
+  return Effect.succeed(
+    HttpServerResponse.jsonUnsafe(ErrorBody.general(405), { status: 405, headers: { allow: allowed.join(", ") } })
+  )
+})
+
+const documentedApi = RestApi.prefix(BASE_PATH)
+
+const Docs = Layer.mergeAll(
+  HttpApiScalar.layer(documentedApi, { path: DOCS_PATH }),
+  HttpRouter.add("GET", OPENAPI_PATH, HttpServerResponse.jsonUnsafe(OpenApi.fromApi(documentedApi)))
+)
+
+/**
+ * All routes. Needs what the handlers need (ServiceInfo, GatewayUrl, Authenticator) and a router.
+ */
+export const routes = Layer.mergeAll(
+  mountAt(PREFIXES[0]),
+  mountAt(PREFIXES[1]),
+  mountAt(PREFIXES[2]),
+  Fallback,
+  Docs
+).pipe(Layer.provide(handlers))
