@@ -49,15 +49,18 @@ export const layer = Layer.unwrap(
       middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog: config.accessLog })
     }).pipe(Layer.provide(RestApp.bodyLimit))
 
+    // Order matters: the Node server starts listening when its layer is built, and a request that
+    // arrives before the routes are attached would be accepted and never answered. So the domain
+    // (database included) is built first, then the listener and the routes back to back.
     const app = Layer.mergeAll(http, announce(config)).pipe(
-      Layer.provide(domain),
       Layer.provide(
         NodeHttpServer.layer(createServer, {
           host: config.host,
           port: config.port,
           gracefulShutdownTimeout: config.shutdownTimeout
         })
-      )
+      ),
+      Layer.provide(domain)
     )
     return app.pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)))
   })

@@ -87,6 +87,36 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true)
   }, 60_000)
 
+  it("never leaves a request hanging while it starts", async () => {
+    const probe = await import("node:net").then(
+      (net) =>
+        new Promise<number>((done) => {
+          const socket = net.createServer().listen(0, "127.0.0.1", () => {
+            const address = socket.address()
+            socket.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
+          })
+        })
+    )
+    const startedAt = Date.now()
+    const serverPromise = start({ ...env, PORT: String(probe) })
+    let answered = false
+    while (!answered && Date.now() - startedAt < 30_000) {
+      const outcome = await fetch(`http://127.0.0.1:${probe}/api/v10/version`, {
+        signal: AbortSignal.timeout(3_000)
+      }).then(
+        (response) => response.status,
+        (error: Error) => error.name
+      )
+      // Before the listener exists: refused at once. After: answered. Never: timed out.
+      expect(outcome).not.toBe("TimeoutError")
+      answered = outcome === 200
+      if (!answered) await new Promise((done) => setTimeout(done, 5))
+    }
+    expect(answered).toBe(true)
+    const server = await serverPromise
+    expect(await server.stop()).toBe(0)
+  }, 60_000)
+
   it("keeps the data folder across a restart (the schema is not migrated again)", async () => {
     const server = await start(env)
     expect((await getJson(`${server.base}/api/v1/version`)).status).toBe(200)
