@@ -1,0 +1,62 @@
+/** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+
+export interface Running {
+  readonly name: string
+  readonly pid: number
+  readonly stop: () => Promise<void>
+  readonly rssMb: () => Promise<number>
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+const rssOf = async (pid: number): Promise<number> => {
+  const { readFile } = await import("node:fs/promises")
+  const status = await readFile(`/proc/${pid}/status`, "utf8")
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  return Math.round(kb / 1024)
+}
+
+export const start = async (
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string
+): Promise<Running> => {
+  const child: ChildProcess = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env },
+    // The server's own output (its access log included) goes to /dev/null, as to a log shipper.
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it answered`)
+    const ok = await fetch(readyUrl, { signal: AbortSignal.timeout(1_000) }).then(
+      (r) => r.ok,
+      () => false
+    )
+    if (ok) break
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL")
+      throw new Error(`${name} did not answer ${readyUrl} within 60 s`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return {
+    name,
+    pid: child.pid ?? 0,
+    stop: async () => {
+      child.kill("SIGTERM")
+      await exited
+    },
+    rssMb: () => rssOf(child.pid ?? 0)
+  }
+}
