@@ -54,7 +54,10 @@ const compare = async (
     )
   }
   // A side answering errors would be measured doing something else: refuse the run instead.
-  for (const [side, results] of [["Veche", ours], ["the floor", theirs]] as const) {
+  for (const [side, results] of [
+    ["Veche", ours],
+    ["the floor", theirs]
+  ] as const) {
     const failures = results.reduce((n, r) => n + r.errors + r.non2xx, 0)
     if (failures > 0) throw new Error(`${scenario}: ${failures} failed or non-2xx answers from ${side}`)
   }
