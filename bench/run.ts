@@ -34,21 +34,15 @@ interface Row {
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-"))
 chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres` and must enter it
 
-const compare = async (
-  scenario: string,
-  target: string,
-  route: string,
-  veche: Processes.Running & { readonly base: string },
-  floor: Processes.Running & { readonly base: string }
-): Promise<Row> => {
+const compare = async (scenario: string, target: string, vecheUrl: string, floorUrl: string): Promise<Row> => {
   const options = { connections: CONNECTIONS, seconds: SECONDS }
-  await Load.run(`${veche.base}${route}`, { ...options, seconds: WARMUP })
-  await Load.run(`${floor.base}${route}`, { ...options, seconds: WARMUP })
+  await Load.run(vecheUrl, { ...options, seconds: WARMUP })
+  await Load.run(floorUrl, { ...options, seconds: WARMUP })
   const ours: Array<Load.LoadResult> = []
   const theirs: Array<Load.LoadResult> = []
   for (let rep = 0; rep < REPS; rep++) {
-    ours.push(await Load.run(`${veche.base}${route}`, options))
-    theirs.push(await Load.run(`${floor.base}${route}`, options))
+    ours.push(await Load.run(vecheUrl, options))
+    theirs.push(await Load.run(floorUrl, options))
     process.stderr.write(
       `  ${scenario}: rep ${rep + 1}/${REPS} veche ${ours.at(-1)?.rps.toFixed(0)} req/s, floor ${theirs.at(-1)?.rps.toFixed(0)} req/s\n`
     )
@@ -78,43 +72,73 @@ const compare = async (
   }
 }
 
-const main = async () => {
-  const vechePort = await Processes.freePort()
-  const floorPort = await Processes.freePort()
-  const veche = await Processes.start(
-    "veche",
+// Limits far above what the load generator can reach: the limiter does all its work, never refuses.
+const UNREACHABLE_LIMITS = {
+  SERVICE_RATE_LIMITS: JSON.stringify({ version: { limit: 1_000_000_000, windowMs: 1_000 } }),
+  SERVICE_GLOBAL_RATE_LIMIT: "1000000000"
+}
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+
+const startVeche = async (name: string, env: Record<string, string>) => {
+  const port = await Processes.freePort()
+  const base = `http://127.0.0.1:${port}`
+  const running = await Processes.start(
+    name,
     path.join(ROOT, "adapters/node-server/src/bin.ts"),
     {
-      PORT: String(vechePort),
+      PORT: String(port),
       HOST: "127.0.0.1",
       SERVICE_ENV: "prod",
       SERVICE_ACCESS_LOG: "true",
-      SERVICE_DATA_DIR: dataDir,
-      DATABASE_URL: process.env.DATABASE_URL ?? ""
+      SERVICE_DATA_DIR: path.join(dataDir, name),
+      DATABASE_URL: process.env.DATABASE_URL ?? "",
+      REDIS_URL: "",
+      ...env
     },
-    `http://127.0.0.1:${vechePort}/api/v10/version`
+    `${base}/api/v10/version`
   )
-  const floor = await Processes.start(
-    "floor",
-    path.join(ROOT, "bench/floors/version.ts"),
-    { PORT: String(floorPort) },
-    `http://127.0.0.1:${floorPort}/api/v10/version`
-  )
+  return { ...running, base }
+}
+
+/** Mean time a request spends in the server at constant concurrency: connections / throughput. */
+const addedMicros = (row: Row) => Math.round((CONNECTIONS / row.veche_rps - CONNECTIONS / row.floor_rps) * 1e6)
+
+const main = async () => {
+  const floorPort = await Processes.freePort()
+  const floor = {
+    ...(await Processes.start(
+      "floor",
+      path.join(ROOT, "bench/floors/version.ts"),
+      { PORT: String(floorPort) },
+      `http://127.0.0.1:${floorPort}/api/v10/version`
+    )),
+    base: `http://127.0.0.1:${floorPort}`
+  }
+  const veche = await startVeche("veche", UNREACHABLE_LIMITS)
+  const limiterOff = await startVeche("limiter-off", { SERVICE_RATE_LIMITS_ENABLED: "false" })
+  const limiterRedis = await startVeche("limiter-redis", { ...UNREACHABLE_LIMITS, REDIS_URL })
+  const servers = [floor, veche, limiterOff, limiterRedis]
   const idleVeche = await veche.rssMb()
   const idleFloor = await floor.rssMb()
   try {
+    const route = "/api/v10/version"
     const rows: Array<Row> = []
-    rows.push(
-      await compare(
-        "GET /api/v10/version",
-        "ratio >= 0.80",
-        "/api/v10/version",
-        { ...veche, base: `http://127.0.0.1:${vechePort}` },
-        { ...floor, base: `http://127.0.0.1:${floorPort}` }
-      )
-    )
+    rows.push(await compare("GET /api/v10/version", "ratio >= 0.80", `${veche.base}${route}`, `${floor.base}${route}`))
     const loadedVeche = await veche.rssMb()
     const loadedFloor = await floor.rssMb()
+    const memoryLimiter = await compare(
+      "rate limiter, memory store (vs limiting off)",
+      "report added µs/request",
+      `${veche.base}${route}`,
+      `${limiterOff.base}${route}`
+    )
+    const redisLimiter = await compare(
+      "rate limiter, Redis store (vs limiting off)",
+      "report added µs/request",
+      `${limiterRedis.base}${route}`,
+      `${limiterOff.base}${route}`
+    )
+    rows.push(memoryLimiter, redisLimiter)
 
     console.log(
       `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max])\n`
@@ -122,8 +146,9 @@ const main = async () => {
     console.log("| scenario | Veche req/s | floor req/s (same run) | ratio | p50 ms | p99 ms | target |")
     console.log("|---|---|---|---|---|---|---|")
     for (const r of rows) {
+      const extra = r.scenario.startsWith("rate limiter") ? ` (${addedMicros(r)} µs/request added)` : ""
       console.log(
-        `| ${r.scenario} | ${r.veche_rps} [${r.veche_rps_spread.map(Math.round).join("-")}] | ${r.floor_rps} [${r.floor_rps_spread.map(Math.round).join("-")}] | ${r.ratio} | ${r.p50_ms} | ${r.p99_ms} | ${r.target} |`
+        `| ${r.scenario} | ${r.veche_rps} [${r.veche_rps_spread.map(Math.round).join("-")}] | ${r.floor_rps} [${r.floor_rps_spread.map(Math.round).join("-")}] | ${r.ratio}${extra} | ${r.p50_ms} | ${r.p99_ms} | ${r.target} |`
       )
     }
     console.log(
@@ -137,16 +162,28 @@ const main = async () => {
       p50_ms,
       p99_ms
     }))
-    writeFileSync(
-      path.join(ROOT, "bench/results.json"),
-      `${JSON.stringify([...results, { scenario: "memory", veche_idle_mb: idleVeche, veche_loaded_mb: loadedVeche, floor_idle_mb: idleFloor, floor_loaded_mb: loadedFloor }], null, 2)}\n`
-    )
+    const memory = {
+      scenario: "memory",
+      veche_idle_mb: idleVeche,
+      veche_loaded_mb: loadedVeche,
+      floor_idle_mb: idleFloor,
+      floor_loaded_mb: loadedFloor
+    }
+    const limiter = {
+      scenario: "rate limiter added µs/request",
+      memory_us: addedMicros(memoryLimiter),
+      redis_us: addedMicros(redisLimiter)
+    }
+    writeFileSync(path.join(ROOT, "bench/results.json"), `${JSON.stringify([...results, memory, limiter], null, 2)}\n`)
     console.log("\nwritten: bench/results.json")
   } finally {
-    await veche.stop()
-    await floor.stop()
+    await Promise.all(servers.map((server) => server.stop()))
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-await main()
+await main().catch((error: unknown) => {
+  console.error(error)
+  Processes.killAll() // running children would keep this process alive
+  process.exitCode = 1
+})

@@ -24,6 +24,19 @@ const rssOf = async (pid: number): Promise<number> => {
   return Math.round(kb / 1024)
 }
 
+// Every server this process started, so none outlives a failed or interrupted run.
+const children = new Set<ChildProcess>()
+export const killAll = (): void => {
+  for (const child of children) child.kill("SIGKILL")
+}
+process.once("exit", killAll)
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    killAll()
+    process.exit(130)
+  })
+}
+
 export const start = async (
   name: string,
   script: string,
@@ -35,7 +48,9 @@ export const start = async (
     // The server's own output (its access log included) goes to /dev/null, as to a log shipper.
     stdio: ["ignore", "ignore", "inherit"]
   })
+  children.add(child)
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  void exited.then(() => children.delete(child))
   const deadline = Date.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it answered`)

@@ -11,6 +11,7 @@ import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { Effect, Layer, Option, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import * as Database from "./Database.ts"
+import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
 
@@ -39,6 +40,7 @@ export const layer = Layer.unwrap(
       Snowflake.SnowflakeGenerator.layerConfig,
       // Until the accounts domain provides sessions, no credential is valid.
       Authenticator.Authenticator.layerNone,
+      RateLimits.layer(config),
       PgRepositories.layer.pipe(Layer.provide(Database.layer(config)))
     )
 

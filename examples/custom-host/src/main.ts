@@ -8,6 +8,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { ServiceInfo, Snowflake } from "@veche/platform"
+import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -35,6 +36,11 @@ const app = HttpRouter.serve(RestApp.routes, {
     Layer.mergeAll(
       OwnTokens,
       ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
+      // the production bucket table, counters in this process
+      RouteLimiter.RouteLimiter.layer.pipe(
+        Layer.provide(RouteBuckets.RouteBuckets.layer()),
+        Layer.provide(RateLimitStore.layerMemory)
+      ),
       Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
     )
   ),

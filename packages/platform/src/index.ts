@@ -1,6 +1,19 @@
 /**
- * @veche/platform: building blocks every domain shares (ids, service identity) and, as they arrive,
- * the cross-domain provider ports with their dependency-free adapters.
+ * @veche/platform: building blocks every domain shares (ids, service identity) and the cross-domain
+ * provider ports with their adapters: a dev adapter that needs nothing next to each port, and the
+ * real ones (`<Provider><Port>` modules). `Providers` picks them from the environment for hosts.
  */
+export * as Captcha from "./Captcha.ts"
+export * as DevOutbox from "./DevOutbox.ts"
+export * as GeoIp from "./GeoIp.ts"
+export * as HCaptcha from "./HCaptcha.ts"
+export * as Mailer from "./Mailer.ts"
+export * as MmdbGeoIp from "./MmdbGeoIp.ts"
+export * as Providers from "./Providers.ts"
 export * as ServiceInfo from "./ServiceInfo.ts"
+export * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
+export * as SmsSender from "./SmsSender.ts"
+export * as SmtpMailer from "./SmtpMailer.ts"
 export * as Snowflake from "./Snowflake.ts"
+export * as TelegramSmsSender from "./TelegramSmsSender.ts"
+export * as YandexSmartCaptcha from "./YandexSmartCaptcha.ts"

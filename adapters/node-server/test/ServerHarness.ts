@@ -1,0 +1,66 @@
+/**
+ * Runs the reference server as an operator does: a separate Node process from bin.ts, found by the
+ * URL in its start line. Shared by the process-level suites.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+const BIN = path.resolve(import.meta.dirname, "../src/bin.ts")
+const ANNOUNCE = /listening on (http:\/\/\S+?)\/api\/v1 /
+
+export interface Running {
+  readonly base: string
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+export const start = (env: Record<string, string>): Promise<Running> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN], {
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SERVICE_ACCESS_LOG: "true", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`server did not announce itself within 30 s:\n${output}`))
+    }, 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = ANNOUNCE.exec(output)
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer)
+        resolve({
+          base: match[1],
+          child,
+          output: () => output,
+          stop: (signal = "SIGTERM") => {
+            child.kill(signal)
+            return exited
+          }
+        })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`server exited with ${code} before announcing itself:\n${output}`))
+    })
+  })
+
+export const getJson = async (url: string, init?: RequestInit) => {
+  const response = await fetch(url, init)
+  return { status: response.status, body: (await response.json()) as unknown }
+}
+
+/** A temporary data folder the embedded PostgreSQL can use (as root it runs as `postgres`). */
+export const tempDataDir = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veche-server-"))
+  fs.chmodSync(dir, 0o755)
+  return dir
+}

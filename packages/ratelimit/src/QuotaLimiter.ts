@@ -1,0 +1,73 @@
+/**
+ * Quotas for the domains, on the same counters as the route limits. Unlike route limits they fail
+ * closed: when the counter store is unreachable nothing that costs money or leaks identity happens.
+ */
+import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { RateLimiter } from "effect/persistence"
+import { DEFAULT_QUOTAS, type Name, type Quota } from "./Quotas.ts"
+
+/** The quota is used up for now; `retryAfterMs` until one unit is free again. */
+export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
+  quota: Schema.String,
+  retryAfterMs: Schema.Number
+}) {}
+
+/** The counter store cannot be reached: refuse rather than act uncounted. */
+export class QuotaUnavailable extends Schema.TaggedError<QuotaUnavailable>()("QuotaUnavailable", {
+  quota: Schema.String
+}) {}
+
+export interface Remaining {
+  readonly remaining: number
+  readonly resetAfterMs: number
+}
+
+export class QuotaLimiter extends Context.Service<
+  QuotaLimiter,
+  {
+    /** Counts one use for `key`; fails when the quota was already used up. */
+    readonly consume: (quota: Name, key: string) => Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable>
+    /** Whether a use would be allowed now, without counting one (for "count failures only" quotas). */
+    readonly check: (quota: Name, key: string) => Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable>
+  }
+>()("@veche/ratelimit/QuotaLimiter") {
+  static readonly layer = (
+    overrides: Partial<Record<Name, Quota>> = {}
+  ): Layer.Layer<QuotaLimiter, never, RateLimiter.RateLimiter> =>
+    Layer.effect(
+      QuotaLimiter,
+      Effect.gen(function* () {
+        const limiter = yield* RateLimiter.RateLimiter
+        const quotas: Record<Name, Quota> = { ...DEFAULT_QUOTAS, ...overrides }
+
+        const count = (quota: Name, key: string, tokens: number) => {
+          const { limit, windowMs } = quotas[quota]
+          return limiter.consume({ key: `q:${quota}:${key}`, limit, window: Duration.millis(windowMs), tokens }).pipe(
+            Effect.map((result) => ({
+              remaining: result.remaining,
+              resetAfterMs: Duration.toMillis(result.resetAfter)
+            })),
+            Effect.catchReason("RateLimiterError", "RateLimitExceeded", (e) =>
+              Effect.fail(new QuotaExceeded({ quota, retryAfterMs: Duration.toMillis(e.retryAfter) }))
+            ),
+            Effect.catchTag("RateLimiterError", (e) =>
+              Effect.andThen(
+                Effect.logError("quota store unavailable; refusing", e.reason),
+                Effect.fail(new QuotaUnavailable({ quota }))
+              )
+            )
+          )
+        }
+
+        return QuotaLimiter.of({
+          consume: (quota, key) => count(quota, key, 1),
+          check: (quota, key) =>
+            Effect.flatMap(count(quota, key, 0), (left) =>
+              left.remaining > 0
+                ? Effect.succeed(left)
+                : Effect.fail(new QuotaExceeded({ quota, retryAfterMs: left.resetAfterMs }))
+            )
+        })
+      })
+    )
+}

@@ -1,0 +1,36 @@
+/**
+ * The domains' quotas, in one table: how many times an identity (a phone, an address, an account)
+ * may do a costly or abusable thing in a window. Counted atomically before the side effect and the
+ * same way for known and unknown identities, so answers and timing reveal nothing.
+ */
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+export interface Quota {
+  readonly limit: number
+  readonly windowMs: number
+}
+
+export const DEFAULT_QUOTAS = {
+  /** Registration, phone change and recovery codes share it (spec: 3 per phone per hour). */
+  smsPerPhone: { limit: 3, windowMs: HOUR },
+  /** Against SMS pumping: many numbers from one address. */
+  smsPerAddress: { limit: 10, windowMs: HOUR },
+  /** Against SMS pumping from many addresses: a ceiling for the whole service. */
+  smsGlobal: { limit: 2_000, windowMs: HOUR },
+  recoverEmailPerAddress: { limit: 10, windowMs: HOUR },
+  recoverEmailPerEmail: { limit: 3, windowMs: HOUR },
+  /** E-mail add/resend: one request a minute, 5 letters per address and per user an hour. */
+  emailRequestPerUser: { limit: 1, windowMs: MINUTE },
+  emailLettersPerAddress: { limit: 5, windowMs: HOUR },
+  emailLettersPerUser: { limit: 5, windowMs: HOUR },
+  dataExportPerUser: { limit: 1, windowMs: DAY },
+  /** Failed logins: past these, captcha and then 429 (no lockout a stranger could trigger). */
+  failedLoginsPerAccount: { limit: 10, windowMs: 15 * MINUTE },
+  failedLoginsPerAddress: { limit: 50, windowMs: 15 * MINUTE },
+  /** "Captcha after the first attempt from an address" for registration, login and recovery starts. */
+  captchaFreeAttempts: { limit: 1, windowMs: HOUR }
+} as const satisfies Record<string, Quota>
+
+export type Name = keyof typeof DEFAULT_QUOTAS

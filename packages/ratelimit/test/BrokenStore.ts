@@ -1,0 +1,18 @@
+/** A counter store that is down: every call fails as an unreachable Redis would. */
+import { Effect, Layer } from "effect"
+import { RateLimiter } from "effect/persistence"
+
+const down = Effect.fail(
+  new RateLimiter.RateLimiterError({ reason: new RateLimiter.RateLimitStoreError({ message: "store is down" }) })
+)
+
+export const layer: Layer.Layer<RateLimiter.RateLimiter> = RateLimiter.layer.pipe(
+  Layer.provide(
+    Layer.succeed(RateLimiter.RateLimiterStore, {
+      fixedWindow: () => down,
+      tokenBucket: () => down,
+      adaptiveConsume: () => down,
+      adaptiveFeedback: () => down
+    } as unknown as RateLimiter.RateLimiterStore["Service"])
+  )
+)

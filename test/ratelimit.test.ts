@@ -1,0 +1,210 @@
+/** Rate limits through the whole app: headers, 429s, windows, shared buckets, partitions, the global limit. */
+import { RateLimitError, REST } from "@discordjs/rest"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { FormBodyErrors, HttpEdge, RateLimit } from "@veche/rest"
+import { TestHost } from "@veche/test-host"
+import { Effect, Layer, Schema } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+
+const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
+const rateLimitHeaders = (response: Response) =>
+  Object.fromEntries([...response.headers].filter(([name]) => name.startsWith("x-ratelimit") || name === "retry-after"))
+
+describe("Route buckets on the API", () => {
+  layer(
+    TestHost.layer({
+      rateLimits: {
+        buckets: { version: { limit: 2, windowMs: 10_000 }, gateway: { limit: 5, windowMs: 60_000 } }
+      }
+    })
+  )((it) => {
+    it.effect("every answer carries the bucket headers", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const response = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot headers-test" } })
+        expect(response.status).toBe(200)
+        expect(rateLimitHeaders(response)).toEqual({
+          "x-ratelimit-limit": "5",
+          "x-ratelimit-remaining": "4",
+          "x-ratelimit-reset": expect.stringMatching(/^\d{10}\.\d{3}$/),
+          "x-ratelimit-reset-after": "12.000",
+          "x-ratelimit-bucket": expect.stringMatching(/^[0-9a-f]{16}$/)
+        })
+        // Reset is the host's clock plus Reset-After, in Unix seconds.
+        expect(Number(response.headers.get("x-ratelimit-reset"))).toBeCloseTo(TestHost.START_TIME / 1000 + 12, 2)
+      })
+    )
+
+    it.effect("a used-up bucket answers 429 with the body and headers, then resets after its window", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const call = () => host.fetch("/api/v10/version", { headers: { authorization: "Bot window-test" } })
+        expect((yield* call()).status).toBe(200)
+        expect((yield* call()).status).toBe(200)
+        const refused = yield* call()
+        expect(refused.status).toBe(429)
+        expect(yield* json(refused)).toEqual({ message: "You are being rate limited.", retry_after: 10, global: false })
+        expect(rateLimitHeaders(refused)).toMatchObject({
+          "retry-after": "10",
+          "x-ratelimit-limit": "2",
+          "x-ratelimit-remaining": "0",
+          "x-ratelimit-reset-after": "10.000",
+          "x-ratelimit-scope": "user"
+        })
+        expect(refused.headers.has("x-ratelimit-global")).toBe(false)
+        yield* host.adjustClock("10 seconds")
+        const again = yield* call()
+        expect(again.status).toBe(200)
+        expect(again.headers.get("x-ratelimit-remaining")).toBe("1")
+      })
+    )
+
+    it.effect("routes sharing a bucket report the same X-RateLimit-Bucket and share one counter", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const headers = { authorization: "Bot shared-test" }
+        const gateway = yield* host.fetch("/api/v10/gateway", { headers })
+        const gatewayBot = yield* host.fetch("/api/v10/gateway/bot", { headers })
+        const version = yield* host.fetch("/api/v10/version", { headers })
+        expect(gatewayBot.status).toBe(401) // counted before authentication
+        expect(gatewayBot.headers.get("x-ratelimit-bucket")).toBe(gateway.headers.get("x-ratelimit-bucket"))
+        expect(gatewayBot.headers.get("x-ratelimit-remaining")).toBe("3")
+        expect(version.headers.get("x-ratelimit-bucket")).not.toBe(gateway.headers.get("x-ratelimit-bucket"))
+      })
+    )
+
+    it.effect("each token, and each address without one, has its own counters", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const a = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot caller-a" } })
+        const b = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot caller-b" } })
+        const anonymous = yield* host.fetch("/api/v10/gateway")
+        for (const response of [a, b, anonymous]) expect(response.headers.get("x-ratelimit-remaining")).toBe("4")
+      })
+    )
+
+    it.effect(
+      "@discordjs/rest with rejectOnRateLimit reports the route, limit and retry time the headers carried",
+      () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const rest = new REST({
+            version: "10",
+            api: `${TestHost.BASE_URL}/api`,
+            rejectOnRateLimit: () => true,
+            retries: 0,
+            // undici's RequestInit type differs from the DOM one in details the test host ignores
+            makeRequest: (url, init) => host.fetchPromise(url, init as unknown as RequestInit)
+          }).setToken("discordjs-test")
+          const error = yield* Effect.promise(async () => {
+            for (let i = 0; i < 4; i++) {
+              try {
+                await rest.get("/version")
+              } catch (caught) {
+                return caught
+              }
+            }
+            return undefined
+          })
+          expect(error).toBeInstanceOf(RateLimitError)
+          const limited = error as RateLimitError
+          expect(limited.route).toBe("/version")
+          expect(limited.limit).toBe(2)
+          expect(limited.global).toBe(false)
+          expect(limited.timeToReset).toBeGreaterThan(9_000)
+          // the library adds its own small safety offset to what Reset-After said
+          expect(limited.timeToReset).toBeLessThanOrEqual(10_500)
+        })
+    )
+  })
+})
+
+describe("The global limit", () => {
+  layer(TestHost.layer({ rateLimits: { global: { limit: 3, windowMs: 1_000 } } }))((it) => {
+    it.effect("answers 429 with global true, X-RateLimit-Global and scope global", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const headers = { authorization: "Bot global-test" }
+        for (const path of ["/api/v10/version", "/api/v10/gateway", "/api/v9/version"]) {
+          expect((yield* host.fetch(path, { headers })).status).toBe(200)
+        }
+        const refused = yield* host.fetch("/api/v1/gateway", { headers })
+        expect(refused.status).toBe(429)
+        expect(yield* json(refused)).toEqual({
+          message: "You are being rate limited.",
+          retry_after: expect.closeTo(1, 2),
+          global: true
+        })
+        expect(refused.headers.get("x-ratelimit-global")).toBe("true")
+        expect(refused.headers.get("x-ratelimit-scope")).toBe("global")
+        expect(refused.headers.get("retry-after")).toBe("1")
+        yield* host.adjustClock("1 second")
+        expect((yield* host.fetch("/api/v1/gateway", { headers })).status).toBe(200)
+      })
+    )
+  })
+})
+
+// Partitioning by the top-level resource id, on routes with a guild id in the path. The foundation's
+// own routes have none yet, so a probe API is served through the same RateLimit middleware.
+class GuildProbe extends HttpApiGroup.make("guilds").add(
+  HttpApiEndpoint.get("members", "/guilds/:guild_id/members", {
+    params: { guild_id: Schema.String },
+    success: Schema.Struct({ guild_id: Schema.String })
+  })
+) {}
+class GuildProbeApi extends HttpApi.make("probe")
+  .add(GuildProbe)
+  .middleware(FormBodyErrors.FormBodyErrors)
+  .middleware(RateLimit.RateLimit) {}
+
+describe("Partitions by guild id", () => {
+  const routes = HttpApiBuilder.layer(GuildProbeApi).pipe(
+    Layer.provide(
+      HttpApiBuilder.group(GuildProbeApi, "guilds", (h) =>
+        h.handle("members", ({ params }) => Effect.succeed({ guild_id: params.guild_id }))
+      )
+    ),
+    Layer.provide(Layer.mergeAll(FormBodyErrors.layer, RateLimit.layer)),
+    Layer.provide(
+      RouteLimiter.RouteLimiter.layer.pipe(
+        Layer.provide(
+          RouteBuckets.RouteBuckets.layer({
+            buckets: { members: { limit: 2, windowMs: 60_000 } },
+            routes: { "guilds.members": "members" }
+          })
+        ),
+        Layer.provide(RateLimitStore.layerMemory)
+      )
+    ),
+    Layer.provide(HttpServer.layerServices)
+  )
+  const { handler, dispose } = HttpRouter.toWebHandler(routes, {
+    disableLogger: true,
+    middleware: HttpEdge.middleware({ trustedProxies: [], accessLog: false })
+  })
+  const get = (guildId: string) =>
+    Effect.promise(() =>
+      handler(
+        new Request(`http://probe.test/guilds/${guildId}/members`, { headers: { authorization: "Bot partition" } })
+      )
+    )
+
+  it.effect("different guild ids do not share a bucket; the bucket id stays the same", () =>
+    Effect.gen(function* () {
+      const first = yield* get("1000000000000000001")
+      yield* get("1000000000000000001")
+      expect((yield* get("1000000000000000001")).status).toBe(429)
+      const other = yield* get("1000000000000000002")
+      expect(other.status).toBe(200)
+      expect(other.headers.get("x-ratelimit-remaining")).toBe("1")
+      expect(other.headers.get("x-ratelimit-bucket")).toBe(first.headers.get("x-ratelimit-bucket"))
+    })
+  )
+
+  it("disposes", async () => {
+    await dispose()
+  })
+})
