@@ -3,8 +3,10 @@
  * alternate between the nodes and the limit counts them all.
  */
 import * as fs from "node:fs"
-import { afterAll, describe, expect, it } from "vitest"
-import { type Running, start, tempDataDir } from "./ServerHarness.ts"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+
+afterEach(stopAll)
 
 const redisUrl = process.env.REDIS_URL
 const databaseUrl = process.env.DATABASE_URL
@@ -12,8 +14,7 @@ const databaseUrl = process.env.DATABASE_URL
 describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Redis", () => {
   const tempDirs: Array<string> = []
   const nodes: Array<Running> = []
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop()))
+  afterAll(() => {
     for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
   })
 

@@ -17,10 +17,19 @@ export interface Running {
   readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
+const running = new Set<Running>()
+
+/** Stops every server still running (call from afterEach: a failed assertion must not leave one behind). */
+export const stopAll = async (): Promise<void> => {
+  await Promise.all([...running].map((server) => server.stop("SIGKILL")))
+}
+
 export const start = (env: Record<string, string>): Promise<Running> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN], {
-      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SERVICE_ACCESS_LOG: "true", ...env },
+      // No shared Redis unless a test asks for it: counters there outlive the run and are shared
+      // by every process on the machine.
+      env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SERVICE_ACCESS_LOG: "true", REDIS_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -34,7 +43,7 @@ export const start = (env: Record<string, string>): Promise<Running> =>
       const match = ANNOUNCE.exec(output)
       if (match?.[1] !== undefined) {
         clearTimeout(timer)
-        resolve({
+        const server: Running = {
           base: match[1],
           child,
           output: () => output,
@@ -42,7 +51,10 @@ export const start = (env: Record<string, string>): Promise<Running> =>
             child.kill(signal)
             return exited
           }
-        })
+        }
+        running.add(server)
+        void exited.then(() => running.delete(server))
+        resolve(server)
       }
     }
     child.stdout.on("data", onData)

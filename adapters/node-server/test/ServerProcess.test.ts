@@ -5,9 +5,11 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
-import { getJson, start, tempDataDir } from "./ServerHarness.ts"
+import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+
+afterEach(stopAll)
 
 const tempDirs: Array<string> = []
 afterAll(() => {

@@ -3,9 +3,10 @@
  * `response` (the token), `remoteip` and, when configured, `sitekey` (so a token solved for another
  * site is refused). It answers `{success, challenge_ts, hostname, "error-codes"}`.
  */
-import { Config, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { type Config, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { Captcha, CaptchaInvalid, CaptchaUnavailable, emptyToken, isEmptyToken } from "./Captcha.ts"
+import * as CaptchaConfig from "./internal/CaptchaConfig.ts"
 import * as ProviderHttp from "./internal/ProviderHttp.ts"
 
 export const PROVIDER = "hcaptcha"
@@ -79,13 +80,5 @@ export const layer = (options: Options): Layer.Layer<Captcha, never, HttpClient.
  * (default `https://api.hcaptcha.com`), `SERVICE_CAPTCHA_TIMEOUT` (default 5 seconds).
  */
 export const layerConfig: Layer.Layer<Captcha, Config.ConfigError, HttpClient.HttpClient> = Layer.unwrap(
-  Effect.gen(function* () {
-    const secret = yield* Config.Redacted("CAPTCHA_SECRET")
-    const siteKey = yield* Config.option(Config.NonEmptyString("CAPTCHA_SITE_KEY"))
-    const baseUrl = yield* Config.String("HCAPTCHA_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL))
-    const timeout = yield* Config.Duration("SERVICE_CAPTCHA_TIMEOUT").pipe(
-      Config.withDefault(ProviderHttp.DEFAULT_TIMEOUT)
-    )
-    return layer({ secret, siteKey: Option.getOrUndefined(siteKey), baseUrl, timeout })
-  })
+  Effect.map(CaptchaConfig.read("HCAPTCHA_BASE_URL", DEFAULT_BASE_URL), layer)
 )

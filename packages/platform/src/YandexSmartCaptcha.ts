@@ -5,9 +5,10 @@
  * other HTTP status means the check itself failed: Yandex advises letting the user through then, so
  * this adapter reports `CaptchaUnavailable` and leaves that choice to the caller.
  */
-import { Config, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { type Config, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { Captcha, CaptchaInvalid, CaptchaUnavailable, emptyToken, isEmptyToken } from "./Captcha.ts"
+import * as CaptchaConfig from "./internal/CaptchaConfig.ts"
 import * as ProviderHttp from "./internal/ProviderHttp.ts"
 
 export const PROVIDER = "yandex"
@@ -65,13 +66,5 @@ export const layer = (options: Options): Layer.Layer<Captcha, never, HttpClient.
  * (default `https://smartcaptcha.yandexcloud.net`), `SERVICE_CAPTCHA_TIMEOUT` (default 5 seconds).
  */
 export const layerConfig: Layer.Layer<Captcha, Config.ConfigError, HttpClient.HttpClient> = Layer.unwrap(
-  Effect.gen(function* () {
-    const secret = yield* Config.Redacted("CAPTCHA_SECRET")
-    const siteKey = yield* Config.option(Config.NonEmptyString("CAPTCHA_SITE_KEY"))
-    const baseUrl = yield* Config.String("SMARTCAPTCHA_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL))
-    const timeout = yield* Config.Duration("SERVICE_CAPTCHA_TIMEOUT").pipe(
-      Config.withDefault(ProviderHttp.DEFAULT_TIMEOUT)
-    )
-    return layer({ secret, siteKey: Option.getOrUndefined(siteKey), baseUrl, timeout })
-  })
+  Effect.map(CaptchaConfig.read("SMARTCAPTCHA_BASE_URL", DEFAULT_BASE_URL), layer)
 )

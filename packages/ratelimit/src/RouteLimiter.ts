@@ -36,30 +36,37 @@ export class RouteLimiter extends Context.Service<
       const limiter = yield* RateLimiter.RateLimiter
       const noHeaders: Record<string, string> = {}
 
-      const failOpen = (error: RateLimiter.RateLimiterError) =>
-        Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error.reason), null)
+      // A refusal becomes the 429 with its headers; an unreachable store lets the request through
+      // (logged): `null` then means "no headers".
+      const consume = (
+        key: string,
+        bucket: { readonly limit: number; readonly windowMs: number },
+        refuse: (retryAfterMs: number) => RouteRateLimited
+      ) =>
+        limiter.consume({ key, limit: bucket.limit, window: Duration.millis(bucket.windowMs) }).pipe(
+          Effect.catchReason("RateLimiterError", "RateLimitExceeded", (e) =>
+            Effect.fail(refuse(Duration.toMillis(e.retryAfter)))
+          ),
+          Effect.catchTag("RateLimiterError", (error) =>
+            Effect.as(
+              Effect.logWarning("rate-limit store unavailable; letting the request through", error.reason),
+              null
+            )
+          )
+        )
 
       const check = Effect.fnUntraced(function* (request: Request) {
         if (!config.enabled) return noHeaders
-        const global = yield* limiter
-          .consume({
-            key: `g:${request.caller}`,
-            limit: config.global.limit,
-            window: Duration.millis(config.global.windowMs)
-          })
-          .pipe(
-            Effect.catchReason("RateLimiterError", "RateLimitExceeded", (e) => {
-              const retryAfterMs = Duration.toMillis(e.retryAfter)
-              return Effect.fail(
-                new RouteRateLimited({
-                  retryAfterMs,
-                  global: true,
-                  headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
-                })
-              )
-            }),
-            Effect.catchTag("RateLimiterError", failOpen)
-          )
+        const global = yield* consume(
+          `g:${request.caller}`,
+          config.global,
+          (retryAfterMs) =>
+            new RouteRateLimited({
+              retryAfterMs,
+              global: true,
+              headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
+            })
+        )
         if (global === null) return noHeaders
 
         const { name, bucket } = bucketOf(config, request.route)
@@ -67,30 +74,25 @@ export class RouteLimiter extends Context.Service<
         const key = `b:${name}:${request.majorId ?? "-"}:${bucket.shared === true ? "*" : request.caller}`
         const scope: RateLimitHeaders.Scope = bucket.shared === true ? "shared" : "user"
         const nowMs = yield* Clock.currentTimeMillis
-        const result = yield* limiter
-          .consume({ key, limit: bucket.limit, window: Duration.millis(bucket.windowMs) })
-          .pipe(
-            Effect.catchReason("RateLimiterError", "RateLimitExceeded", (e) => {
-              const retryAfterMs = Duration.toMillis(e.retryAfter)
-              return Effect.fail(
-                new RouteRateLimited({
-                  retryAfterMs,
-                  global: false,
-                  headers: {
-                    ...RateLimitHeaders.bucket({
-                      bucketId,
-                      limit: bucket.limit,
-                      remaining: 0,
-                      resetAfterMs: retryAfterMs,
-                      nowMs
-                    }),
-                    ...RateLimitHeaders.exceeded({ retryAfterMs, scope })
-                  }
-                })
-              )
-            }),
-            Effect.catchTag("RateLimiterError", failOpen)
-          )
+        const result = yield* consume(
+          key,
+          bucket,
+          (retryAfterMs) =>
+            new RouteRateLimited({
+              retryAfterMs,
+              global: false,
+              headers: {
+                ...RateLimitHeaders.bucket({
+                  bucketId,
+                  limit: bucket.limit,
+                  remaining: 0,
+                  resetAfterMs: retryAfterMs,
+                  nowMs
+                }),
+                ...RateLimitHeaders.exceeded({ retryAfterMs, scope })
+              }
+            })
+        )
         if (result === null) return noHeaders
         return RateLimitHeaders.bucket({
           bucketId,
