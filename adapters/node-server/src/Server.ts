@@ -6,11 +6,13 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ServiceInfo, Snowflake } from "@veche/platform"
-import { PgRepositories } from "@veche/postgres"
+import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
-import { Effect, Layer, Option, References } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
+import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
+import type { Redis } from "effect/persistence"
 import * as Database from "./Database.ts"
+import type { EmbeddedPostgresError } from "./EmbeddedPostgres.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -30,7 +32,16 @@ const announce = (config: ServerConfig.ServerConfig) =>
     })
   )
 
-export const layer = Layer.unwrap(
+/** Why the server could not start: bad settings, the database, Redis, or the port. */
+export type StartError =
+  | Config.ConfigError
+  | Schema.SchemaError
+  | PgDatabase.Error
+  | EmbeddedPostgresError
+  | Redis.RedisError
+  | HttpServerError.ServeError
+
+export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
 

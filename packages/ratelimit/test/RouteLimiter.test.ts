@@ -136,33 +136,3 @@ describe("RouteLimiter when disabled or when the store fails", () => {
     }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(BrokenStore.layer))))
   )
 })
-
-const redisUrl = process.env.REDIS_URL
-
-describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter (Redis store)", () => {
-  it.live("counts in Redis, refuses past the limit, and resets after the window", () =>
-    Effect.gen(function* () {
-      const { RedisRateLimits } = yield* Effect.promise(() => import("@veche/redis"))
-      const { Redacted } = yield* Effect.promise(() => import("effect"))
-      const store = RedisRateLimits.layer({ url: Redacted.make(redisUrl ?? ""), prefix: `veche:test:${process.pid}:` })
-      const short = RouteBuckets.layer({
-        buckets: { small: { limit: 3, windowMs: 600 } },
-        routes: { "things.list": "small" }
-      })
-      yield* Effect.gen(function* () {
-        const limiter = yield* RouteLimiter
-        const caller = freshCaller()
-        const call = limiter.check({ route: "things.list", majorId: "1", caller })
-        expect((yield* call)["x-ratelimit-remaining"]).toBe("2")
-        yield* call
-        yield* call
-        const refused = yield* Effect.flip(call)
-        expect(refused.headers["x-ratelimit-scope"]).toBe("user")
-        expect(refused.retryAfterMs).toBeGreaterThan(0)
-        expect(refused.retryAfterMs).toBeLessThanOrEqual(600)
-        yield* Effect.sleep(refused.retryAfterMs + 50)
-        expect((yield* call)["x-ratelimit-remaining"]).toBe("2")
-      }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(short), Layer.provide(store))))
-    })
-  )
-})

@@ -5,11 +5,15 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Effect, Layer } from "effect"
-import { FindMyWay, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import type { ServiceInfo } from "@veche/platform"
+import type { RouteLimiter } from "@veche/ratelimit"
+import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
+import { type Etag, FindMyWay, type HttpPlatform, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
+import type { Authenticator } from "./Authenticator.ts"
 import * as Authorization from "./Authorization.ts"
 import * as FormBodyErrors from "./FormBodyErrors.ts"
+import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
@@ -29,8 +33,18 @@ export const PREFIXES = [BASE_PATH, "/api/v9", "/api/v10"] as const
 export const OPENAPI_PATH = `${BASE_PATH}/openapi.json`
 export const DOCS_PATH = `${BASE_PATH}/docs`
 
+/** What the routes need from the host: the domain services behind the handlers. */
+export type Services = ServiceInfo.ServiceInfo | GatewayUrl | Authenticator | RouteLimiter.RouteLimiter
+
 /** Every handler group, with the API-wide middleware they need. */
-export const handlers = Layer.mergeAll(ServiceHandlers.layer).pipe(
+export const handlers: Layer.Layer<
+  | Authorization.Authorization
+  | FormBodyErrors.FormBodyErrors
+  | RateLimit.RateLimit
+  | HttpApiGroup.Service<"veche", "service">,
+  never,
+  Services
+> = Layer.mergeAll(ServiceHandlers.layer).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )
@@ -80,10 +94,16 @@ const Docs = Layer.mergeAll(
  * All routes. Needs what the handlers need (ServiceInfo, GatewayUrl, Authenticator, RouteLimiter)
  * and a router.
  */
-export const routes = Layer.mergeAll(
-  mountAt(PREFIXES[0]),
-  mountAt(PREFIXES[1]),
-  mountAt(PREFIXES[2]),
-  Fallback,
-  Docs
-).pipe(Layer.provide(handlers))
+export const routes: Layer.Layer<
+  never,
+  never,
+  | Services
+  | HttpRouter.HttpRouter
+  // the docs page's file serving
+  | Etag.Generator
+  | FileSystem.FileSystem
+  | HttpPlatform.HttpPlatform
+  | Path.Path
+> = Layer.mergeAll(mountAt(PREFIXES[0]), mountAt(PREFIXES[1]), mountAt(PREFIXES[2]), Fallback, Docs).pipe(
+  Layer.provide(handlers)
+)
