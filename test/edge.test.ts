@@ -59,7 +59,14 @@ describe("Routing", () => {
           components: { securitySchemes: Record<string, unknown> }
         }
         expect(spec.openapi).toMatch(/^3\./)
-        expect(Object.keys(spec.paths).sort()).toEqual(["/api/v1/gateway", "/api/v1/gateway/bot", "/api/v1/version"])
+        expect(Object.keys(spec.paths).sort()).toEqual([
+          "/api/v1/auth/logout",
+          "/api/v1/auth/refresh",
+          "/api/v1/auth/sessions",
+          "/api/v1/gateway",
+          "/api/v1/gateway/bot",
+          "/api/v1/version"
+        ])
         expect(Object.keys(spec.components.securitySchemes).sort()).toEqual(["bearer", "bot"])
         const docs = yield* host.fetch("/api/v1/docs")
         expect(docs.status).toBe(200)

@@ -4,10 +4,11 @@
  */
 
 import { createServer } from "node:http"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
+import { Sessions, SessionsConfig, Tokens } from "@veche/auth"
 import { ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
-import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
+import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
 import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -45,14 +46,20 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* ServerConfig.load
 
+    const repositories = PgRepositories.layer.pipe(Layer.provide(Database.layer(config)))
+    const accounts = Sessions.Sessions.layer.pipe(
+      Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
+      Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
+    )
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
-      Snowflake.SnowflakeGenerator.layerConfig,
-      // Until the accounts domain provides sessions, no credential is valid.
-      Authenticator.Authenticator.layerNone,
       RateLimits.layer(config),
-      PgRepositories.layer.pipe(Layer.provide(Database.layer(config)))
+      SessionAuthenticator.layer
+    ).pipe(
+      Layer.provideMerge(accounts),
+      Layer.provideMerge(repositories),
+      Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)
     )
 
     const http = HttpRouter.serve(RestApp.routes, {

@@ -5,5 +5,7 @@
 export * as Migrations from "./Migrations.ts"
 export * as PgDatabase from "./PgDatabase.ts"
 export * as PgRepositories from "./PgRepositories.ts"
+export * as PgSessionsRepo from "./PgSessionsRepo.ts"
 export * as PgTestSchema from "./PgTestSchema.ts"
 export * as PgUsersRepo from "./PgUsersRepo.ts"
+export * as PgVerificationsRepo from "./PgVerificationsRepo.ts"

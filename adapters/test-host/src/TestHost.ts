@@ -7,11 +7,21 @@
  *   const response = yield* host.fetch("/api/v10/version")
  *   yield* host.adjustClock("15 minutes")
  */
+import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
 import { ServiceInfo, Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Authenticator, Authorization, GatewayUrl, HttpEdge, RestApi, RestApp } from "@veche/rest"
+import {
+  type Authenticator,
+  Authorization,
+  GatewayUrl,
+  HttpEdge,
+  RestApi,
+  RestApp,
+  SessionAuthenticator
+} from "@veche/rest"
 import { UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, type Scope } from "effect"
+import { Digest, SecureRandom } from "effect/crypto"
 import {
   FetchHttpClient,
   HttpClient,
@@ -47,11 +57,16 @@ export class TestHost extends Context.Service<
     readonly client: (credential?: Credential) => Effect.Effect<Client>
     /** Moves the host's clock (token expiry, code lifetimes, rate-limit windows). */
     readonly adjustClock: (duration: Duration.Input) => Effect.Effect<void>
+    /** Runs domain code inside the host (to arrange state a test needs, e.g. a session). */
+    readonly run: <A, E>(effect: Effect.Effect<A, E, DomainServices>) => Effect.Effect<A, E>
   }
 >()("@veche/test-host/TestHost") {}
 
+/** The domain services a test may use through `run`. */
+export type DomainServices = Sessions.Sessions | UsersRepo.UsersRepo | Snowflake.SnowflakeGenerator
+
 export interface Options {
-  /** Which tokens are valid. Default: none (the accounts domain plugs in here once it exists). */
+  /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
   readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
   readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
@@ -59,7 +74,7 @@ export interface Options {
 
 const make = Effect.gen(function* () {
   const app = yield* HttpRouter.toHttpEffect(RestApp.routes)
-  const context = yield* Effect.context<TestClock.TestClock>()
+  const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context
   )(app, HttpEdge.middleware({ trustedProxies: [], accessLog: false }))
@@ -94,17 +109,29 @@ const make = Effect.gen(function* () {
 
   const adjustClock = (duration: Duration.Input) => TestClock.adjust(duration).pipe(Effect.provideContext(context))
 
-  return TestHost.of({ fetch, fetchPromise, client, adjustClock })
+  const run = <A, E>(effect: Effect.Effect<A, E, DomainServices>) => Effect.provideContext(effect, context)
+
+  return TestHost.of({ fetch, fetchPromise, client, adjustClock, run })
 })
 
+/** The accounts domain on memory, with WebCrypto (no Node-only code in the host). */
+const accounts = Sessions.Sessions.layer.pipe(
+  Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
+  Layer.provide(
+    Tokens.Tokens.layer.pipe(Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto)))
+  ),
+  Layer.provide(SessionsConfig.SessionsConfig.layer())
+)
+
 /** Everything the routes need, on memory. */
-const services = (options: Options) =>
-  Layer.mergeAll(
+const services = (options: Options) => {
+  const domain = Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory).pipe(
+    Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
+  )
+  return Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
-    Snowflake.SnowflakeGenerator.layer(0),
-    UsersRepo.UsersRepo.layerMemory,
-    options.authenticator ?? Authenticator.Authenticator.layerNone,
+    options.authenticator ?? SessionAuthenticator.layer,
     // counters in memory, on the host's test clock
     RouteLimiter.RouteLimiter.layer.pipe(
       Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits)),
@@ -113,7 +140,8 @@ const services = (options: Options) =>
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices,
     RestApp.bodyLimit
-  )
+  ).pipe(Layer.provideMerge(domain))
+}
 
 const clock = Layer.effectDiscard(TestClock.setTime(START_TIME)).pipe(Layer.provideMerge(TestClock.layer()))
 

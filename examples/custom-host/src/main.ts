@@ -6,7 +6,8 @@
  */
 
 import { createServer } from "node:http"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
 import { ServiceInfo, Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
@@ -36,6 +37,13 @@ const app = HttpRouter.serve(RestApp.routes, {
     Layer.mergeAll(
       OwnTokens,
       ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
+      // user sessions in this process (a real deployment would use @veche/postgres)
+      Sessions.Sessions.layer.pipe(
+        Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
+        Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
+        Layer.provide(SessionsConfig.SessionsConfig.layer()),
+        Layer.provide(Snowflake.SnowflakeGenerator.layer(1))
+      ),
       // the production bucket table, counters in this process
       RouteLimiter.RouteLimiter.layer.pipe(
         Layer.provide(RouteBuckets.RouteBuckets.layer()),

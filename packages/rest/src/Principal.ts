@@ -10,6 +10,8 @@ export interface Principal {
   /** `user` for `Bearer` access tokens (and OAuth tokens), `bot` for `Bot` tokens. */
   readonly kind: "user" | "bot"
   readonly userId: Snowflake.Snowflake
+  /** The login session a user's access token belongs to (absent for bots and OAuth tokens). */
+  readonly sessionId?: Snowflake.Snowflake | undefined
 }
 
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/rest/CurrentPrincipal") {}

@@ -3,6 +3,7 @@
  * test host, the typed client and the OpenAPI document all derive from it.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AuthApi } from "./AuthApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { ServiceApi } from "./ServiceApi.ts"
@@ -10,7 +11,7 @@ import { ServiceApi } from "./ServiceApi.ts"
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
-  .add(ServiceApi)
+  .add(ServiceApi, AuthApi)
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)

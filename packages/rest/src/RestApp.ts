@@ -4,6 +4,8 @@
  * known paths with the wrong method 405 (the framework would answer both with an empty 404).
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
+
+import type { Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -14,6 +16,7 @@ import type { Authenticator } from "./Authenticator.ts"
 import * as Authorization from "./Authorization.ts"
 import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
+import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
@@ -34,17 +37,23 @@ export const OPENAPI_PATH = `${BASE_PATH}/openapi.json`
 export const DOCS_PATH = `${BASE_PATH}/docs`
 
 /** What the routes need from the host: the domain services behind the handlers. */
-export type Services = ServiceInfo.ServiceInfo | GatewayUrl | Authenticator | RouteLimiter.RouteLimiter
+export type Services =
+  | ServiceInfo.ServiceInfo
+  | GatewayUrl
+  | Authenticator
+  | RouteLimiter.RouteLimiter
+  | Sessions.Sessions
 
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers: Layer.Layer<
   | Authorization.Authorization
   | FormBodyErrors.FormBodyErrors
   | RateLimit.RateLimit
-  | HttpApiGroup.Service<"veche", "service">,
+  | HttpApiGroup.Service<"veche", "service">
+  | HttpApiGroup.Service<"veche", "auth">,
   never,
   Services
-> = Layer.mergeAll(ServiceHandlers.layer).pipe(
+> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )

@@ -1,0 +1,175 @@
+/** SessionsRepo on PostgreSQL (tables `sessions` and `session_tokens`, migration 0002). */
+import { SessionsRepo } from "@veche/auth"
+import { Snowflake } from "@veche/platform"
+import { DateTime, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+
+const SessionRow = Schema.Struct({
+  id: Schema.BigInt,
+  user_id: Schema.BigInt,
+  user_agent: Schema.NullOr(Schema.String),
+  address: Schema.NullOr(Schema.String),
+  country: Schema.NullOr(Schema.String),
+  created_at: Schema.Date,
+  last_used_at: Schema.Date,
+  expires_at: Schema.Date,
+  revoked_at: Schema.NullOr(Schema.Date)
+})
+const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
+
+const snowflake = (n: bigint) => Snowflake.Snowflake.make(String(n))
+const utc = DateTime.fromDateUnsafe
+const date = DateTime.toDateUtc
+
+const toSession = (row: typeof SessionRow.Type) => ({
+  id: snowflake(row.id),
+  userId: snowflake(row.user_id),
+  client: { userAgent: row.user_agent, address: row.address, country: row.country },
+  createdAt: utc(row.created_at),
+  lastUsedAt: utc(row.last_used_at),
+  expiresAt: utc(row.expires_at),
+  revokedAt: row.revoked_at === null ? null : utc(row.revoked_at)
+})
+
+const AccessRow = Schema.Struct({
+  session_id: Schema.BigInt,
+  user_id: Schema.BigInt,
+  token_expires_at: Schema.NullOr(Schema.Date),
+  last_used_at: Schema.Date
+})
+const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
+const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
+const CountRow = Schema.Struct({ count: Schema.BigInt })
+
+export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlClient> = Layer.effect(
+  SessionsRepo.SessionsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // SQL and decoding failures are infrastructure faults: defects, answered 500 at the edge.
+    const rows =
+      <S extends Schema.Top>(schema: S) =>
+      (query: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+        Effect.orDie(Effect.flatMap(query, Schema.decodeUnknownEffect(Schema.Array(schema)))) as Effect.Effect<
+          ReadonlyArray<S["Type"]>
+        >
+
+    const insertTokens = (sessionId: string, next: SessionsRepo.NewTokens) =>
+      sql`INSERT INTO session_tokens ${sql.insert([
+        {
+          digest: next.access.digest,
+          session_id: sessionId,
+          kind: "access",
+          expires_at: date(next.access.expiresAt),
+          used_at: null
+        },
+        { digest: next.refresh.digest, session_id: sessionId, kind: "refresh", expires_at: null, used_at: null }
+      ])}`
+
+    const create: SessionsRepo.SessionsRepo["Service"]["create"] = (session, tokens) =>
+      sql
+        .withTransaction(
+          Effect.andThen(
+            sql`INSERT INTO sessions ${sql.insert({
+              id: session.id,
+              user_id: session.userId,
+              user_agent: session.client.userAgent,
+              address: session.client.address,
+              country: session.client.country,
+              created_at: date(session.createdAt),
+              last_used_at: date(session.lastUsedAt),
+              expires_at: date(session.expiresAt),
+              revoked_at: session.revokedAt === null ? null : date(session.revokedAt)
+            })}`,
+            insertTokens(session.id, tokens)
+          )
+        )
+        .pipe(Effect.asVoid, Effect.orDie)
+
+    const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now) =>
+      rows(AccessRow)(
+        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at
+            FROM session_tokens t JOIN sessions s ON s.id = t.session_id
+            WHERE t.digest = ${digest} AND t.kind = 'access'
+              AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}`
+      ).pipe(
+        Effect.map(([row]): SessionsRepo.AccessLookup => {
+          if (row === undefined) return { _tag: "Unknown" }
+          if (row.token_expires_at !== null && row.token_expires_at.getTime() <= DateTime.toEpochMillis(now)) {
+            return { _tag: "Expired" }
+          }
+          return {
+            _tag: "Valid",
+            grant: { sessionId: snowflake(row.session_id), userId: snowflake(row.user_id) },
+            lastUsedAt: utc(row.last_used_at)
+          }
+        })
+      )
+
+    const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, { now, reuseGraceMs }) =>
+      sql
+        .withTransaction(
+          Effect.gen(function* () {
+            // Spend the token: the row lock makes concurrent refreshes with it wait here, and the
+            // ones that follow find used_at set.
+            const [spent] = yield* rows(SpentRow)(
+              sql`UPDATE session_tokens t SET used_at = ${date(now)}
+                  FROM sessions s
+                  WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh' AND t.used_at IS NULL
+                    AND s.id = t.session_id AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}
+                  RETURNING t.session_id, s.user_id, s.expires_at`
+            )
+            if (spent !== undefined) {
+              const sessionId = String(spent.session_id)
+              yield* sql`DELETE FROM session_tokens WHERE session_id = ${sessionId} AND kind = 'access'`
+              yield* insertTokens(sessionId, next)
+              yield* sql`UPDATE sessions SET last_used_at = ${date(now)} WHERE id = ${sessionId}`
+              return {
+                _tag: "Rotated",
+                grant: { sessionId: snowflake(spent.session_id), userId: snowflake(spent.user_id) },
+                sessionExpiresAt: utc(spent.expires_at)
+              } as const
+            }
+            const [used] = yield* rows(UsedRow)(
+              sql`SELECT t.session_id, t.used_at, (s.revoked_at IS NULL AND s.expires_at > ${date(now)}) AS live
+                  FROM session_tokens t JOIN sessions s ON s.id = t.session_id
+                  WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh'`
+            )
+            if (used === undefined || used.used_at === null || !used.live) return { _tag: "Rejected" } as const
+            if (DateTime.toEpochMillis(now) - used.used_at.getTime() < reuseGraceMs)
+              return { _tag: "Rejected" } as const
+            yield* sql`UPDATE sessions SET revoked_at = ${date(now)} WHERE id = ${String(used.session_id)} AND revoked_at IS NULL`
+            return { _tag: "Reused", sessionId: snowflake(used.session_id) } as const
+          })
+        )
+        .pipe(Effect.orDie)
+
+    const touch: SessionsRepo.SessionsRepo["Service"]["touch"] = (sessionId, now) =>
+      sql`UPDATE sessions SET last_used_at = ${date(now)} WHERE id = ${sessionId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const listLive: SessionsRepo.SessionsRepo["Service"]["listLive"] = (userId, now) =>
+      sql`SELECT * FROM sessions
+          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${date(now)}
+          ORDER BY created_at DESC, id DESC`.pipe(
+        Effect.flatMap(decodeSessions),
+        Effect.map((found) => found.map(toSession)),
+        Effect.orDie
+      )
+
+    const revoke: SessionsRepo.SessionsRepo["Service"]["revoke"] = (sessionId, now) =>
+      sql`UPDATE sessions SET revoked_at = ${date(now)} WHERE id = ${sessionId} AND revoked_at IS NULL`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const revokeAll: SessionsRepo.SessionsRepo["Service"]["revokeAll"] = (userId, keep, now) =>
+      rows(CountRow)(
+        sql`WITH ended AS (
+              UPDATE sessions SET revoked_at = ${date(now)}
+              WHERE user_id = ${userId} AND revoked_at IS NULL AND id <> ${keep ?? "0"}
+              RETURNING 1)
+            SELECT count(*) AS count FROM ended`
+      ).pipe(Effect.map(([row]) => Number(row?.count ?? 0n)))
+
+    return SessionsRepo.SessionsRepo.of({ create, findAccess, rotate, touch, listLive, revoke, revokeAll })
+  })
+)

@@ -1,0 +1,129 @@
+/**
+ * Sessions: each login starts one and gets a token pair; refresh rotates the pair (reuse of a spent
+ * refresh token ends the whole session); access tokens are checked on every request.
+ */
+import { Snowflake } from "@veche/platform"
+import { Clock, Context, DateTime, Duration, Effect, Layer, type Redacted } from "effect"
+import type { AccessGrant, ClientInfo, Session } from "./Session.ts"
+import { SessionsConfig } from "./SessionsConfig.ts"
+import { RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
+import { SessionsRepo } from "./SessionsRepo.ts"
+import { type Minted, Tokens } from "./Tokens.ts"
+
+export interface TokenPair {
+  readonly accessToken: Redacted.Redacted<string>
+  readonly refreshToken: Redacted.Redacted<string>
+  /** Seconds until the access token expires. */
+  readonly expiresIn: number
+  readonly userId: Snowflake.Snowflake
+  readonly sessionId: Snowflake.Snowflake
+}
+
+export class Sessions extends Context.Service<
+  Sessions,
+  {
+    readonly start: (userId: Snowflake.Snowflake, client: ClientInfo) => Effect.Effect<TokenPair>
+    readonly refresh: (refreshToken: Redacted.Redacted<string>) => Effect.Effect<TokenPair, RefreshRejected>
+    readonly authenticate: (
+      accessToken: Redacted.Redacted<string>
+    ) => Effect.Effect<AccessGrant, TokenInvalid | TokenExpired>
+    readonly list: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Session>>
+    readonly end: (sessionId: Snowflake.Snowflake) => Effect.Effect<void>
+    /** Ends every session of the user but `keep`; answers how many ended. */
+    readonly endOthers: (userId: Snowflake.Snowflake, keep: Snowflake.Snowflake) => Effect.Effect<number>
+    /** Ends every session of the user (password recovery, account block). */
+    readonly endAll: (userId: Snowflake.Snowflake) => Effect.Effect<number>
+  }
+>()("@veche/auth/Sessions") {
+  static readonly layer: Layer.Layer<
+    Sessions,
+    never,
+    SessionsRepo | Tokens | SessionsConfig | Snowflake.SnowflakeGenerator
+  > = Layer.effect(
+    Sessions,
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const tokens = yield* Tokens
+      const config = yield* SessionsConfig
+      const ids = yield* Snowflake.SnowflakeGenerator
+      const accessTtlMs = Duration.toMillis(config.accessTokenTtl)
+      const reuseGraceMs = Duration.toMillis(config.reuseGrace)
+      const touchEveryMs = Duration.toMillis(config.touchEvery)
+
+      const mintPair = Effect.fnUntraced(function* (now: DateTime.Utc) {
+        const access = yield* tokens.mint("access")
+        const refresh = yield* tokens.mint("refresh")
+        const expiresAt = DateTime.add(now, { milliseconds: accessTtlMs })
+        return {
+          access,
+          refresh,
+          stored: { access: { digest: access.digest, expiresAt }, refresh: { digest: refresh.digest } }
+        }
+      })
+
+      const pairOf = (
+        minted: { readonly access: Minted; readonly refresh: Minted },
+        grant: AccessGrant
+      ): TokenPair => ({
+        accessToken: minted.access.token,
+        refreshToken: minted.refresh.token,
+        expiresIn: Math.floor(accessTtlMs / 1000),
+        userId: grant.userId,
+        sessionId: grant.sessionId
+      })
+
+      const start = Effect.fn("Sessions.start")(function* (userId: Snowflake.Snowflake, client: ClientInfo) {
+        const now = yield* DateTime.now
+        const minted = yield* mintPair(now)
+        const id = yield* ids.next
+        yield* repo.create(
+          {
+            id,
+            userId,
+            client,
+            createdAt: now,
+            lastUsedAt: now,
+            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(config.sessionTtl) }),
+            revokedAt: null
+          },
+          minted.stored
+        )
+        return pairOf(minted, { sessionId: id, userId })
+      })
+
+      const refresh = Effect.fn("Sessions.refresh")(function* (refreshToken: Redacted.Redacted<string>) {
+        if (tokens.kindOf(refreshToken) !== "refresh") return yield* new RefreshRejected()
+        const now = yield* DateTime.now
+        const minted = yield* mintPair(now)
+        const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, { now, reuseGraceMs })
+        if (rotation._tag === "Rotated") return pairOf(minted, rotation.grant)
+        if (rotation._tag === "Reused") {
+          yield* Effect.logWarning("a spent refresh token was used again; its session was ended", rotation.sessionId)
+        }
+        return yield* new RefreshRejected()
+      })
+
+      const authenticate = Effect.fn("Sessions.authenticate")(function* (accessToken: Redacted.Redacted<string>) {
+        if (tokens.kindOf(accessToken) !== "access") return yield* new TokenInvalid()
+        const nowMs = yield* Clock.currentTimeMillis
+        const now = DateTime.makeUnsafe(nowMs)
+        const found = yield* repo.findAccess(yield* tokens.digest(accessToken), now)
+        if (found._tag === "Expired") return yield* new TokenExpired()
+        if (found._tag === "Unknown") return yield* new TokenInvalid()
+        if (nowMs - DateTime.toEpochMillis(found.lastUsedAt) >= touchEveryMs)
+          yield* repo.touch(found.grant.sessionId, now)
+        return found.grant
+      })
+
+      return Sessions.of({
+        start,
+        refresh,
+        authenticate,
+        list: (userId) => Effect.flatMap(DateTime.now, (now) => repo.listLive(userId, now)),
+        end: (sessionId) => Effect.flatMap(DateTime.now, (now) => repo.revoke(sessionId, now)),
+        endOthers: (userId, keep) => Effect.flatMap(DateTime.now, (now) => repo.revokeAll(userId, keep, now)),
+        endAll: (userId) => Effect.flatMap(DateTime.now, (now) => repo.revokeAll(userId, undefined, now))
+      })
+    })
+  )
+}

@@ -1,0 +1,41 @@
+/**
+ * Token lifetimes. Access tokens are short so a leaked one dies soon; a session's absolute lifetime
+ * bounds how long refresh can keep it alive.
+ */
+import { Config, Context, Duration, Effect, Layer } from "effect"
+
+export class SessionsConfig extends Context.Service<
+  SessionsConfig,
+  {
+    readonly accessTokenTtl: Duration.Duration
+    readonly sessionTtl: Duration.Duration
+    /** A refresh token spent less than this long ago is refused without ending the session. */
+    readonly reuseGrace: Duration.Duration
+    /** Last use is written at most this often per session (not on every request). */
+    readonly touchEvery: Duration.Duration
+  }
+>()("@veche/auth/SessionsConfig") {
+  static readonly defaults = {
+    accessTokenTtl: Duration.hours(1),
+    sessionTtl: Duration.days(60),
+    reuseGrace: Duration.seconds(10),
+    touchEvery: Duration.minutes(5)
+  }
+
+  static readonly layer = (options: Partial<SessionsConfig["Service"]> = {}): Layer.Layer<SessionsConfig> =>
+    Layer.succeed(SessionsConfig, SessionsConfig.of({ ...SessionsConfig.defaults, ...options }))
+
+  /** `SERVICE_ACCESS_TOKEN_TTL` (1 hour), `SERVICE_SESSION_TTL` (60 days). */
+  static readonly layerConfig: Layer.Layer<SessionsConfig, Config.ConfigError> = Layer.effect(
+    SessionsConfig,
+    Effect.gen(function* () {
+      const accessTokenTtl = yield* Config.Duration("SERVICE_ACCESS_TOKEN_TTL").pipe(
+        Config.withDefault(SessionsConfig.defaults.accessTokenTtl)
+      )
+      const sessionTtl = yield* Config.Duration("SERVICE_SESSION_TTL").pipe(
+        Config.withDefault(SessionsConfig.defaults.sessionTtl)
+      )
+      return SessionsConfig.of({ ...SessionsConfig.defaults, accessTokenTtl, sessionTtl })
+    })
+  )
+}

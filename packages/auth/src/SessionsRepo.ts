@@ -1,0 +1,159 @@
+/**
+ * The port to sessions and their tokens (stored by digest only), and its in-memory adapter. Every
+ * operation is atomic in the store: a refresh token is spent by one conditional update, so N
+ * concurrent refreshes with it rotate exactly once.
+ */
+import type { Snowflake } from "@veche/platform"
+import { Context, DateTime, Effect, Layer, Ref } from "effect"
+import type { AccessGrant, Session } from "./Session.ts"
+
+export interface NewTokens {
+  readonly access: { readonly digest: string; readonly expiresAt: DateTime.Utc }
+  readonly refresh: { readonly digest: string }
+}
+
+export type AccessLookup =
+  | { readonly _tag: "Valid"; readonly grant: AccessGrant; readonly lastUsedAt: DateTime.Utc }
+  | { readonly _tag: "Expired" }
+  /** Unknown, or its session was revoked or is past its absolute end. */
+  | { readonly _tag: "Unknown" }
+
+export type Rotation =
+  | { readonly _tag: "Rotated"; readonly grant: AccessGrant; readonly sessionExpiresAt: DateTime.Utc }
+  /** Spent before, outside the grace window: theft is assumed and the whole session was revoked. */
+  | { readonly _tag: "Reused"; readonly sessionId: Snowflake.Snowflake }
+  /** Unknown, expired, revoked, or spent moments ago by a concurrent refresh (nothing revoked). */
+  | { readonly _tag: "Rejected" }
+
+export interface RotateOptions {
+  readonly now: DateTime.Utc
+  /** A token spent less than this long ago is refused without revoking: concurrent refreshes race. */
+  readonly reuseGraceMs: number
+}
+
+export class SessionsRepo extends Context.Service<
+  SessionsRepo,
+  {
+    readonly create: (session: Session, tokens: NewTokens) => Effect.Effect<void>
+    readonly findAccess: (digest: string, now: DateTime.Utc) => Effect.Effect<AccessLookup>
+    readonly rotate: (refreshDigest: string, next: NewTokens, options: RotateOptions) => Effect.Effect<Rotation>
+    readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
+    /** The user's sessions that are neither revoked nor past their end, newest first. */
+    readonly listLive: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<ReadonlyArray<Session>>
+    readonly revoke: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
+    /** Revokes all the user's sessions but `keep` (none: all); answers how many were revoked. */
+    readonly revokeAll: (
+      userId: Snowflake.Snowflake,
+      keep: Snowflake.Snowflake | undefined,
+      now: DateTime.Utc
+    ) => Effect.Effect<number>
+  }
+>()("@veche/auth/SessionsRepo") {
+  static readonly layerMemory: Layer.Layer<SessionsRepo> = Layer.effect(SessionsRepo, Effect.suspend(makeMemory))
+}
+
+interface StoredToken {
+  readonly sessionId: Snowflake.Snowflake
+  readonly kind: "access" | "refresh"
+  readonly expiresAt: DateTime.Utc | undefined
+  readonly usedAt: DateTime.Utc | undefined
+}
+
+interface State {
+  readonly sessions: ReadonlyMap<string, Session>
+  readonly tokens: ReadonlyMap<string, StoredToken>
+}
+
+const isLive = (session: Session | undefined, now: DateTime.Utc): session is Session =>
+  session !== undefined && session.revokedAt === null && DateTime.isLessThan(now, session.expiresAt)
+
+function withTokens(tokens: ReadonlyMap<string, StoredToken>, sessionId: Snowflake.Snowflake, next: NewTokens) {
+  const result = new Map(tokens)
+  result.set(next.access.digest, { sessionId, kind: "access", expiresAt: next.access.expiresAt, usedAt: undefined })
+  result.set(next.refresh.digest, { sessionId, kind: "refresh", expiresAt: undefined, usedAt: undefined })
+  return result
+}
+
+function revoked(state: State, ids: ReadonlyArray<string>, now: DateTime.Utc): State {
+  const sessions = new Map(state.sessions)
+  for (const id of ids) {
+    const session = sessions.get(id)
+    if (session !== undefined && session.revokedAt === null) sessions.set(id, { ...session, revokedAt: now })
+  }
+  return { ...state, sessions }
+}
+
+function makeMemory() {
+  return Effect.gen(function* () {
+    const state = yield* Ref.make<State>({ sessions: new Map(), tokens: new Map() })
+    return SessionsRepo.of({
+      create: (session, tokens) =>
+        Ref.update(state, (s) => ({
+          sessions: new Map(s.sessions).set(session.id, session),
+          tokens: withTokens(s.tokens, session.id, tokens)
+        })),
+      findAccess: (digest, now) =>
+        Effect.map(Ref.get(state), (s): AccessLookup => {
+          const token = s.tokens.get(digest)
+          if (token === undefined || token.kind !== "access") return { _tag: "Unknown" }
+          const session = s.sessions.get(token.sessionId)
+          if (!isLive(session, now)) return { _tag: "Unknown" }
+          if (token.expiresAt !== undefined && !DateTime.isLessThan(now, token.expiresAt)) return { _tag: "Expired" }
+          return {
+            _tag: "Valid",
+            grant: { sessionId: session.id, userId: session.userId },
+            lastUsedAt: session.lastUsedAt
+          }
+        }),
+      rotate: (refreshDigest, next, { now, reuseGraceMs }) =>
+        Ref.modify(state, (s): [Rotation, State] => {
+          const token = s.tokens.get(refreshDigest)
+          if (token === undefined || token.kind !== "refresh") return [{ _tag: "Rejected" }, s]
+          const session = s.sessions.get(token.sessionId)
+          if (token.usedAt !== undefined) {
+            const sinceUse = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(token.usedAt)
+            if (sinceUse < reuseGraceMs || !isLive(session, now)) return [{ _tag: "Rejected" }, s]
+            return [{ _tag: "Reused", sessionId: token.sessionId }, revoked(s, [token.sessionId], now)]
+          }
+          if (!isLive(session, now)) return [{ _tag: "Rejected" }, s]
+          // Spend the old refresh token; the old access token goes too (one live pair per session).
+          const tokens = withTokens(s.tokens, session.id, next)
+          tokens.set(refreshDigest, { ...token, usedAt: now })
+          for (const [digest, other] of tokens) {
+            if (other.sessionId === session.id && other.kind === "access" && digest !== next.access.digest) {
+              tokens.delete(digest)
+            }
+          }
+          const sessions = new Map(s.sessions).set(session.id, { ...session, lastUsedAt: now })
+          return [
+            {
+              _tag: "Rotated",
+              grant: { sessionId: session.id, userId: session.userId },
+              sessionExpiresAt: session.expiresAt
+            },
+            { sessions, tokens }
+          ]
+        }),
+      touch: (sessionId, now) =>
+        Ref.update(state, (s) => {
+          const session = s.sessions.get(sessionId)
+          if (session === undefined) return s
+          return { ...s, sessions: new Map(s.sessions).set(sessionId, { ...session, lastUsedAt: now }) }
+        }),
+      listLive: (userId, now) =>
+        Effect.map(Ref.get(state), (s) =>
+          [...s.sessions.values()]
+            .filter((session) => session.userId === userId && isLive(session, now))
+            .sort((a, b) => DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt))
+        ),
+      revoke: (sessionId, now) => Ref.update(state, (s) => revoked(s, [sessionId], now)),
+      revokeAll: (userId, keep, now) =>
+        Ref.modify(state, (s): [number, State] => {
+          const ids = [...s.sessions.values()]
+            .filter((session) => session.userId === userId && session.id !== keep && session.revokedAt === null)
+            .map((session) => session.id)
+          return [ids.length, revoked(s, ids, now)]
+        })
+    })
+  })
+}

@@ -1,0 +1,58 @@
+/**
+ * Opaque bearer secrets: a type prefix and 32 random bytes (256 bits) in base64url. Only their
+ * SHA-256 digest is ever stored, so a leaked table grants nothing. No prefix begins with "bot" or
+ * "bearer" in any letter case: bot libraries strip such a leading word from the token they are given.
+ */
+import { Context, Effect, Layer, Redacted } from "effect"
+import { Digest, SecureRandom } from "effect/crypto"
+import { Base64Url } from "effect/encoding"
+
+export const PREFIXES = {
+  access: "vat_",
+  refresh: "vrt_"
+} as const
+export type Kind = keyof typeof PREFIXES
+
+export interface Minted {
+  /** Shown to the client once. */
+  readonly token: Redacted.Redacted<string>
+  /** What the store keeps and looks up by. */
+  readonly digest: string
+}
+
+const encoder = new TextEncoder()
+
+export class Tokens extends Context.Service<
+  Tokens,
+  {
+    readonly mint: (kind: Kind) => Effect.Effect<Minted>
+    /** The digest a presented token is looked up by. */
+    readonly digest: (token: Redacted.Redacted<string>) => Effect.Effect<string>
+    /** Which kind a presented token claims to be, from its prefix (it still must be found by digest). */
+    readonly kindOf: (token: Redacted.Redacted<string>) => Kind | undefined
+  }
+>()("@veche/auth/Tokens") {
+  static readonly layer: Layer.Layer<Tokens, never, SecureRandom.SecureRandom | Digest.Digest> = Layer.effect(
+    Tokens,
+    Effect.gen(function* () {
+      const random = yield* SecureRandom.SecureRandom
+      const hash = yield* Digest.Digest
+      const digest = (token: Redacted.Redacted<string>) =>
+        hash.digestHex(Digest.sha256, encoder.encode(Redacted.value(token)))
+      return Tokens.of({
+        mint: (kind) =>
+          Effect.gen(function* () {
+            const token = Redacted.make(`${PREFIXES[kind]}${Base64Url.encode(yield* random.randomBytes(32))}`)
+            return { token, digest: yield* digest(token) }
+          }),
+        digest,
+        kindOf: (token) => {
+          const value = Redacted.value(token)
+          if (value.startsWith(PREFIXES.access)) return "access"
+          if (value.startsWith(PREFIXES.refresh)) return "refresh"
+          return undefined
+        }
+      })
+    })
+  )
+}

@@ -1,0 +1,11 @@
+/** @veche/auth: accounts and sessions. */
+export * as PasswordHasher from "./PasswordHasher.ts"
+export * as Phone from "./Phone.ts"
+export * as Session from "./Session.ts"
+export * as Sessions from "./Sessions.ts"
+export * as SessionsConfig from "./SessionsConfig.ts"
+export * as SessionsErrors from "./SessionsErrors.ts"
+export * as SessionsRepo from "./SessionsRepo.ts"
+export * as Tokens from "./Tokens.ts"
+export * as Verification from "./Verification.ts"
+export * as VerificationsRepo from "./VerificationsRepo.ts"

@@ -1,0 +1,7 @@
+import { describe, layer } from "@effect/vitest"
+import { VerificationsRepo } from "../src/VerificationsRepo.ts"
+import { verificationsRepoContract } from "./contracts/VerificationsRepoContract.ts"
+
+describe("VerificationsRepo (memory)", () => {
+  layer(VerificationsRepo.layerMemory)((it) => verificationsRepoContract(it))
+})

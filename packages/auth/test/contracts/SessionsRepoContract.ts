@@ -1,0 +1,143 @@
+/**
+ * The one behaviour suite every SessionsRepo adapter must pass: on memory in every run, on
+ * PostgreSQL when DATABASE_URL is set. Time is passed in (`now`), so both stores are tested alike.
+ */
+import { expect, type Vitest } from "@effect/vitest"
+import { Snowflake } from "@veche/platform"
+import { DateTime, Effect } from "effect"
+import type { Session } from "../../src/Session.ts"
+import { type NewTokens, SessionsRepo } from "../../src/SessionsRepo.ts"
+
+const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(9))
+let counter = 0
+const unique = (label: string) => `${label}-${process.pid}-${Date.now()}-${++counter}`
+
+const T0 = DateTime.makeUnsafe(Date.UTC(2026, 5, 1))
+const at = (ms: number) => DateTime.makeUnsafe(Date.UTC(2026, 5, 1) + ms)
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+const tokens = (label: string): NewTokens => ({
+  access: { digest: unique(`${label}-access`), expiresAt: at(HOUR) },
+  refresh: { digest: unique(`${label}-refresh`) }
+})
+
+const newSession = Effect.fnUntraced(function* (userId?: Snowflake.Snowflake) {
+  const session: Session = {
+    id: yield* ids.next,
+    userId: userId ?? (yield* ids.next),
+    client: { userAgent: "contract-test", address: "203.0.113.7", country: null },
+    createdAt: T0,
+    lastUsedAt: T0,
+    expiresAt: at(30 * DAY),
+    revokedAt: null
+  }
+  const pair = tokens("first")
+  yield* (yield* SessionsRepo).create(session, pair)
+  return { session, pair }
+})
+
+const rotateAt = (now: DateTime.Utc) => ({ now, reuseGraceMs: 10_000 })
+
+export const sessionsRepoContract = (it: Vitest.MethodsNonLive<SessionsRepo>) => {
+  it.effect("finds a live access token by digest; unknown digests are unknown", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { session, pair } = yield* newSession()
+      const found = yield* repo.findAccess(pair.access.digest, at(1_000))
+      expect(found).toMatchObject({ _tag: "Valid", grant: { sessionId: session.id, userId: session.userId } })
+      expect((yield* repo.findAccess(unique("nothing"), at(1_000)))._tag).toBe("Unknown")
+      // a refresh token is not an access token
+      expect((yield* repo.findAccess(pair.refresh.digest, at(1_000)))._tag).toBe("Unknown")
+    })
+  )
+
+  it.effect("an access token past its expiry is Expired; a session past its end makes it Unknown", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { pair } = yield* newSession()
+      expect((yield* repo.findAccess(pair.access.digest, at(HOUR)))._tag).toBe("Expired")
+      expect((yield* repo.findAccess(pair.access.digest, at(31 * DAY)))._tag).toBe("Unknown")
+    })
+  )
+
+  it.effect("rotation replaces both tokens: the old refresh and old access stop working", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { session, pair } = yield* newSession()
+      const next = tokens("second")
+      const rotated = yield* repo.rotate(pair.refresh.digest, next, rotateAt(at(5_000)))
+      expect(rotated).toMatchObject({ _tag: "Rotated", grant: { sessionId: session.id } })
+      expect((yield* repo.findAccess(next.access.digest, at(6_000)))._tag).toBe("Valid")
+      expect((yield* repo.findAccess(pair.access.digest, at(6_000)))._tag).toBe("Unknown")
+      expect((yield* repo.rotate(pair.refresh.digest, tokens("x"), rotateAt(at(6_000))))._tag).toBe("Rejected")
+    })
+  )
+
+  it.effect("reuse of a spent refresh token after the grace window revokes the whole session", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { session, pair } = yield* newSession()
+      const next = tokens("second")
+      yield* repo.rotate(pair.refresh.digest, next, rotateAt(at(1_000)))
+      const reuse = yield* repo.rotate(pair.refresh.digest, tokens("thief"), rotateAt(at(60_000)))
+      expect(reuse).toEqual({ _tag: "Reused", sessionId: session.id })
+      // the newest tokens of the chain die too
+      expect((yield* repo.findAccess(next.access.digest, at(61_000)))._tag).toBe("Unknown")
+      expect((yield* repo.rotate(next.refresh.digest, tokens("y"), rotateAt(at(61_000))))._tag).toBe("Rejected")
+    })
+  )
+
+  it.effect("ten concurrent refreshes with one token rotate exactly once and keep the winner's chain", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { pair } = yield* newSession()
+      const attempts = Array.from({ length: 10 }, (_, i) => tokens(`race-${i}`))
+      const results = yield* Effect.forEach(
+        attempts,
+        (next) => repo.rotate(pair.refresh.digest, next, rotateAt(at(2_000))),
+        { concurrency: "unbounded" }
+      )
+      const winners = attempts.filter((_, i) => results[i]?._tag === "Rotated")
+      expect(winners).toHaveLength(1)
+      expect(results.filter((r) => r._tag === "Rejected")).toHaveLength(9)
+      const winner = winners[0]
+      if (winner === undefined) return
+      expect((yield* repo.findAccess(winner.access.digest, at(3_000)))._tag).toBe("Valid")
+      const live = attempts.filter((next) => next !== winner)
+      for (const loser of live) expect((yield* repo.findAccess(loser.access.digest, at(3_000)))._tag).toBe("Unknown")
+    })
+  )
+
+  it.effect("lists live sessions newest first; revoke and revokeAll end them", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const userId = yield* ids.next
+      const a = yield* newSession(userId)
+      const b = yield* newSession(userId)
+      const c = yield* newSession(userId)
+      expect((yield* repo.listLive(userId, at(1_000))).map((s) => s.id).sort()).toEqual(
+        [a.session.id, b.session.id, c.session.id].sort()
+      )
+      yield* repo.revoke(a.session.id, at(2_000))
+      expect((yield* repo.findAccess(a.pair.access.digest, at(2_001)))._tag).toBe("Unknown")
+      expect(yield* repo.revokeAll(userId, c.session.id, at(3_000))).toBe(1)
+      expect((yield* repo.listLive(userId, at(3_001))).map((s) => s.id)).toEqual([c.session.id])
+      expect((yield* repo.findAccess(c.pair.access.digest, at(3_001)))._tag).toBe("Valid")
+      expect(yield* repo.revokeAll(userId, undefined, at(4_000))).toBe(1)
+      expect(yield* repo.listLive(userId, at(4_001))).toEqual([])
+    })
+  )
+
+  it.effect("touch moves last use; the client info is kept as given", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const { session, pair } = yield* newSession()
+      yield* repo.touch(session.id, at(7_000))
+      const found = yield* repo.findAccess(pair.access.digest, at(7_001))
+      expect(found._tag === "Valid" && DateTime.toEpochMillis(found.lastUsedAt)).toBe(DateTime.toEpochMillis(at(7_000)))
+      const [listed] = yield* repo.listLive(session.userId, at(7_001))
+      expect(listed?.client).toEqual({ userAgent: "contract-test", address: "203.0.113.7", country: null })
+    })
+  )
+}
