@@ -11,6 +11,7 @@ import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
 import { ServiceInfo, Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
+import { UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -37,7 +38,8 @@ const app = HttpRouter.serve(RestApp.routes, {
     Layer.mergeAll(
       OwnTokens,
       ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
-      // user sessions in this process (a real deployment would use @veche/postgres)
+      // accounts and sessions in this process (a real deployment would use @veche/postgres)
+      UsersRepo.UsersRepo.layerMemory,
       Sessions.Sessions.layer.pipe(
         Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
         Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),

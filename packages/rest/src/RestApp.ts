@@ -9,6 +9,7 @@ import type { Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
+import type { UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
 import { type Etag, FindMyWay, type HttpPlatform, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
@@ -18,6 +19,7 @@ import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
+import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
 
@@ -43,6 +45,7 @@ export type Services =
   | Authenticator
   | RouteLimiter.RouteLimiter
   | Sessions.Sessions
+  | UsersRepo.UsersRepo
 
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers: Layer.Layer<
@@ -50,10 +53,11 @@ export const handlers: Layer.Layer<
   | FormBodyErrors.FormBodyErrors
   | RateLimit.RateLimit
   | HttpApiGroup.Service<"veche", "service">
-  | HttpApiGroup.Service<"veche", "auth">,
+  | HttpApiGroup.Service<"veche", "auth">
+  | HttpApiGroup.Service<"veche", "users">,
   never,
   Services
-> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer).pipe(
+> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer, UsersHandlers.layer).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )
