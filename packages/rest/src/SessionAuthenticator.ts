@@ -2,7 +2,7 @@
  * The Authorization middleware's answer from the accounts domain: `Bearer` access tokens are looked
  * up in their sessions. Bot tokens arrive with the bots work; until then none is valid.
  */
-import { Sessions, SessionsErrors } from "@veche/auth"
+import { Sessions } from "@veche/auth"
 import { Effect, Layer } from "effect"
 import { Authenticator, TokenExpired, TokenInvalid } from "./Authenticator.ts"
 
@@ -15,9 +15,10 @@ export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer
         if (scheme !== "Bearer") return Effect.fail(new TokenInvalid())
         return sessions.authenticate(token).pipe(
           Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })),
-          Effect.mapError((error) =>
-            error instanceof SessionsErrors.TokenExpired ? new TokenExpired() : new TokenInvalid()
-          )
+          Effect.catchTags({
+            TokenExpired: () => Effect.fail(new TokenExpired()),
+            TokenInvalid: () => Effect.fail(new TokenInvalid())
+          })
         )
       }
     })
