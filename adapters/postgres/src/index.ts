@@ -3,6 +3,7 @@
  * a PostgreSQL server (DATABASE_URL) and on the reference server's embedded instance.
  */
 export * as Migrations from "./Migrations.ts"
+export * as PgAccountsRepo from "./PgAccountsRepo.ts"
 export * as PgDatabase from "./PgDatabase.ts"
 export * as PgRepositories from "./PgRepositories.ts"
 export * as PgSessionsRepo from "./PgSessionsRepo.ts"

@@ -1,4 +1,7 @@
 /** @veche/auth: accounts and sessions. */
+export * as Account from "./Account.ts"
+export * as AccountsErrors from "./AccountsErrors.ts"
+export * as AccountsRepo from "./AccountsRepo.ts"
 export * as PasswordHasher from "./PasswordHasher.ts"
 export * as Phone from "./Phone.ts"
 export * as Session from "./Session.ts"

@@ -1,0 +1,133 @@
+/**
+ * AccountsRepo on PostgreSQL (tables `users`, migration 0001, and `credentials`, migration 0004).
+ *
+ * Registration inserts both rows in one transaction, so a refused one leaves neither. Uniqueness of
+ * username, phone and e-mail is settled by the unique indexes: of concurrent registrations the
+ * later inserts wait on the first one's index entry and fail once it commits, never by a check in JS.
+ */
+import { Account, AccountsErrors, AccountsRepo, Phone } from "@veche/auth"
+import { Snowflake } from "@veche/platform"
+import { UsersErrors } from "@veche/users"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
+
+const AccountRow = Schema.Struct({
+  id: Schema.BigInt,
+  username: Schema.String,
+  display_name: Schema.NullOr(Schema.String),
+  user_created_at: Schema.Date,
+  // A stored phone that is somehow not canonical fails decoding loudly rather than being served.
+  phone: Schema.NullOr(Phone.Normalised),
+  email: Schema.NullOr(Schema.String),
+  email_verified: Schema.Boolean,
+  password_hash: Schema.String,
+  date_of_birth: Account.CalendarDate,
+  created_at: Schema.Date
+})
+
+const toAccount = (row: typeof AccountRow.Type): Account.Account => {
+  const id = Snowflake.Snowflake.make(String(row.id))
+  return {
+    user: {
+      id,
+      username: row.username,
+      displayName: row.display_name,
+      createdAt: DateTime.fromDateUnsafe(row.user_created_at)
+    },
+    credentials: {
+      userId: id,
+      phone: row.phone,
+      email: row.email,
+      emailVerified: row.email_verified,
+      passwordHash: row.password_hash,
+      dateOfBirth: row.date_of_birth,
+      createdAt: DateTime.fromDateUnsafe(row.created_at)
+    }
+  }
+}
+
+type RegisterError = UsersErrors.UsernameTaken | AccountsErrors.PhoneTaken | AccountsErrors.EmailTaken
+
+export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlClient> = Layer.effect(
+  AccountsRepo.AccountsRepo,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+
+    // to_char, not the driver's DATE parsing: that builds a Date at local midnight, which can land
+    // on the day before once turned into UTC; the birthday is a calendar date, kept as text.
+    const select = sql`
+      SELECT u.id, u.username, u.display_name, u.created_at AS user_created_at,
+             c.phone, c.email, c.email_verified, c.password_hash,
+             to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.created_at
+      FROM credentials c JOIN users u ON u.id = c.user_id`
+
+    const findByPhone = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: AccountRow,
+      execute: (phone) => sql`${select} WHERE c.phone = ${phone}`
+    })
+    const findByEmail = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: AccountRow,
+      // lower(email) on both sides: the expression of the unique index, so it is used.
+      execute: (email) => sql`${select} WHERE lower(c.email) = lower(${email})`
+    })
+    const findByUserId = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: AccountRow,
+      execute: (userId) => sql`${select} WHERE c.user_id = ${userId}`
+    })
+
+    // SQL and decoding failures are infrastructure faults: defects, answered 500 at the edge.
+    const found = <E>(query: Effect.Effect<Option.Option<typeof AccountRow.Type>, E>) =>
+      query.pipe(Effect.map(Option.map(toAccount)), Effect.orDie)
+
+    const register: AccountsRepo.AccountsRepo["Service"]["register"] = ({ user, credentials }) =>
+      sql
+        .withTransaction(
+          Effect.andThen(
+            sql`INSERT INTO users ${sql.insert({
+              id: user.id,
+              username: user.username,
+              display_name: user.displayName,
+              created_at: DateTime.toDateUtc(user.createdAt)
+            })}`,
+            sql`INSERT INTO credentials ${sql.insert({
+              user_id: user.id,
+              phone: credentials.phone,
+              email: credentials.email,
+              email_verified: credentials.emailVerified,
+              password_hash: credentials.passwordHash,
+              date_of_birth: credentials.dateOfBirth,
+              created_at: DateTime.toDateUtc(credentials.createdAt)
+            })}`
+          )
+        )
+        .pipe(
+          Effect.asVoid,
+          Effect.catchReason("SqlError", "UniqueViolation", (reason): Effect.Effect<never, RegisterError> => {
+            // Constraint names from migrations 0001 and 0004. Anything else is the primary key: a
+            // Snowflake collision, which is a bug, not a condition the caller can act on.
+            if (reason.constraint.includes("username")) {
+              return Effect.fail(new UsersErrors.UsernameTaken({ username: user.username }))
+            }
+            if (reason.constraint.includes("phone")) return Effect.fail(new AccountsErrors.PhoneTaken())
+            if (reason.constraint.includes("email")) return Effect.fail(new AccountsErrors.EmailTaken())
+            return Effect.die(reason)
+          }),
+          Effect.catchTag("SqlError", Effect.die)
+        )
+
+    return AccountsRepo.AccountsRepo.of({
+      register,
+      findByPhone: (phone) => found(findByPhone(phone)),
+      findByEmail: (email) => found(findByEmail(email)),
+      findByUserId: (userId) => found(findByUserId(userId)),
+      setPasswordHash: (userId, passwordHash) =>
+        sql`UPDATE credentials SET password_hash = ${passwordHash} WHERE user_id = ${userId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        )
+    })
+  })
+)

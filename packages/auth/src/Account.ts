@@ -1,0 +1,52 @@
+/**
+ * An account: the user record (owned by @veche/users, read by GET /users/@me) together with what
+ * only authentication needs, its credentials. The two are stored apart and created together.
+ */
+import { Snowflake } from "@veche/platform"
+import { User } from "@veche/users"
+import { Schema } from "effect"
+import * as Phone from "./Phone.ts"
+
+/** A calendar date `YYYY-MM-DD`, no time and no zone: a birthday is the same day everywhere. */
+export const CalendarDate = Schema.String.pipe(
+  Schema.check(Schema.makeFilter((s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s), { message: "Expected YYYY-MM-DD" }))
+)
+
+export const Credentials = Schema.Struct({
+  userId: Snowflake.Snowflake,
+  /** Canonical `+7XXXXXXXXXX`; null for accounts registered by e-mail. Unique. */
+  phone: Schema.NullOr(Phone.Normalised),
+  /**
+   * As `normaliseEmail` left it. Unique and looked up without regard to letter case (see there);
+   * null when the account has none bound.
+   */
+  email: Schema.NullOr(Schema.String),
+  /** E-mail registrations confirm the address as part of registering, so they start true. */
+  emailVerified: Schema.Boolean,
+  /** An argon2id PHC string (`$argon2id$v=19$…`); never the password. */
+  passwordHash: Schema.String,
+  dateOfBirth: CalendarDate,
+  createdAt: Schema.DateTimeUtc
+})
+export type Credentials = typeof Credentials.Type
+
+export const Account = Schema.Struct({
+  user: User.User,
+  credentials: Credentials
+})
+export type Account = typeof Account.Type
+
+/**
+ * Trims and lower-cases the domain (domains are case-insensitive by RFC 5321). The local part keeps
+ * the case the person typed, because that is what letters are sent to; uniqueness and lookups
+ * still compare the whole address lower-cased (`lower(email)` in PostgreSQL), as the mirrored
+ * platform treats e-mail case-insensitively, so `Ann@x.ru` and `ann@x.ru` are one account.
+ */
+export const normaliseEmail = (input: string): string => {
+  const trimmed = input.trim()
+  const at = trimmed.lastIndexOf("@")
+  return at < 0 ? trimmed : trimmed.slice(0, at) + trimmed.slice(at).toLowerCase()
+}
+
+/** The key e-mail uniqueness and lookups use; the memory store's equivalent of `lower(email)`. */
+export const emailKey = (email: string): string => email.toLowerCase()

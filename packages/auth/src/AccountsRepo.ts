@@ -1,0 +1,119 @@
+/**
+ * The port to accounts (a user row plus its credentials row), and its in-memory adapter.
+ *
+ * Registration is all or nothing: either both rows exist afterwards or neither does. Phones,
+ * e-mail addresses (case-insensitive) and usernames (case-insensitive, settled by UsersRepo) are
+ * unique, and the store settles races on them, so of concurrent registrations of one phone, one
+ * address or one username exactly one succeeds.
+ */
+import type { Snowflake } from "@veche/platform"
+import { type UsersErrors, UsersRepo } from "@veche/users"
+import { Context, Effect, Exit, Layer, Option, Ref } from "effect"
+import { type Account, type Credentials, emailKey } from "./Account.ts"
+import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
+import type { PhoneNumber } from "./Phone.ts"
+
+export class AccountsRepo extends Context.Service<
+  AccountsRepo,
+  {
+    /**
+     * Creates the user and its credentials together. The user id is a fresh Snowflake, so a
+     * collision on it is a defect, not one of the errors.
+     */
+    readonly register: (account: Account) => Effect.Effect<void, UsersErrors.UsernameTaken | PhoneTaken | EmailTaken>
+    readonly findByPhone: (phone: PhoneNumber) => Effect.Effect<Option.Option<Account>>
+    /** Without regard to letter case. */
+    readonly findByEmail: (email: string) => Effect.Effect<Option.Option<Account>>
+    readonly findByUserId: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Account>>
+    /** Replaces the stored PHC string; does nothing for an unknown user. */
+    readonly setPasswordHash: (userId: Snowflake.Snowflake, passwordHash: string) => Effect.Effect<void>
+  }
+>()("@veche/auth/AccountsRepo") {
+  /**
+   * Credentials in memory, users in whatever UsersRepo is given (the memory one in tests and the
+   * test host), so an account registered here is the user that GET /users/@me reads.
+   */
+  static readonly layerMemory: Layer.Layer<AccountsRepo, never, UsersRepo.UsersRepo> = Layer.effect(
+    AccountsRepo,
+    Effect.suspend(makeMemory)
+  )
+}
+
+interface State {
+  /** Registered accounts' credentials, by user id. */
+  readonly credentials: ReadonlyMap<string, Credentials>
+  /** Registrations under way: their phone and e-mail are held, but they are not found yet. */
+  readonly pending: ReadonlyMap<string, Credentials>
+}
+
+const clashes = (a: Credentials, b: Credentials): PhoneTaken | EmailTaken | undefined => {
+  if (a.phone !== null && a.phone === b.phone) return new PhoneTaken()
+  if (a.email !== null && b.email !== null && emailKey(a.email) === emailKey(b.email)) return new EmailTaken()
+  return undefined
+}
+
+function makeMemory() {
+  return Effect.gen(function* () {
+    const users = yield* UsersRepo.UsersRepo
+    const state = yield* Ref.make<State>({ credentials: new Map(), pending: new Map() })
+
+    // Two stores cannot share a transaction, so the phone and e-mail are reserved first, in one
+    // Ref.modify (check and claim are one step), and the user is inserted after; the reservation
+    // is turned into the account, or released, by how the insert ended. A concurrent registration
+    // of the same phone or address meets the reservation; one of the same username meets UsersRepo.
+    const reserve = (credentials: Credentials) =>
+      Ref.modify(state, (s): [Effect.Effect<void, PhoneTaken | EmailTaken>, State] => {
+        for (const other of [...s.credentials.values(), ...s.pending.values()]) {
+          const clash = clashes(credentials, other)
+          if (clash !== undefined) return [Effect.fail(clash), s]
+        }
+        return [Effect.void, { ...s, pending: new Map(s.pending).set(credentials.userId, credentials) }]
+      }).pipe(Effect.flatten)
+
+    const settle = (credentials: Credentials, exit: Exit.Exit<unknown, unknown>) =>
+      Ref.update(state, (s) => {
+        const pending = new Map(s.pending)
+        pending.delete(credentials.userId)
+        return Exit.isSuccess(exit)
+          ? { pending, credentials: new Map(s.credentials).set(credentials.userId, credentials) }
+          : { ...s, pending }
+      })
+
+    const register = (account: Account) =>
+      // Uninterruptible between reserving and settling, so an interrupted registration cannot
+      // leave its phone or e-mail held for ever.
+      Effect.uninterruptibleMask((restore) =>
+        Effect.andThen(
+          reserve(account.credentials),
+          restore(users.insert(account.user)).pipe(
+            Effect.onExit((exit) => settle(account.credentials, exit)),
+            Effect.catchTag("UserIdTaken", Effect.die)
+          )
+        )
+      )
+
+    const withUser = (credentials: Credentials | undefined) =>
+      credentials === undefined
+        ? Effect.succeed(Option.none<Account>())
+        : Effect.map(
+            users.findById(credentials.userId),
+            Option.map((user): Account => ({ user, credentials }))
+          )
+
+    const findWhere = (match: (credentials: Credentials) => boolean) =>
+      Effect.flatMap(Ref.get(state), (s) => withUser([...s.credentials.values()].find(match)))
+
+    return AccountsRepo.of({
+      register,
+      findByPhone: (phone) => findWhere((c) => c.phone === phone),
+      findByEmail: (email) => findWhere((c) => c.email !== null && emailKey(c.email) === emailKey(email)),
+      findByUserId: (userId) => Effect.flatMap(Ref.get(state), (s) => withUser(s.credentials.get(userId))),
+      setPasswordHash: (userId, passwordHash) =>
+        Ref.update(state, (s) => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return s
+          return { ...s, credentials: new Map(s.credentials).set(userId, { ...credentials, passwordHash }) }
+        })
+    })
+  })
+}

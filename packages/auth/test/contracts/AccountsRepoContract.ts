@@ -1,0 +1,217 @@
+/**
+ * The one behaviour suite every AccountsRepo adapter must pass: on memory in every run (over the
+ * memory UsersRepo), on PostgreSQL when DATABASE_URL is set. The UsersRepo beside it is the one the
+ * accounts are stored through, so the suite can see that a refused registration left no user.
+ */
+import { expect, type Vitest } from "@effect/vitest"
+import { Snowflake } from "@veche/platform"
+import { UsersRepo } from "@veche/users"
+import { DateTime, Effect, Option } from "effect"
+import type { Account } from "../../src/Account.ts"
+import { AccountsRepo } from "../../src/AccountsRepo.ts"
+import { Normalised, type PhoneNumber } from "../../src/Phone.ts"
+
+const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(11))
+
+// Each test makes its own names, phones and addresses: the suite shares one store (one schema).
+let counter = 0
+const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Date.now() % 1_000_000}_${++counter}`
+const phoneBase = Math.floor(Math.random() * 1_000_000_000)
+const uniquePhone = (): PhoneNumber =>
+  Normalised.make(`+79${String((phoneBase + ++counter) % 1_000_000_000).padStart(9, "0")}`)
+const uniqueEmail = (prefix: string) => `${uniqueName(prefix)}@example.org`
+
+interface Keys {
+  readonly username?: string
+  readonly phone?: PhoneNumber | null
+  readonly email?: string | null
+}
+
+const newAccount = Effect.fnUntraced(function* (keys: Keys = {}) {
+  const id = yield* ids.next
+  // Whole milliseconds: every store keeps at least that precision. The test clock stays untouched.
+  const createdAt = DateTime.makeUnsafe(Math.floor(Date.now()))
+  const account: Account = {
+    user: { id, username: keys.username ?? uniqueName("acct"), displayName: "Account", createdAt },
+    credentials: {
+      userId: id,
+      phone: keys.phone === undefined ? uniquePhone() : keys.phone,
+      email: keys.email === undefined ? null : keys.email,
+      emailVerified: false,
+      passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA",
+      dateOfBirth: "2000-02-29",
+      createdAt
+    }
+  }
+  return account
+})
+
+/** Neither the user nor the credentials of a refused registration exist. */
+const expectNothingOf = Effect.fnUntraced(function* (account: Account) {
+  const users = yield* UsersRepo.UsersRepo
+  const repo = yield* AccountsRepo
+  expect(Option.isNone(yield* users.findById(account.user.id))).toBe(true)
+  expect(Option.isNone(yield* repo.findByUserId(account.user.id))).toBe(true)
+})
+
+export const accountsRepoContract = (it: Vitest.MethodsNonLive<AccountsRepo | UsersRepo.UsersRepo>) => {
+  it.effect("registers an account and reads it back exactly by phone, e-mail and user id", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const account = yield* newAccount({ email: uniqueEmail("Ann") })
+      yield* repo.register(account)
+      expect(yield* repo.findByPhone(account.credentials.phone ?? uniquePhone())).toEqual(Option.some(account))
+      expect(yield* repo.findByEmail(account.credentials.email ?? "")).toEqual(Option.some(account))
+      expect(yield* repo.findByUserId(account.user.id)).toEqual(Option.some(account))
+      // The user is the one UsersRepo (GET /users/@me) reads.
+      expect(yield* (yield* UsersRepo.UsersRepo).findById(account.user.id)).toEqual(Option.some(account.user))
+    })
+  )
+
+  it.effect("keeps an e-mail registration: no phone, a confirmed address", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const base = yield* newAccount({ phone: null, email: uniqueEmail("mail") })
+      const account: Account = { ...base, credentials: { ...base.credentials, emailVerified: true } }
+      yield* repo.register(account)
+      expect(yield* repo.findByUserId(account.user.id)).toEqual(Option.some(account))
+      expect(yield* repo.findByEmail(account.credentials.email ?? "")).toEqual(Option.some(account))
+    })
+  )
+
+  it.effect("finds e-mail addresses without regard to letter case", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const account = yield* newAccount({ email: uniqueEmail("Case") })
+      yield* repo.register(account)
+      const email = account.credentials.email ?? ""
+      const upper = yield* repo.findByEmail(email.toUpperCase())
+      const lower = yield* repo.findByEmail(email.toLowerCase())
+      expect(Option.map(upper, (a) => a.user.id)).toEqual(Option.some(account.user.id))
+      expect(Option.map(lower, (a) => a.user.id)).toEqual(Option.some(account.user.id))
+      // The stored spelling is kept as given.
+      expect(Option.map(upper, (a) => a.credentials.email)).toEqual(Option.some(email))
+    })
+  )
+
+  it.effect("answers none for unknown phones, addresses and ids", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const ghost = yield* newAccount({ email: uniqueEmail("ghost") })
+      expect(Option.isNone(yield* repo.findByPhone(ghost.credentials.phone ?? uniquePhone()))).toBe(true)
+      expect(Option.isNone(yield* repo.findByEmail(ghost.credentials.email ?? ""))).toBe(true)
+      expect(Option.isNone(yield* repo.findByUserId(ghost.user.id))).toBe(true)
+    })
+  )
+
+  it.effect("refuses a taken phone and creates nothing", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const first = yield* newAccount()
+      yield* repo.register(first)
+      const second = yield* newAccount({ phone: first.credentials.phone })
+      expect((yield* repo.register(second).pipe(Effect.flip))._tag).toBe("PhoneTaken")
+      yield* expectNothingOf(second)
+    })
+  )
+
+  it.effect("refuses a taken e-mail in any letter case and creates nothing", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const first = yield* newAccount({ phone: null, email: uniqueEmail("taken") })
+      yield* repo.register(first)
+      const second = yield* newAccount({ email: (first.credentials.email ?? "").toUpperCase() })
+      expect((yield* repo.register(second).pipe(Effect.flip))._tag).toBe("EmailTaken")
+      yield* expectNothingOf(second)
+      expect(Option.isNone(yield* repo.findByPhone(second.credentials.phone ?? uniquePhone()))).toBe(true)
+    })
+  )
+
+  it.effect("refuses a taken username in any letter case and creates nothing", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const first = yield* newAccount()
+      yield* repo.register(first)
+      const second = yield* newAccount({ username: first.user.username.toUpperCase(), email: uniqueEmail("u") })
+      expect((yield* repo.register(second).pipe(Effect.flip))._tag).toBe("UsernameTaken")
+      yield* expectNothingOf(second)
+      // The refused registration's phone and address were not left held.
+      const retry = yield* newAccount({ phone: second.credentials.phone, email: second.credentials.email })
+      yield* repo.register(retry)
+      expect(Option.map(yield* repo.findByPhone(retry.credentials.phone ?? uniquePhone()), (a) => a.user.id)).toEqual(
+        Option.some(retry.user.id)
+      )
+    })
+  )
+
+  it.effect("lets exactly one of ten concurrent registrations of one phone succeed", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const phone = uniquePhone()
+      const accounts = yield* Effect.forEach(Array.from({ length: 10 }), () => newAccount({ phone }))
+      const results = yield* Effect.forEach(accounts, (account) => Effect.result(repo.register(account)), {
+        concurrency: "unbounded"
+      })
+      expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
+      const failures = results.flatMap((r) => (r._tag === "Failure" ? [r.failure._tag] : []))
+      expect(failures).toEqual(Array.from({ length: 9 }, () => "PhoneTaken"))
+      const winner = accounts.find((_, i) => results[i]?._tag === "Success")
+      expect(Option.map(yield* repo.findByPhone(phone), (a) => a.user.id)).toEqual(
+        Option.fromNullishOr(winner?.user.id)
+      )
+      for (const loser of accounts.filter((a) => a !== winner)) yield* expectNothingOf(loser)
+    })
+  )
+
+  it.effect("lets exactly one of ten concurrent registrations of one username succeed", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const username = uniqueName("race")
+      const accounts = yield* Effect.forEach(Array.from({ length: 10 }), () => newAccount({ username }))
+      const results = yield* Effect.forEach(accounts, (account) => Effect.result(repo.register(account)), {
+        concurrency: "unbounded"
+      })
+      expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
+      const failures = results.flatMap((r) => (r._tag === "Failure" ? [r.failure._tag] : []))
+      expect(failures).toEqual(Array.from({ length: 9 }, () => "UsernameTaken"))
+      const winner = accounts.find((_, i) => results[i]?._tag === "Success")
+      for (const loser of accounts.filter((a) => a !== winner)) {
+        yield* expectNothingOf(loser)
+        expect(Option.isNone(yield* repo.findByPhone(loser.credentials.phone ?? uniquePhone()))).toBe(true)
+      }
+    })
+  )
+
+  it.effect("lets exactly one of ten concurrent registrations of one e-mail succeed", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const email = uniqueEmail("race")
+      const accounts = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
+        newAccount({ email: i % 2 === 0 ? email : email.toUpperCase() })
+      )
+      const results = yield* Effect.forEach(accounts, (account) => Effect.result(repo.register(account)), {
+        concurrency: "unbounded"
+      })
+      expect(results.filter((r) => r._tag === "Success")).toHaveLength(1)
+      const failures = results.flatMap((r) => (r._tag === "Failure" ? [r.failure._tag] : []))
+      expect(failures).toEqual(Array.from({ length: 9 }, () => "EmailTaken"))
+    })
+  )
+
+  it.effect("replaces the password hash and nothing else", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const account = yield* newAccount()
+      yield* repo.register(account)
+      const next = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdG5ld3NhbHQ$bmV3aGFzaG5ld2hhc2huZXdoYXNobmV3aGFzaA"
+      yield* repo.setPasswordHash(account.user.id, next)
+      expect(yield* repo.findByUserId(account.user.id)).toEqual(
+        Option.some({ ...account, credentials: { ...account.credentials, passwordHash: next } })
+      )
+      // An unknown user is left alone, not created.
+      const ghost = yield* newAccount()
+      yield* repo.setPasswordHash(ghost.user.id, next)
+      expect(Option.isNone(yield* repo.findByUserId(ghost.user.id))).toBe(true)
+    })
+  )
+}
