@@ -6,7 +6,7 @@
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Sessions, SessionsConfig, Tokens } from "@veche/auth"
-import { ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
@@ -55,7 +55,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       RateLimits.layer(config),
-      SessionAuthenticator.layer
+      SessionAuthenticator.layer,
+      // what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)
+      DevOutbox.DevOutbox.layerMemory
     ).pipe(
       Layer.provideMerge(accounts),
       Layer.provideMerge(repositories),

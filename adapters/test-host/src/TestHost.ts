@@ -8,7 +8,7 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
-import { ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
@@ -63,11 +63,17 @@ export class TestHost extends Context.Service<
 >()("@veche/test-host/TestHost") {}
 
 /** The domain services a test may use through `run`. */
-export type DomainServices = Sessions.Sessions | UsersRepo.UsersRepo | Snowflake.SnowflakeGenerator
+export type DomainServices =
+  | Sessions.Sessions
+  | UsersRepo.UsersRepo
+  | Snowflake.SnowflakeGenerator
+  | DevOutbox.DevOutbox
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
   readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
+  /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
+  readonly env?: ServiceInfo.Environment | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
   readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
 }
@@ -125,11 +131,12 @@ const accounts = Sessions.Sessions.layer.pipe(
 
 /** Everything the routes need, on memory. */
 const services = (options: Options) => {
-  const domain = Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory).pipe(
+  // the recorded outbox: every code, link and letter the dev adapters send
+  const domain = Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory, DevOutbox.DevOutbox.layerMemory).pipe(
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(
-    ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: "dev" }),
+    ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
     options.authenticator ?? SessionAuthenticator.layer,
     // counters in memory, on the host's test clock

@@ -8,7 +8,7 @@
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
-import { ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
@@ -40,6 +40,7 @@ const app = HttpRouter.serve(RestApp.routes, {
       ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
       // accounts and sessions in this process (a real deployment would use @veche/postgres)
       UsersRepo.UsersRepo.layerMemory,
+      DevOutbox.DevOutbox.layerMemory,
       Sessions.Sessions.layer.pipe(
         Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
         Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),

@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./AuthApi.ts"
+import { DevApi } from "./DevApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { ServiceApi } from "./ServiceApi.ts"
@@ -12,7 +13,7 @@ import { UsersApi } from "./UsersApi.ts"
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
-  .add(ServiceApi, AuthApi, UsersApi)
+  .add(ServiceApi, AuthApi, UsersApi, DevApi)
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)

@@ -7,7 +7,7 @@
 
 import type { Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
-import type { ServiceInfo } from "@veche/platform"
+import type { DevOutbox, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
 import type { UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
@@ -18,6 +18,7 @@ import * as Authorization from "./Authorization.ts"
 import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
+import * as DevHandlers from "./handlers/DevHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -46,6 +47,7 @@ export type Services =
   | RouteLimiter.RouteLimiter
   | Sessions.Sessions
   | UsersRepo.UsersRepo
+  | DevOutbox.DevOutbox
 
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers: Layer.Layer<
@@ -54,10 +56,11 @@ export const handlers: Layer.Layer<
   | RateLimit.RateLimit
   | HttpApiGroup.Service<"veche", "service">
   | HttpApiGroup.Service<"veche", "auth">
-  | HttpApiGroup.Service<"veche", "users">,
+  | HttpApiGroup.Service<"veche", "users">
+  | HttpApiGroup.Service<"veche", "dev">,
   never,
   Services
-> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer, UsersHandlers.layer).pipe(
+> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer, UsersHandlers.layer, DevHandlers.layer).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )
