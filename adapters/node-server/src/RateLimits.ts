@@ -2,7 +2,7 @@
  * The server's rate limiter: bucket sizes from config, counters in Redis when REDIS_URL is set (one
  * limit across all nodes) or in this process otherwise.
  */
-import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { RedisRateLimits } from "@veche/redis"
 import { Layer, Option } from "effect"
 import type { ServerConfig } from "./ServerConfig.ts"
@@ -13,8 +13,9 @@ export const store = (config: ServerConfig) =>
     onNone: () => RateLimitStore.layerMemory
   })
 
+/** Route limits and the domains' quotas, over one counter store. */
 export const layer = (config: ServerConfig) =>
-  RouteLimiter.RouteLimiter.layer.pipe(
-    Layer.provide(RouteBuckets.RouteBuckets.layerConfig),
-    Layer.provide(store(config))
-  )
+  Layer.mergeAll(
+    RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
+    QuotaLimiter.QuotaLimiter.layer()
+  ).pipe(Layer.provide(store(config)))

@@ -5,12 +5,12 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { Sessions, SessionsConfig, Tokens } from "@veche/auth"
-import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
+import { PasswordHasher, Registration, Sessions, SessionsConfig, Tokens, VerificationCodes } from "@veche/auth"
+import { DevOutbox, Providers, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
-import { HttpRouter, HttpServer, type HttpServerError } from "effect/http"
+import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
 import * as Database from "./Database.ts"
 import type { EmbeddedPostgresError } from "./EmbeddedPostgres.ts"
@@ -51,15 +51,28 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
+    // Registration with the providers chosen by config (dev: console SMS into the outbox, dev captcha).
+    const registration = Registration.Registration.layer.pipe(
+      Layer.provide(
+        Layer.mergeAll(
+          VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
+          PasswordHasher.PasswordHasher.layerConfig,
+          Providers.smsSender,
+          Providers.captcha
+        ).pipe(Layer.provide(FetchHttpClient.layer))
+      )
+    )
+    // Shared by the routes and the domain: counters (route limits and quotas) and the dev outbox
+    // (what the dev adapters "send", for GET /dev/outbox; per node: a dev server is one node).
+    const shared = Layer.mergeAll(RateLimits.layer(config), DevOutbox.DevOutbox.layerMemory)
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
-      RateLimits.layer(config),
-      SessionAuthenticator.layer,
-      // what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)
-      DevOutbox.DevOutbox.layerMemory
+      SessionAuthenticator.layer
     ).pipe(
+      Layer.provideMerge(registration),
       Layer.provideMerge(accounts),
+      Layer.provideMerge(shared),
       Layer.provideMerge(repositories),
       Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)
     )

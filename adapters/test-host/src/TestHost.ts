@@ -7,9 +7,19 @@
  *   const response = yield* host.fetch("/api/v10/version")
  *   yield* host.adjustClock("15 minutes")
  */
-import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
-import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
-import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import {
+  AccountsRepo,
+  PasswordHasher,
+  Registration,
+  Sessions,
+  SessionsConfig,
+  SessionsRepo,
+  Tokens,
+  VerificationCodes,
+  VerificationsRepo
+} from "@veche/auth"
+import { Captcha, DevOutbox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
   Authorization,
@@ -20,8 +30,8 @@ import {
   SessionAuthenticator
 } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
-import { Context, type Duration, Effect, Layer, type Scope } from "effect"
-import { Digest, SecureRandom } from "effect/crypto"
+import { Context, type Duration, Effect, Layer, Redacted, type Scope } from "effect"
+import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
   FetchHttpClient,
   HttpClient,
@@ -129,10 +139,37 @@ const accounts = Sessions.Sessions.layer.pipe(
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
 
+/** A fixed code key: codes in tests are read from the outbox, never derived from it. */
+const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
+
+const crypto = Layer.mergeAll(
+  SecureRandom.layerWebCrypto,
+  Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+)
+
+/**
+ * Registration on memory stores with the dev providers: the dev captcha (any non-empty token), SMS
+ * to the console and the host's outbox, and a cheap (still real) password hash.
+ */
+const registration = Registration.Registration.layer.pipe(
+  Layer.provide(
+    Layer.mergeAll(
+      VerificationsRepo.VerificationsRepo.layerMemory,
+      VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
+      AccountsRepo.AccountsRepo.layerMemory,
+      PasswordHasher.PasswordHasher.layerTest,
+      QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+      Captcha.Captcha.layerDev,
+      SmsSender.SmsSender.layerConsole
+    )
+  )
+)
+
 /** Everything the routes need, on memory. */
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
-  const domain = Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory, DevOutbox.DevOutbox.layerMemory).pipe(
+  const domain = registration.pipe(
+    Layer.provideMerge(Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory, DevOutbox.DevOutbox.layerMemory)),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(

@@ -1,16 +1,27 @@
 /**
  * An integrator's host: Veche's REST routes served by their own Node process, with their own answer
- * to "whose token is this?" (here: one bot token from the environment) and no database at all.
+ * to "whose bot token is this?" (one bot token from the environment), user accounts and sessions in
+ * memory, and the dev providers (SMS to the console and the outbox, any captcha). No database.
  * Run: `./dev node examples/custom-host/src/main.ts`, then
  *   curl -H "Authorization: Bot $EXAMPLE_BOT_TOKEN" http://127.0.0.1:8090/api/v10/gateway/bot
  */
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Sessions, SessionsConfig, SessionsRepo, Tokens } from "@veche/auth"
-import { DevOutbox, ServiceInfo, Snowflake } from "@veche/platform"
-import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
+import {
+  AccountsRepo,
+  PasswordHasher,
+  Registration,
+  Sessions,
+  SessionsConfig,
+  SessionsRepo,
+  Tokens,
+  VerificationCodes,
+  VerificationsRepo
+} from "@veche/auth"
+import { Captcha, DevOutbox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -18,43 +29,60 @@ import { HttpRouter } from "effect/http"
 const botToken = process.env.EXAMPLE_BOT_TOKEN ?? "example.bot-token"
 const botId = Snowflake.Snowflake.make("1311000000000000042")
 
-// The port the Authorization middleware asks; an integrator can back it with any session store.
-const OwnTokens = Layer.succeed(
+// The port the Authorization middleware asks: our bot token here, user sessions otherwise.
+const OwnTokens = Layer.effect(
   Authenticator.Authenticator,
-  Authenticator.Authenticator.of({
-    authenticate: (scheme, token) =>
-      scheme === "Bot" && Redacted.value(token) === botToken
-        ? Effect.succeed({ kind: "bot", userId: botId })
-        : Effect.fail(new Authenticator.TokenInvalid())
+  Effect.gen(function* () {
+    const users = yield* Authenticator.Authenticator
+    return Authenticator.Authenticator.of({
+      authenticate: (scheme, token) =>
+        scheme === "Bot"
+          ? Redacted.value(token) === botToken
+            ? Effect.succeed({ kind: "bot", userId: botId })
+            : Effect.fail(new Authenticator.TokenInvalid())
+          : users.authenticate(scheme, token)
+    })
   })
+).pipe(Layer.provide(SessionAuthenticator.layer))
+
+// Each layer below is built once and shared by everything that needs it.
+const counters = RateLimitStore.layerMemory
+const base = Layer.mergeAll(
+  UsersRepo.UsersRepo.layerMemory,
+  DevOutbox.DevOutbox.layerMemory,
+  Snowflake.SnowflakeGenerator.layer(1),
+  QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(counters)),
+  RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer()), Layer.provide(counters))
 )
+const sessions = Sessions.Sessions.layer.pipe(
+  Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
+  Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
+  Layer.provide(SessionsConfig.SessionsConfig.layer())
+)
+const registration = Registration.Registration.layer.pipe(
+  Layer.provide(
+    Layer.mergeAll(
+      VerificationsRepo.VerificationsRepo.layerMemory,
+      VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
+      AccountsRepo.AccountsRepo.layerMemory,
+      PasswordHasher.PasswordHasher.layer(),
+      Captcha.Captcha.layerDev,
+      SmsSender.SmsSender.layerConsole
+    )
+  )
+)
+const domain = Layer.mergeAll(
+  OwnTokens,
+  ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
+  Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
+).pipe(Layer.provideMerge(registration), Layer.provideMerge(sessions), Layer.provideMerge(base))
 
 const app = HttpRouter.serve(RestApp.routes, {
   disableLogger: true,
   middleware: HttpEdge.middleware({ trustedProxies: [], accessLog: true })
 }).pipe(
   Layer.provide(RestApp.bodyLimit),
-  Layer.provide(
-    Layer.mergeAll(
-      OwnTokens,
-      ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
-      // accounts and sessions in this process (a real deployment would use @veche/postgres)
-      UsersRepo.UsersRepo.layerMemory,
-      DevOutbox.DevOutbox.layerMemory,
-      Sessions.Sessions.layer.pipe(
-        Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
-        Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
-        Layer.provide(SessionsConfig.SessionsConfig.layer()),
-        Layer.provide(Snowflake.SnowflakeGenerator.layer(1))
-      ),
-      // the production bucket table, counters in this process
-      RouteLimiter.RouteLimiter.layer.pipe(
-        Layer.provide(RouteBuckets.RouteBuckets.layer()),
-        Layer.provide(RateLimitStore.layerMemory)
-      ),
-      Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
-    )
-  ),
+  Layer.provide(domain),
   Layer.provide(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 8090 }))
 )
 

@@ -1,7 +1,15 @@
 /** The Auth group (sessions part): refresh, logout, the session list. Pure data. */
-import { BotsCannotUseThisEndpoint, InvalidAuthenticationToken } from "@veche/errors"
+import { Phone } from "@veche/auth"
+import {
+  BotsCannotUseThisEndpoint,
+  InvalidAuthenticationToken,
+  InvalidFormBody,
+  PhoneCodeInvalid,
+  RateLimited,
+  ServiceUnavailable
+} from "@veche/errors"
 import { Snowflake } from "@veche/platform"
-import { Schema } from "effect"
+import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 
@@ -28,6 +36,84 @@ export const SessionView = Schema.Struct({
   })
 })
 
+const length = (min: number, max: number) =>
+  Schema.isBetweenLength(min, max, {
+    message: `Must be between ${min} and ${max} in length.`,
+    formCode: "BASE_TYPE_BAD_LENGTH"
+  })
+
+export const RegisterPhoneBody = Schema.Struct({
+  phone: Phone.PhoneNumber,
+  captcha_token: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(4096))))
+})
+
+export const RegisterPhoneAnswer = Schema.Struct({
+  verification_id: Snowflake.Snowflake,
+  /** seconds */
+  expires_in: Schema.Int,
+  /** masked */
+  phone: Schema.String,
+  channel: Schema.Literals(["sms", "messenger", "console"])
+})
+
+export const Username = Schema.String.pipe(
+  Schema.check(
+    length(2, 32),
+    Schema.isPattern(/^[a-z0-9_.]*$/, {
+      message: "Only lowercase letters, digits, underscores and periods.",
+      formCode: "USERNAME_INVALID_CHARACTERS"
+    })
+  )
+)
+
+const MIN_AGE = 14
+
+/** YYYY-MM-DD, a real date, and at least 14 years before today (today from the Clock). */
+export const DateOfBirth = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, { message: "Invalid date.", formCode: "DATE_TYPE_PARSE" })),
+  Schema.decode({
+    decode: SchemaGetter.checkEffect((iso: string) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const date = new Date(`${iso}T00:00:00Z`)
+        if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== iso) {
+          return new SchemaIssue.InvalidValue({ message: "Invalid date.", formCode: "DATE_TYPE_PARSE" }, iso)
+        }
+        const limit = new Date(now)
+        limit.setUTCFullYear(limit.getUTCFullYear() - MIN_AGE)
+        return date.getTime() <= limit.getTime()
+          ? undefined
+          : new SchemaIssue.InvalidValue(
+              { message: `You need to be ${MIN_AGE} or older.`, formCode: "DATE_OF_BIRTH_IS_UNDERAGE" },
+              iso
+            )
+      })
+    ),
+    encode: SchemaGetter.passthrough()
+  })
+)
+
+export const RegisterVerifyBody = Schema.Struct({
+  verification_id: Snowflake.Snowflake,
+  code: Schema.String.pipe(
+    Schema.check(Schema.isPattern(/^\d{6}$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
+  ),
+  username: Username,
+  display_name: Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(32))))),
+  password: Schema.String.pipe(Schema.check(length(8, 128))),
+  date_of_birth: DateOfBirth,
+  // A boolean that must be true, not Literal(true): HttpApi wraps payloads in a union where a
+  // literal field acts as a discriminator, and `false` would then fail the whole body, not the field.
+  consent: Schema.Boolean.pipe(
+    Schema.check(
+      Schema.makeFilter((given: boolean) => given, {
+        message: "You must agree to the terms.",
+        formCode: "CONSENT_REQUIRED"
+      })
+    )
+  ),
+  email: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(254))))
+})
+
 export const RefreshBody = Schema.Struct({
   refresh_token: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(512)))
 })
@@ -36,6 +122,16 @@ const NoContent = HttpApiSchema.NoContent
 
 export class AuthApi extends HttpApiGroup.make("auth")
   .add(
+    HttpApiEndpoint.post("registerPhone", "/auth/register/phone", {
+      payload: RegisterPhoneBody,
+      success: RegisterPhoneAnswer,
+      error: [InvalidFormBody, RateLimited, ServiceUnavailable]
+    }),
+    HttpApiEndpoint.post("registerVerify", "/auth/register/verify", {
+      payload: RegisterVerifyBody,
+      success: TokenPair.pipe(HttpApiSchema.status(201)),
+      error: [InvalidFormBody, PhoneCodeInvalid]
+    }),
     HttpApiEndpoint.post("refresh", "/auth/refresh", {
       payload: RefreshBody,
       success: TokenPair,

@@ -5,7 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { Sessions } from "@veche/auth"
+import type { Registration, Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { DevOutbox, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -46,6 +46,7 @@ export type Services =
   | Authenticator
   | RouteLimiter.RouteLimiter
   | Sessions.Sessions
+  | Registration.Registration
   | UsersRepo.UsersRepo
   | DevOutbox.DevOutbox
 

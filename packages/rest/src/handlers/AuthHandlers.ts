@@ -1,7 +1,14 @@
 /** Handlers of the Auth group (sessions part). */
-import { Sessions } from "@veche/auth"
-import { InvalidAuthenticationToken } from "@veche/errors"
-import { DateTime, Effect, Redacted } from "effect"
+import { Registration, Sessions } from "@veche/auth"
+import {
+  InvalidAuthenticationToken,
+  InvalidFormBody,
+  PhoneCodeInvalid,
+  RateLimited,
+  ServiceUnavailable
+} from "@veche/errors"
+import { DateTime, Effect, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
@@ -14,10 +21,73 @@ export const toWire = (pair: Sessions.TokenPair) => ({
   user_id: pair.userId
 })
 
+/** What the session list shows about the device that started a session. */
+const clientOf = (request: HttpServerRequest.HttpServerRequest) => ({
+  userAgent: request.headers["user-agent"]?.slice(0, 512) ?? null,
+  address: Option.getOrNull(request.remoteAddress),
+  country: null
+})
+
+const formError = (field: string, code: string, message: string) =>
+  new InvalidFormBody(InvalidFormBody.field([field], code, message))
+
 export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
+    const registration = yield* Registration.Registration
     return handlers
+      .handle("registerPhone", ({ payload }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const started = yield* registration.startByPhone({
+            phone: payload.phone,
+            captchaToken: payload.captcha_token,
+            address: Option.getOrElse(request.remoteAddress, () => "unknown")
+          })
+          return {
+            verification_id: started.verificationId,
+            expires_in: started.expiresIn,
+            phone: started.maskedPhone,
+            channel: started.channel
+          }
+        }).pipe(
+          Effect.catchTags({
+            CaptchaNeeded: (e) =>
+              Effect.fail(
+                e.reason === "required"
+                  ? formError("captcha_token", "CAPTCHA_REQUIRED", "A captcha is required.")
+                  : formError("captcha_token", "CAPTCHA_INVALID", "The captcha was not solved.")
+              ),
+            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
+            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
+          })
+        )
+      )
+      .handle("registerVerify", ({ payload }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const pair = yield* registration.complete(
+            {
+              verificationId: payload.verification_id,
+              code: payload.code,
+              username: payload.username,
+              displayName: payload.display_name ?? null,
+              password: Redacted.make(payload.password),
+              dateOfBirth: payload.date_of_birth
+            },
+            clientOf(request)
+          )
+          return toWire(pair)
+        }).pipe(
+          Effect.catchTags({
+            CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
+            UsernameTaken: () =>
+              Effect.fail(formError("username", "USERNAME_ALREADY_TAKEN", "Username is unavailable. Try another.")),
+            PhoneTaken: () =>
+              Effect.fail(formError("phone", "PHONE_ALREADY_REGISTERED", "This phone number is already registered."))
+          })
+        )
+      )
       .handle("refresh", ({ payload }) =>
         sessions.refresh(Redacted.make(payload.refresh_token)).pipe(
           Effect.map(toWire),

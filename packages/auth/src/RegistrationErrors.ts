@@ -1,0 +1,20 @@
+/** Why a registration step was refused, as data. */
+import { Schema } from "effect"
+
+/** A captcha is due (not the first attempt from this address) and none, or a bad one, was sent. */
+export class CaptchaNeeded extends Schema.TaggedError<CaptchaNeeded>()("CaptchaNeeded", {
+  reason: Schema.Literals(["required", "invalid"])
+}) {}
+
+/** A quota ran out (SMS per phone, per address, for the service); retry after this long. */
+export class TooManyAttempts extends Schema.TaggedError<TooManyAttempts>()("TooManyAttempts", {
+  retryAfterMs: Schema.Number
+}) {}
+
+/** Something the step needs is down (counter store, captcha or SMS provider): nothing was sent. */
+export class TemporarilyUnavailable extends Schema.TaggedError<TemporarilyUnavailable>()("TemporarilyUnavailable", {
+  what: Schema.String
+}) {}
+
+/** The verification is missing, of another purpose, expired, used up or the code is wrong (70003). */
+export class CodeInvalid extends Schema.TaggedError<CodeInvalid>()("CodeInvalid", {}) {}
