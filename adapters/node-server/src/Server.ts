@@ -5,7 +5,15 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { PasswordHasher, Registration, Sessions, SessionsConfig, Tokens, VerificationCodes } from "@veche/auth"
+import {
+  PasswordHasher,
+  PhoneChecks,
+  Registration,
+  Sessions,
+  SessionsConfig,
+  Tokens,
+  VerificationCodes
+} from "@veche/auth"
 import { DevOutbox, Providers, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
@@ -52,7 +60,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
     // Registration with the providers chosen by config (dev: console SMS into the outbox, dev captcha).
-    const registration = Registration.Registration.layer.pipe(
+    const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),

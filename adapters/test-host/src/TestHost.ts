@@ -10,6 +10,7 @@
 import {
   AccountsRepo,
   PasswordHasher,
+  PhoneChecks,
   Registration,
   Sessions,
   SessionsConfig,
@@ -78,6 +79,7 @@ export type DomainServices =
   | UsersRepo.UsersRepo
   | Snowflake.SnowflakeGenerator
   | DevOutbox.DevOutbox
+  | VerificationsRepo.VerificationsRepo
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -151,10 +153,9 @@ const crypto = Layer.mergeAll(
  * Registration on memory stores with the dev providers: the dev captcha (any non-empty token), SMS
  * to the console and the host's outbox, and a cheap (still real) password hash.
  */
-const registration = Registration.Registration.layer.pipe(
+const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
-      VerificationsRepo.VerificationsRepo.layerMemory,
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       AccountsRepo.AccountsRepo.layerMemory,
       PasswordHasher.PasswordHasher.layerTest,
@@ -169,7 +170,14 @@ const registration = Registration.Registration.layer.pipe(
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
   const domain = registration.pipe(
-    Layer.provideMerge(Layer.mergeAll(accounts, UsersRepo.UsersRepo.layerMemory, DevOutbox.DevOutbox.layerMemory)),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        accounts,
+        UsersRepo.UsersRepo.layerMemory,
+        DevOutbox.DevOutbox.layerMemory,
+        VerificationsRepo.VerificationsRepo.layerMemory
+      )
+    ),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(

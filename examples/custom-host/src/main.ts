@@ -11,6 +11,7 @@ import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
   PasswordHasher,
+  PhoneChecks,
   Registration,
   Sessions,
   SessionsConfig,
@@ -59,7 +60,7 @@ const sessions = Sessions.Sessions.layer.pipe(
   Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
-const registration = Registration.Registration.layer.pipe(
+const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,

@@ -114,6 +114,17 @@ export const RegisterVerifyBody = Schema.Struct({
   email: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(254))))
 })
 
+export const CheckState = Schema.Struct({
+  status: Schema.Literals(["pending", "needs_code", "ok", "failed"]),
+  code_length: Schema.Int,
+  channel: Schema.Literals(["sms", "messenger", "console", "mobileid", "email"])
+})
+
+const checkParams = { verification_id: Snowflake.Snowflake }
+const checkQuery = {
+  purpose: Schema.optionalKey(Schema.Literals(["register", "recover", "change_phone"]))
+}
+
 export const RefreshBody = Schema.Struct({
   refresh_token: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(512)))
 })
@@ -131,6 +142,18 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: RegisterVerifyBody,
       success: TokenPair.pipe(HttpApiSchema.status(201)),
       error: [InvalidFormBody, PhoneCodeInvalid]
+    }),
+    HttpApiEndpoint.get("verificationState", "/auth/verify/:verification_id", {
+      params: checkParams,
+      query: checkQuery,
+      success: CheckState,
+      error: PhoneCodeInvalid
+    }),
+    HttpApiEndpoint.post("verificationSms", "/auth/verify/:verification_id/sms", {
+      params: checkParams,
+      query: checkQuery,
+      success: CheckState,
+      error: [PhoneCodeInvalid, RateLimited, ServiceUnavailable]
     }),
     HttpApiEndpoint.post("refresh", "/auth/refresh", {
       payload: RefreshBody,

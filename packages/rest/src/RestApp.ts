@@ -5,7 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { Registration, Sessions } from "@veche/auth"
+import type { PhoneChecks, Registration, Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { DevOutbox, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -47,6 +47,7 @@ export type Services =
   | RouteLimiter.RouteLimiter
   | Sessions.Sessions
   | Registration.Registration
+  | PhoneChecks.PhoneChecks
   | UsersRepo.UsersRepo
   | DevOutbox.DevOutbox
 

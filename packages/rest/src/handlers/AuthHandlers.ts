@@ -1,5 +1,5 @@
 /** Handlers of the Auth group (sessions part). */
-import { Registration, Sessions } from "@veche/auth"
+import { PhoneChecks, Registration, Sessions } from "@veche/auth"
 import {
   InvalidAuthenticationToken,
   InvalidFormBody,
@@ -35,7 +35,29 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
     const registration = yield* Registration.Registration
+    const checks = yield* PhoneChecks.PhoneChecks
+    const checkAnswer = (state: PhoneChecks.CheckState) => ({
+      status: state.status,
+      code_length: state.codeLength,
+      channel: state.channel
+    })
     return handlers
+      .handle("verificationState", ({ params, query }) =>
+        checks.state(params.verification_id, query.purpose ?? "register").pipe(
+          Effect.map(checkAnswer),
+          Effect.catchTag("CodeInvalid", () => Effect.fail(new PhoneCodeInvalid()))
+        )
+      )
+      .handle("verificationSms", ({ params, query }) =>
+        checks.switchToSms(params.verification_id, query.purpose ?? "register").pipe(
+          Effect.map(checkAnswer),
+          Effect.catchTags({
+            CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
+            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
+            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
+          })
+        )
+      )
       .handle("registerPhone", ({ payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
