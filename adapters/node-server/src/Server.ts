@@ -6,6 +6,7 @@
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import {
+  Login,
   PasswordHasher,
   PhoneChecks,
   Registration,
@@ -60,7 +61,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
     // Registration with the providers chosen by config (dev: console SMS into the outbox, dev captcha).
-    const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
+    const registration = Layer.mergeAll(
+      Registration.Registration.layer,
+      PhoneChecks.PhoneChecks.layer,
+      Login.Login.layer
+    ).pipe(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),

@@ -9,6 +9,7 @@
  */
 import {
   AccountsRepo,
+  Login,
   PasswordHasher,
   PhoneChecks,
   Registration,
@@ -153,7 +154,11 @@ const crypto = Layer.mergeAll(
  * Registration on memory stores with the dev providers: the dev captcha (any non-empty token), SMS
  * to the console and the host's outbox, and a cheap (still real) password hash.
  */
-const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
+const registration = Layer.mergeAll(
+  Registration.Registration.layer,
+  PhoneChecks.PhoneChecks.layer,
+  Login.Login.layer
+).pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),

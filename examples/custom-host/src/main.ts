@@ -10,6 +10,7 @@ import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
+  Login,
   PasswordHasher,
   PhoneChecks,
   Registration,
@@ -60,7 +61,11 @@ const sessions = Sessions.Sessions.layer.pipe(
   Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
-const registration = Layer.mergeAll(Registration.Registration.layer, PhoneChecks.PhoneChecks.layer).pipe(
+const registration = Layer.mergeAll(
+  Registration.Registration.layer,
+  PhoneChecks.PhoneChecks.layer,
+  Login.Login.layer
+).pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,

@@ -2,6 +2,7 @@
 export * as Account from "./Account.ts"
 export * as AccountsErrors from "./AccountsErrors.ts"
 export * as AccountsRepo from "./AccountsRepo.ts"
+export * as Login from "./Login.ts"
 export * as PasswordHasher from "./PasswordHasher.ts"
 export * as Phone from "./Phone.ts"
 export * as PhoneChecks from "./PhoneChecks.ts"

@@ -125,6 +125,19 @@ const checkQuery = {
   purpose: Schema.optionalKey(Schema.Literals(["register", "recover", "change_phone"]))
 }
 
+const LoginField = Schema.String.pipe(Schema.check(length(1, 320)))
+
+/** `login` holds a phone or an e-mail, as on the mirrored platform; `phone` and `email` are accepted too. */
+export const LoginBody = Schema.Struct({
+  login: Schema.optionalKey(LoginField),
+  phone: Schema.optionalKey(LoginField),
+  email: Schema.optionalKey(LoginField),
+  // The password is checked exactly as typed; the hasher caps its size.
+  password: Schema.String.pipe(Schema.check(length(1, 1024))),
+  code: Schema.optionalKey(Schema.String),
+  captcha_token: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(4096))))
+})
+
 export const RefreshBody = Schema.Struct({
   refresh_token: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(512)))
 })
@@ -142,6 +155,11 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: RegisterVerifyBody,
       success: TokenPair.pipe(HttpApiSchema.status(201)),
       error: [InvalidFormBody, PhoneCodeInvalid]
+    }),
+    HttpApiEndpoint.post("login", "/auth/login", {
+      payload: LoginBody,
+      success: TokenPair,
+      error: [InvalidAuthenticationToken, InvalidFormBody, RateLimited, ServiceUnavailable]
     }),
     HttpApiEndpoint.get("verificationState", "/auth/verify/:verification_id", {
       params: checkParams,

@@ -5,7 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { PhoneChecks, Registration, Sessions } from "@veche/auth"
+import type { Login, PhoneChecks, Registration, Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { DevOutbox, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -48,6 +48,7 @@ export type Services =
   | Sessions.Sessions
   | Registration.Registration
   | PhoneChecks.PhoneChecks
+  | Login.Login
   | UsersRepo.UsersRepo
   | DevOutbox.DevOutbox
 

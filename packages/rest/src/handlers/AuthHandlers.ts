@@ -1,5 +1,5 @@
 /** Handlers of the Auth group (sessions part). */
-import { PhoneChecks, Registration, Sessions } from "@veche/auth"
+import { Login, PhoneChecks, Registration, Sessions } from "@veche/auth"
 import {
   InvalidAuthenticationToken,
   InvalidFormBody,
@@ -36,12 +36,42 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
     const sessions = yield* Sessions.Sessions
     const registration = yield* Registration.Registration
     const checks = yield* PhoneChecks.PhoneChecks
+    const logins = yield* Login.Login
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
       status: state.status,
       code_length: state.codeLength,
       channel: state.channel
     })
     return handlers
+      .handle("login", ({ payload }) =>
+        Effect.gen(function* () {
+          const login = payload.login ?? payload.phone ?? payload.email
+          if (login === undefined) return yield* formError("login", "BASE_TYPE_REQUIRED", "This field is required")
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const pair = yield* logins.login(
+            {
+              login,
+              password: Redacted.make(payload.password),
+              captchaToken: payload.captcha_token,
+              address: Option.getOrElse(request.remoteAddress, () => "unknown")
+            },
+            clientOf(request)
+          )
+          return toWire(pair)
+        }).pipe(
+          Effect.catchTags({
+            BadCredentials: () => Effect.fail(new InvalidAuthenticationToken()),
+            CaptchaNeeded: (e) =>
+              Effect.fail(
+                e.reason === "required"
+                  ? formError("captcha_token", "CAPTCHA_REQUIRED", "A captcha is required.")
+                  : formError("captcha_token", "CAPTCHA_INVALID", "The captcha was not solved.")
+              ),
+            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
+            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
+          })
+        )
+      )
       .handle("verificationState", ({ params, query }) =>
         checks.state(params.verification_id, query.purpose ?? "register").pipe(
           Effect.map(checkAnswer),

@@ -1,0 +1,109 @@
+/**
+ * Login with a phone or an e-mail and a password. Unknown accounts and wrong passwords are
+ * indistinguishable: same error, and a dummy hash verify so they cost the same time. Failures are
+ * counted per account and per address (past the limit: 429 until the window passes — never a
+ * lockout that outlives it), and a captcha is due after the first attempt from an address.
+ */
+import { Captcha } from "@veche/platform"
+import { QuotaLimiter } from "@veche/ratelimit"
+import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
+import { type Account, normaliseEmail } from "./Account.ts"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import { PasswordHasher } from "./PasswordHasher.ts"
+import * as Phone from "./Phone.ts"
+import { CaptchaNeeded, TemporarilyUnavailable, TooManyAttempts } from "./RegistrationErrors.ts"
+import type { ClientInfo } from "./Session.ts"
+import { Sessions, type TokenPair } from "./Sessions.ts"
+
+/** Unknown account or wrong password: deliberately the same (401 50014). */
+export class BadCredentials extends Schema.TaggedError<BadCredentials>()("BadCredentials", {}) {}
+
+export interface LoginRequest {
+  /** A phone in any accepted spelling, or an e-mail address. */
+  readonly login: string
+  readonly password: Redacted.Redacted<string>
+  readonly captchaToken: string | undefined
+  readonly address: string
+}
+
+export class Login extends Context.Service<
+  Login,
+  {
+    readonly login: (
+      request: LoginRequest,
+      client: ClientInfo
+    ) => Effect.Effect<TokenPair, BadCredentials | CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
+  }
+>()("@veche/auth/Login") {
+  static readonly layer: Layer.Layer<
+    Login,
+    never,
+    AccountsRepo | PasswordHasher | Sessions | QuotaLimiter.QuotaLimiter | Captcha.Captcha
+  > = Layer.effect(
+    Login,
+    Effect.gen(function* () {
+      const accounts = yield* AccountsRepo
+      const hasher = yield* PasswordHasher
+      const sessions = yield* Sessions
+      const quotas = yield* QuotaLimiter.QuotaLimiter
+      const captcha = yield* Captcha.Captcha
+
+      const quotaErrors = {
+        QuotaExceeded: (e: QuotaLimiter.QuotaExceeded) =>
+          Effect.fail(new TooManyAttempts({ retryAfterMs: e.retryAfterMs })),
+        QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
+      }
+
+      const checkCaptcha = Effect.fnUntraced(function* (token: string | undefined, address: string) {
+        const free = yield* quotas.consume("captchaFreeAttempts", `login:${address}`).pipe(
+          Effect.as(true),
+          Effect.catchTags({
+            QuotaExceeded: () => Effect.succeed(false),
+            QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
+          })
+        )
+        if (free) return
+        if (token === undefined || token === "") return yield* new CaptchaNeeded({ reason: "required" })
+        yield* captcha.verify(token, address).pipe(
+          Effect.catchTags({
+            CaptchaInvalid: () => Effect.fail(new CaptchaNeeded({ reason: "invalid" })),
+            CaptchaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "captcha" }))
+          })
+        )
+      })
+
+      const find = (login: string): Effect.Effect<{ key: string; account: Option.Option<Account> }> => {
+        const phone = Phone.normalise(login)
+        if (Option.isSome(phone))
+          return Effect.map(accounts.findByPhone(phone.value), (account) => ({ key: phone.value, account }))
+        const email = normaliseEmail(login)
+        return Effect.map(accounts.findByEmail(email), (account) => ({ key: email.toLowerCase(), account }))
+      }
+
+      const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
+        yield* checkCaptcha(request.captchaToken, request.address)
+        const { key, account } = yield* find(request.login)
+        // Refused before any hashing while the failure budget is spent, known account or not.
+        yield* quotas.check("failedLoginsPerAccount", key).pipe(Effect.catchTags(quotaErrors))
+        yield* quotas.check("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(quotaErrors))
+        const verdict = yield* Option.match(account, {
+          onNone: () => hasher.verifyDummy(request.password),
+          onSome: (found) => hasher.verify(found.credentials.passwordHash, request.password)
+        }).pipe(Effect.orElseSucceed(() => ({ valid: false, needsRehash: false })))
+        if (Option.isNone(account) || !verdict.valid) {
+          yield* quotas.consume("failedLoginsPerAccount", key).pipe(Effect.ignore)
+          yield* quotas.consume("failedLoginsPerAddress", request.address).pipe(Effect.ignore)
+          return yield* new BadCredentials()
+        }
+        const user = account.value.user
+        if (verdict.needsRehash) {
+          const fresh = yield* Effect.orDie(hasher.hash(request.password))
+          yield* accounts.setPasswordHash(user.id, fresh)
+        }
+        return yield* sessions.start(user.id, client)
+      })
+
+      return Login.of({ login })
+    })
+  )
+}

@@ -1,0 +1,121 @@
+/** POST /auth/login through HTTP, on accounts created by the registration routes. */
+import { describe, expect, layer } from "@effect/vitest"
+import { TestHost } from "@veche/test-host"
+import { Effect } from "effect"
+
+const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
+const post = (path: string, body: unknown) =>
+  Effect.flatMap(Effect.service(TestHost.TestHost), (host) =>
+    host.fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  )
+const PASSWORD = "correct horse battery"
+
+const register = (phone: string, username: string) =>
+  Effect.gen(function* () {
+    const host = yield* TestHost.TestHost
+    const started = (yield* json(yield* post("/api/v10/auth/register/phone", { phone, captcha_token: "dev" }))) as {
+      verification_id: string
+    }
+    const outbox = (yield* json(yield* host.fetch(`/api/v10/dev/outbox?to=${encodeURIComponent(phone)}`))) as {
+      messages: Array<{ code: string }>
+    }
+    const done = yield* post("/api/v10/auth/register/verify", {
+      verification_id: started.verification_id,
+      code: outbox.messages.at(-1)?.code,
+      username,
+      password: PASSWORD,
+      date_of_birth: "1995-01-01",
+      consent: true
+    })
+    expect(done.status).toBe(201)
+    return (yield* json(done)) as { user_id: string; access_token: string }
+  })
+
+const login = (body: Record<string, unknown>) => post("/api/v10/auth/login", { captcha_token: "dev", ...body })
+const BAD = { code: 50014, message: "Invalid authentication token" }
+
+describe("Login", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("logs in by phone in any spelling (login, phone or email field) with a new session each time", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const account = yield* register("+79031230001", "login_user")
+        for (const body of [
+          { login: "+79031230001", password: PASSWORD },
+          { login: "8 (903) 123-00-01", password: PASSWORD },
+          { phone: "+7 903 123 00 01", password: PASSWORD }
+        ]) {
+          const response = yield* login(body)
+          expect(response.status).toBe(200)
+          expect(yield* json(response)).toMatchObject({
+            token_type: "Bearer",
+            user_id: account.user_id,
+            expires_in: 3600
+          })
+        }
+        const sessions = (yield* json(
+          yield* host.fetch("/api/v10/auth/sessions", { headers: { authorization: `Bearer ${account.access_token}` } })
+        )) as Array<unknown>
+        expect(sessions).toHaveLength(4) // registration + three logins
+      })
+    )
+
+    it.effect("a wrong password and an unknown account get the same 401 50014", () =>
+      Effect.gen(function* () {
+        yield* register("+79031230002", "second_login")
+        const wrong = yield* login({ login: "+79031230002", password: "not the password" })
+        const unknown = yield* login({ login: "+79031239999", password: PASSWORD })
+        const nobody = yield* login({ login: "nobody@example.com", password: PASSWORD })
+        for (const response of [wrong, unknown, nobody]) {
+          expect(response.status).toBe(401)
+          expect(yield* json(response)).toEqual(BAD)
+        }
+        // passwords are compared exactly as typed
+        expect((yield* login({ login: "+79031230002", password: `${PASSWORD} ` })).status).toBe(401)
+      })
+    )
+
+    it.effect(
+      "after 10 failures for an account it answers 429, even to the right password, until the window passes",
+      () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          yield* register("+79031230003", "third_login")
+          for (let i = 0; i < 10; i++)
+            expect((yield* login({ login: "+79031230003", password: "wrong" })).status).toBe(401)
+          const limited = yield* login({ login: "+79031230003", password: PASSWORD })
+          expect(limited.status).toBe(429)
+          expect(yield* json(limited)).toMatchObject({ message: "You are being rate limited.", global: false })
+          yield* host.adjustClock("15 minutes")
+          expect((yield* login({ login: "+79031230003", password: PASSWORD })).status).toBe(200)
+        })
+    )
+
+    it.effect("without a login field it is a 50035 naming `login`", () =>
+      Effect.gen(function* () {
+        const response = yield* login({ password: PASSWORD })
+        expect(response.status).toBe(400)
+        expect(yield* json(response)).toMatchObject({
+          code: 50035,
+          errors: { login: { _errors: [{ code: "BASE_TYPE_REQUIRED" }] } }
+        })
+      })
+    )
+  })
+})
+
+describe("Login captcha", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("the first attempt from an address needs no captcha; later ones do", () =>
+      Effect.gen(function* () {
+        const first = yield* post("/api/v10/auth/login", { login: "+79031239998", password: PASSWORD })
+        expect(first.status).toBe(401)
+        const second = yield* post("/api/v10/auth/login", { login: "+79031239998", password: PASSWORD })
+        expect(second.status).toBe(400)
+        expect(yield* json(second)).toMatchObject({
+          errors: { captcha_token: { _errors: [{ code: "CAPTCHA_REQUIRED" }] } }
+        })
+      })
+    )
+  })
+})
