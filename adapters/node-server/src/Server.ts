@@ -5,16 +5,7 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import {
-  Login,
-  PasswordHasher,
-  PhoneChecks,
-  Registration,
-  Sessions,
-  SessionsConfig,
-  Tokens,
-  VerificationCodes
-} from "@veche/auth"
+import { AuthFlows, PasswordHasher, Sessions, SessionsConfig, Tokens, VerificationCodes } from "@veche/auth"
 import { DevOutbox, Providers, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
@@ -61,11 +52,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
     // Registration with the providers chosen by config (dev: console SMS into the outbox, dev captcha).
-    const registration = Layer.mergeAll(
-      Registration.Registration.layer,
-      PhoneChecks.PhoneChecks.layer,
-      Login.Login.layer
-    ).pipe(
+    const registration = AuthFlows.layer.pipe(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),

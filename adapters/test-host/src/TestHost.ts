@@ -9,10 +9,8 @@
  */
 import {
   AccountsRepo,
-  Login,
+  AuthFlows,
   PasswordHasher,
-  PhoneChecks,
-  Registration,
   Sessions,
   SessionsConfig,
   SessionsRepo,
@@ -154,11 +152,7 @@ const crypto = Layer.mergeAll(
  * Registration on memory stores with the dev providers: the dev captcha (any non-empty token), SMS
  * to the console and the host's outbox, and a cheap (still real) password hash.
  */
-const registration = Layer.mergeAll(
-  Registration.Registration.layer,
-  PhoneChecks.PhoneChecks.layer,
-  Login.Login.layer
-).pipe(
+const registration = AuthFlows.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),

@@ -10,10 +10,8 @@ import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
-  Login,
+  AuthFlows,
   PasswordHasher,
-  PhoneChecks,
-  Registration,
   Sessions,
   SessionsConfig,
   SessionsRepo,
@@ -61,11 +59,7 @@ const sessions = Sessions.Sessions.layer.pipe(
   Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
-const registration = Layer.mergeAll(
-  Registration.Registration.layer,
-  PhoneChecks.PhoneChecks.layer,
-  Login.Login.layer
-).pipe(
+const registration = AuthFlows.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,

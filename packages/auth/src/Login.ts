@@ -4,14 +4,19 @@
  * counted per account and per address (past the limit: 429 until the window passes — never a
  * lockout that outlives it), and a captcha is due after the first attempt from an address.
  */
-import { Captcha } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { type Account, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
+import { CaptchaGate } from "./CaptchaGate.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
-import { CaptchaNeeded, TemporarilyUnavailable, TooManyAttempts } from "./RegistrationErrors.ts"
+import {
+  type CaptchaNeeded,
+  fromQuota,
+  type TemporarilyUnavailable,
+  type TooManyAttempts
+} from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
 
@@ -38,7 +43,7 @@ export class Login extends Context.Service<
   static readonly layer: Layer.Layer<
     Login,
     never,
-    AccountsRepo | PasswordHasher | Sessions | QuotaLimiter.QuotaLimiter | Captcha.Captcha
+    AccountsRepo | PasswordHasher | Sessions | QuotaLimiter.QuotaLimiter | CaptchaGate
   > = Layer.effect(
     Login,
     Effect.gen(function* () {
@@ -46,31 +51,7 @@ export class Login extends Context.Service<
       const hasher = yield* PasswordHasher
       const sessions = yield* Sessions
       const quotas = yield* QuotaLimiter.QuotaLimiter
-      const captcha = yield* Captcha.Captcha
-
-      const quotaErrors = {
-        QuotaExceeded: (e: QuotaLimiter.QuotaExceeded) =>
-          Effect.fail(new TooManyAttempts({ retryAfterMs: e.retryAfterMs })),
-        QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
-      }
-
-      const checkCaptcha = Effect.fnUntraced(function* (token: string | undefined, address: string) {
-        const free = yield* quotas.consume("captchaFreeAttempts", `login:${address}`).pipe(
-          Effect.as(true),
-          Effect.catchTags({
-            QuotaExceeded: () => Effect.succeed(false),
-            QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
-          })
-        )
-        if (free) return
-        if (token === undefined || token === "") return yield* new CaptchaNeeded({ reason: "required" })
-        yield* captcha.verify(token, address).pipe(
-          Effect.catchTags({
-            CaptchaInvalid: () => Effect.fail(new CaptchaNeeded({ reason: "invalid" })),
-            CaptchaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "captcha" }))
-          })
-        )
-      })
+      const gate = yield* CaptchaGate
 
       const find = (login: string): Effect.Effect<{ key: string; account: Option.Option<Account> }> => {
         const phone = Phone.normalise(login)
@@ -81,11 +62,11 @@ export class Login extends Context.Service<
       }
 
       const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
-        yield* checkCaptcha(request.captchaToken, request.address)
+        yield* gate.check("login", request.captchaToken, request.address)
         const { key, account } = yield* find(request.login)
         // Refused before any hashing while the failure budget is spent, known account or not.
-        yield* quotas.check("failedLoginsPerAccount", key).pipe(Effect.catchTags(quotaErrors))
-        yield* quotas.check("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(quotaErrors))
+        yield* quotas.check("failedLoginsPerAccount", key).pipe(Effect.catchTags(fromQuota))
+        yield* quotas.check("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
         const verdict = yield* Option.match(account, {
           onNone: () => hasher.verifyDummy(request.password),
           onSome: (found) => hasher.verify(found.credentials.passwordHash, request.password)

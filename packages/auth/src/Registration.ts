@@ -9,9 +9,16 @@ import { UsersErrors, UsersRepo } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { PhoneTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
+import { CaptchaGate } from "./CaptchaGate.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
-import { CaptchaNeeded, CodeInvalid, TemporarilyUnavailable, TooManyAttempts } from "./RegistrationErrors.ts"
+import {
+  type CaptchaNeeded,
+  CodeInvalid,
+  fromQuota,
+  TemporarilyUnavailable,
+  type TooManyAttempts
+} from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
 import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
@@ -61,7 +68,7 @@ export class Registration extends Context.Service<
     | PasswordHasher
     | Sessions
     | QuotaLimiter.QuotaLimiter
-    | Captcha.Captcha
+    | CaptchaGate
     | SmsSender.SmsSender
     | Snowflake.SnowflakeGenerator
   > = Layer.effect(
@@ -74,43 +81,19 @@ export class Registration extends Context.Service<
       const hasher = yield* PasswordHasher
       const sessions = yield* Sessions
       const quotas = yield* QuotaLimiter.QuotaLimiter
-      const captcha = yield* Captcha.Captcha
+      const gate = yield* CaptchaGate
       const sms = yield* SmsSender.SmsSender
       const ids = yield* Snowflake.SnowflakeGenerator
 
       const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
-        quotas.consume(quota, key).pipe(
-          Effect.catchTags({
-            QuotaExceeded: (e) => Effect.fail(new TooManyAttempts({ retryAfterMs: e.retryAfterMs })),
-            QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
-          })
-        )
-
-      /** The first attempt from an address is free; after it a valid captcha is required. */
-      const checkCaptcha = Effect.fnUntraced(function* (token: string | undefined, address: string) {
-        const free = yield* quotas.consume("captchaFreeAttempts", `register:${address}`).pipe(
-          Effect.as(true),
-          Effect.catchTags({
-            QuotaExceeded: () => Effect.succeed(false),
-            QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
-          })
-        )
-        if (free) return
-        if (token === undefined || token === "") return yield* new CaptchaNeeded({ reason: "required" })
-        yield* captcha.verify(token, address).pipe(
-          Effect.catchTags({
-            CaptchaInvalid: () => Effect.fail(new CaptchaNeeded({ reason: "invalid" })),
-            CaptchaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "captcha" }))
-          })
-        )
-      })
+        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
 
       const startByPhone = Effect.fn("Registration.startByPhone")(function* (request: {
         readonly phone: Phone.PhoneNumber
         readonly captchaToken: string | undefined
         readonly address: string
       }) {
-        yield* checkCaptcha(request.captchaToken, request.address)
+        yield* gate.check("register", request.captchaToken, request.address)
         // Counted before sending, the same for numbers with and without an account.
         yield* count("smsPerPhone", request.phone)
         yield* count("smsPerAddress", request.address)

@@ -1,5 +1,5 @@
 /** Why a registration step was refused, as data. */
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 
 /** A captcha is due (not the first attempt from this address) and none, or a bad one, was sent. */
 export class CaptchaNeeded extends Schema.TaggedError<CaptchaNeeded>()("CaptchaNeeded", {
@@ -18,3 +18,10 @@ export class TemporarilyUnavailable extends Schema.TaggedError<TemporarilyUnavai
 
 /** The verification is missing, of another purpose, expired, used up or the code is wrong (70003). */
 export class CodeInvalid extends Schema.TaggedError<CodeInvalid>()("CodeInvalid", {}) {}
+
+/** A quota's refusal in the flows' terms: used up → TooManyAttempts, store down → unavailable. */
+export const fromQuota = {
+  QuotaExceeded: (e: { readonly retryAfterMs: number }) =>
+    Effect.fail(new TooManyAttempts({ retryAfterMs: e.retryAfterMs })),
+  QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
+}

@@ -2,6 +2,8 @@
 export * as Account from "./Account.ts"
 export * as AccountsErrors from "./AccountsErrors.ts"
 export * as AccountsRepo from "./AccountsRepo.ts"
+export * as AuthFlows from "./AuthFlows.ts"
+export * as CaptchaGate from "./CaptchaGate.ts"
 export * as Login from "./Login.ts"
 export * as PasswordHasher from "./PasswordHasher.ts"
 export * as Phone from "./Phone.ts"
