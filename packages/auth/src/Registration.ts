@@ -3,7 +3,7 @@
  * is sent, with a captcha after the first attempt from an address), then the code, username,
  * password and birth date create the account and its first session.
  */
-import { Captcha, SmsSender, Snowflake } from "@veche/platform"
+import { SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { UsersErrors, UsersRepo } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
