@@ -2,6 +2,7 @@
  * Two reference-server processes behind one Redis enforce one rate limit together: requests
  * alternate between the nodes and the limit counts them all.
  */
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
@@ -14,14 +15,19 @@ const databaseUrl = process.env.DATABASE_URL
 describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Redis", () => {
   const tempDirs: Array<string> = []
   const nodes: Array<Running> = []
-  afterAll(() => {
+  const schema = `veche_cluster_${process.pid}`
+  afterAll(async () => {
     for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
+    if (databaseUrl !== undefined && databaseUrl !== "") {
+      const drop = spawn("psql", [databaseUrl, "-qc", `DROP SCHEMA IF EXISTS "${schema}" CASCADE`])
+      await new Promise((done) => drop.once("exit", done))
+    }
   })
 
   const database = (): Record<string, string> => {
     if (databaseUrl !== undefined && databaseUrl !== "") {
       // both nodes on one database and schema, as in production (migrations run once between them)
-      return { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: `veche_cluster_${process.pid}` }
+      return { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema }
     }
     const dir = tempDataDir()
     tempDirs.push(dir)
