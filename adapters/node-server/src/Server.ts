@@ -13,6 +13,7 @@ import { type Config, Effect, Layer, Option, References, type Schema } from "eff
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
 import * as Database from "./Database.ts"
+import * as DefaultDataDir from "./DefaultDataDir.ts"
 import type { EmbeddedPostgresError } from "./EmbeddedPostgres.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
@@ -44,7 +45,12 @@ export type StartError =
 
 export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
   Effect.gen(function* () {
-    const config = yield* ServerConfig.load
+    const loaded = yield* ServerConfig.load
+    // The embedded database's folder is settled before anything starts, so the start line names it.
+    const config =
+      Option.isNone(loaded.databaseUrl) && !loaded.dataDirConfigured
+        ? { ...loaded, dataDir: yield* DefaultDataDir.resolve(loaded.dataDir) }
+        : loaded
 
     const repositories = PgRepositories.layer.pipe(Layer.provide(Database.layer(config)))
     const accounts = Sessions.Sessions.layer.pipe(

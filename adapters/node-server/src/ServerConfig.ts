@@ -14,6 +14,8 @@ export interface ServerConfig {
   /** Keep the tables in this schema of DATABASE_URL's database (created if missing). */
   readonly databaseSchema: Option.Option<string>
   readonly dataDir: string
+  /** Whether SERVICE_DATA_DIR was set (a configured folder is never replaced by a fallback). */
+  readonly dataDirConfigured: boolean
   /** Redis shared by several nodes (rate-limit counters); none keeps them in this process. */
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>
   readonly gatewayUrl: string
@@ -49,7 +51,12 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.option,
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   )
-  const dataDir = yield* Config.String("SERVICE_DATA_DIR").pipe(Config.withDefault("./.veche"))
+  const configuredDataDir = yield* Config.String("SERVICE_DATA_DIR").pipe(
+    Config.option,
+    Config.map(Option.filter((dir) => dir.trim() !== ""))
+  )
+  const dataDir = Option.getOrElse(configuredDataDir, () => "./.veche")
+  const dataDirConfigured = Option.isSome(configuredDataDir)
   const gatewayUrl = yield* Config.schema(GatewayUrl.GatewayUrlString, "SERVICE_GATEWAY_URL").pipe(
     Config.withDefault(defaultGatewayUrl(host, port))
   )
@@ -65,6 +72,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     databaseUrl,
     databaseSchema,
     dataDir,
+    dataDirConfigured,
     redisUrl,
     gatewayUrl,
     logLevel,

@@ -24,9 +24,10 @@ export const stopAll = async (): Promise<void> => {
   await Promise.all([...running].map((server) => server.stop("SIGKILL")))
 }
 
-export const start = (env: Record<string, string>): Promise<Running> =>
+export const start = (env: Record<string, string>, options: { readonly cwd?: string } = {}): Promise<Running> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN], {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       // No shared Redis unless a test asks for it: counters there outlive the run and are shared
       // by every process on the machine.
       env: { ...process.env, HOST: "127.0.0.1", PORT: "0", SERVICE_ACCESS_LOG: "true", REDIS_URL: "", ...env },

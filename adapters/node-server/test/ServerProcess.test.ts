@@ -4,9 +4,11 @@
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
+import * as DefaultDataDir from "../src/DefaultDataDir.ts"
 import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
@@ -79,6 +81,35 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     const second = await start(env)
     expect((await getJson(`${second.base}/api/v9/version`)).status).toBe(200)
     expect(await second.stop()).toBe(0)
+  }, 90_000)
+})
+
+describe.runIf(process.getuid?.() === 0)("run as root from a folder PostgreSQL's user cannot enter", () => {
+  it("keeps the default data in a stable folder under /var/lib/veche and says so", async () => {
+    // Like a clone in `mktemp -d`: the project folder sits inside a 0700 folder.
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), "veche-closed-"))
+    fs.chmodSync(closed, 0o700)
+    const project = path.join(closed, "project")
+    fs.mkdirSync(project)
+    const fallback = DefaultDataDir.fallbackFor(path.join(project, ".veche"))
+    try {
+      const env = { DATABASE_URL: "", SERVICE_DATA_DIR: "" }
+      const first = await start(env, { cwd: project })
+      expect(first.output()).toContain(`keeping this project's data in ${fallback}`)
+      expect(first.output()).toContain(`embedded PostgreSQL in ${fallback}`)
+      expect((await getJson(`${first.base}/api/v10/version`)).status).toBe(200)
+      expect(first.output()).toContain("database migrated")
+      expect(await first.stop()).toBe(0)
+      // the same folder next time: the data is still there (nothing to migrate)
+      const second = await start(env, { cwd: project })
+      expect(second.output()).not.toContain("database migrated")
+      expect(await second.stop()).toBe(0)
+      expect(fs.existsSync(path.join(project, ".veche"))).toBe(false)
+      expect(fs.statSync(closed).mode & 0o777).toBe(0o700)
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true })
+      fs.rmSync(fallback, { recursive: true, force: true })
+    }
   }, 90_000)
 })
 
