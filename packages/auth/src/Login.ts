@@ -53,20 +53,23 @@ export class Login extends Context.Service<
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const gate = yield* CaptchaGate
 
-      const find = (login: string): Effect.Effect<{ key: string; account: Option.Option<Account> }> => {
+      /** The identity a login names, normalised (the quota key), and how to look its account up. */
+      const identify = (
+        login: string
+      ): { readonly key: string; readonly lookup: Effect.Effect<Option.Option<Account>> } => {
         const phone = Phone.normalise(login)
-        if (Option.isSome(phone))
-          return Effect.map(accounts.findByPhone(phone.value), (account) => ({ key: phone.value, account }))
+        if (Option.isSome(phone)) return { key: phone.value, lookup: accounts.findByPhone(phone.value) }
         const email = normaliseEmail(login)
-        return Effect.map(accounts.findByEmail(email), (account) => ({ key: email.toLowerCase(), account }))
+        return { key: email.toLowerCase(), lookup: accounts.findByEmail(email) }
       }
 
       const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
         yield* gate.check("login", request.captchaToken, request.address)
-        const { key, account } = yield* find(request.login)
-        // Refused before any hashing while the failure budget is spent, known account or not.
+        const { key, lookup } = identify(request.login)
+        // Refused before any lookup or hashing while the failure budget is spent, known account or not.
         yield* quotas.check("failedLoginsPerAccount", key).pipe(Effect.catchTags(fromQuota))
         yield* quotas.check("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
+        const account = yield* lookup
         const verdict = yield* Option.match(account, {
           onNone: () => hasher.verifyDummy(request.password),
           onSome: (found) => hasher.verify(found.credentials.passwordHash, request.password)
