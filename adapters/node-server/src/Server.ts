@@ -6,7 +6,7 @@
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { AuthFlows, PasswordHasher, Sessions, SessionsConfig, Tokens, VerificationCodes } from "@veche/auth"
-import { DevOutbox, Providers, ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
@@ -63,6 +63,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
           PasswordHasher.PasswordHasher.layerConfig,
+          SecretBox.SecretBox.layerConfig,
           Providers.smsSender,
           Providers.captcha
         ).pipe(Layer.provide(FetchHttpClient.layer))

@@ -8,12 +8,14 @@ import users0001 from "./migrations/0001_users.ts"
 import sessions0002 from "./migrations/0002_sessions.ts"
 import verifications0003 from "./migrations/0003_verifications.ts"
 import credentials0004 from "./migrations/0004_credentials.ts"
+import mfa0005 from "./migrations/0005_mfa.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
   "0002_sessions": sessions0002,
   "0003_verifications": verifications0003,
-  "0004_credentials": credentials0004
+  "0004_credentials": credentials0004,
+  "0005_mfa": mfa0005
 })
 
 /**

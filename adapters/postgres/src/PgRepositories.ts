@@ -1,15 +1,26 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
-import type { AccountsRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
+import type { AccountsRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
 import type { UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
+import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
 
 export const layer: Layer.Layer<
-  UsersRepo.UsersRepo | AccountsRepo.AccountsRepo | SessionsRepo.SessionsRepo | VerificationsRepo.VerificationsRepo,
+  | UsersRepo.UsersRepo
+  | AccountsRepo.AccountsRepo
+  | SessionsRepo.SessionsRepo
+  | VerificationsRepo.VerificationsRepo
+  | MfaRepo.MfaRepo,
   never,
   SqlClient.SqlClient
-> = Layer.mergeAll(PgUsersRepo.layer, PgAccountsRepo.layer, PgSessionsRepo.layer, PgVerificationsRepo.layer)
+> = Layer.mergeAll(
+  PgUsersRepo.layer,
+  PgAccountsRepo.layer,
+  PgSessionsRepo.layer,
+  PgVerificationsRepo.layer,
+  PgMfaRepo.layer
+)

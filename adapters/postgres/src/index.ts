@@ -5,6 +5,7 @@
 export * as Migrations from "./Migrations.ts"
 export * as PgAccountsRepo from "./PgAccountsRepo.ts"
 export * as PgDatabase from "./PgDatabase.ts"
+export * as PgMfaRepo from "./PgMfaRepo.ts"
 export * as PgRepositories from "./PgRepositories.ts"
 export * as PgSessionsRepo from "./PgSessionsRepo.ts"
 export * as PgTestSchema from "./PgTestSchema.ts"

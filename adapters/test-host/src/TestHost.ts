@@ -10,6 +10,7 @@
 import {
   AccountsRepo,
   AuthFlows,
+  MfaRepo,
   PasswordHasher,
   Sessions,
   SessionsConfig,
@@ -18,7 +19,7 @@ import {
   VerificationCodes,
   VerificationsRepo
 } from "@veche/auth"
-import { Captcha, DevOutbox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import { Captcha, DevOutbox, SecretBox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
@@ -157,6 +158,8 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       AccountsRepo.AccountsRepo.layerMemory,
+      MfaRepo.MfaRepo.layerMemory,
+      SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,

@@ -11,6 +11,7 @@ import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
   AuthFlows,
+  MfaRepo,
   PasswordHasher,
   Sessions,
   SessionsConfig,
@@ -19,7 +20,7 @@ import {
   VerificationCodes,
   VerificationsRepo
 } from "@veche/auth"
-import { Captcha, DevOutbox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import { Captcha, DevOutbox, SecretBox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
@@ -65,6 +66,8 @@ const registration = AuthFlows.layer.pipe(
       VerificationsRepo.VerificationsRepo.layerMemory,
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
       AccountsRepo.AccountsRepo.layerMemory,
+      MfaRepo.MfaRepo.layerMemory,
+      SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layer(),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole

@@ -9,6 +9,8 @@ import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { type Account, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
+import { Mfa } from "./Mfa.ts"
+import type { MfaCodeInvalid, MfaRequired } from "./MfaErrors.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
 import {
@@ -27,6 +29,8 @@ export interface LoginRequest {
   /** A phone in any accepted spelling, or an e-mail address. */
   readonly login: string
   readonly password: Redacted.Redacted<string>
+  /** The second factor (an app code or a backup code), when the account has 2FA on. */
+  readonly code?: string | undefined
   readonly captchaToken: string | undefined
   readonly address: string
 }
@@ -37,13 +41,16 @@ export class Login extends Context.Service<
     readonly login: (
       request: LoginRequest,
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, BadCredentials | CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
+    ) => Effect.Effect<
+      TokenPair,
+      BadCredentials | CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable | MfaRequired | MfaCodeInvalid
+    >
   }
 >()("@veche/auth/Login") {
   static readonly layer: Layer.Layer<
     Login,
     never,
-    AccountsRepo | PasswordHasher | Sessions | QuotaLimiter.QuotaLimiter | CaptchaGate
+    AccountsRepo | PasswordHasher | Sessions | QuotaLimiter.QuotaLimiter | CaptchaGate | Mfa
   > = Layer.effect(
     Login,
     Effect.gen(function* () {
@@ -52,6 +59,7 @@ export class Login extends Context.Service<
       const sessions = yield* Sessions
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const gate = yield* CaptchaGate
+      const mfa = yield* Mfa
 
       /** The identity a login names, normalised (the quota key), and how to look its account up. */
       const identify = (
@@ -80,6 +88,8 @@ export class Login extends Context.Service<
           return yield* new BadCredentials()
         }
         const user = account.value.user
+        // Only after the password: a wrong password must not reveal whether 2FA is on.
+        yield* mfa.checkLogin(user.id, request.code)
         if (verdict.needsRehash) {
           const fresh = yield* Effect.orDie(hasher.hash(request.password))
           yield* accounts.setPasswordHash(user.id, fresh)

@@ -102,6 +102,7 @@ export class ThreadArchived extends ApiError.make<ThreadArchived>()("ThreadArchi
 export class InvalidJson extends ApiError.make<InvalidJson>()("InvalidJson") {}
 
 // 60xxx: two-factor authentication
+export class TwoFactorAlreadyEnabled extends ApiError.make<TwoFactorAlreadyEnabled>()("TwoFactorAlreadyEnabled") {}
 export class TwoFactorNotEnabled extends ApiError.make<TwoFactorNotEnabled>()("TwoFactorNotEnabled") {}
 /** 60003 at login (401): the body carries `mfa: true`, which tells clients to ask for a code. */
 export class TwoFactorRequired extends ApiError.makeWith<TwoFactorRequired>()("TwoFactorRequired", {

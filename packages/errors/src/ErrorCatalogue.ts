@@ -86,6 +86,8 @@ export const entries = {
   InvalidJson: { code: 50109, status: 400, message: "The request body contains invalid JSON." },
 
   // 60xxx: two-factor authentication
+  /** Not in the spec's table; the mirrored platform's answer to enabling TOTP twice. */
+  TwoFactorAlreadyEnabled: { code: 60001, status: 400, message: "Two factor is already enabled" },
   TwoFactorNotEnabled: { code: 60002, status: 400, message: "Two factor is not enabled" },
   /** 60003 at login: the body adds `mfa: true`, which tells clients to ask for a code. */
   TwoFactorRequired: { code: 60003, status: 401, message: "Two factor is required for this operation", mfa: true },

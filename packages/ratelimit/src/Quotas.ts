@@ -29,6 +29,13 @@ export const DEFAULT_QUOTAS = {
   /** Failed logins: past these, captcha and then 429 (no lockout a stranger could trigger). */
   failedLoginsPerAccount: { limit: 10, windowMs: 15 * MINUTE },
   failedLoginsPerAddress: { limit: 50, windowMs: 15 * MINUTE },
+  /**
+   * Wrong two-factor codes (app or backup) per account, its own counter: a million 6-digit codes
+   * against 10 tries per 15 minutes (app codes live 90 s) keeps guessing hopeless.
+   */
+  failedMfaPerAccount: { limit: 10, windowMs: 15 * MINUTE },
+  /** Wrong passwords on signed-in routes that re-check it (2FA set-up, backup codes). */
+  failedPasswordChecksPerAccount: { limit: 10, windowMs: 15 * MINUTE },
   /** "Captcha after the first attempt from an address" for registration, login and recovery starts. */
   captchaFreeAttempts: { limit: 1, windowMs: HOUR }
 } as const satisfies Record<string, Quota>

@@ -4,9 +4,13 @@ import {
   BotsCannotUseThisEndpoint,
   InvalidAuthenticationToken,
   InvalidFormBody,
+  InvalidTwoFactorCode,
   PhoneCodeInvalid,
   RateLimited,
-  ServiceUnavailable
+  ServiceUnavailable,
+  TwoFactorAlreadyEnabled,
+  TwoFactorNotEnabled,
+  TwoFactorRequired
 } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
 import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
@@ -142,6 +146,30 @@ export const RefreshBody = Schema.Struct({
   refresh_token: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(512)))
 })
 
+export const MfaState = Schema.Struct({
+  totp_enabled: Schema.Boolean,
+  backup_codes_left: Schema.Int
+})
+
+export const BackupCodesAnswer = Schema.Struct({ backup_codes: Schema.Array(Schema.String) })
+
+const Password = Schema.String.pipe(Schema.check(length(1, 1024)))
+/** An app code (6 digits) or a backup code (`xxxxxxxx-xxxx`); the domain tells them apart. */
+const MfaCode = Schema.String.pipe(Schema.check(length(1, 32)))
+
+export const MfaCodesBody = Schema.Struct({ password: Password })
+
+export const EnableTotpBody = Schema.Struct({
+  password: Password,
+  /** base32 without `=`, at least 16 characters; spaces and case are forgiven (apps group it). */
+  secret: Schema.String.pipe(Schema.check(length(16, 256))),
+  code: Schema.String.pipe(
+    Schema.check(Schema.isPattern(/^\s*\d{6}\s*$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
+  )
+})
+
+export const DisableTotpBody = Schema.Struct({ code: MfaCode })
+
 const NoContent = HttpApiSchema.NoContent
 
 export class AuthApi extends HttpApiGroup.make("auth")
@@ -159,7 +187,14 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("login", "/auth/login", {
       payload: LoginBody,
       success: TokenPair,
-      error: [InvalidAuthenticationToken, InvalidFormBody, RateLimited, ServiceUnavailable]
+      error: [
+        InvalidAuthenticationToken,
+        TwoFactorRequired,
+        InvalidTwoFactorCode,
+        InvalidFormBody,
+        RateLimited,
+        ServiceUnavailable
+      ]
     }),
     HttpApiEndpoint.get("verificationState", "/auth/verify/:verification_id", {
       params: checkParams,
@@ -188,6 +223,32 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.delete("endOtherSessions", "/auth/sessions", {
       success: NoContent,
       error: BotsCannotUseThisEndpoint
+    }).middleware(Authorization),
+    HttpApiEndpoint.get("mfaState", "/auth/mfa", {
+      success: MfaState,
+      error: BotsCannotUseThisEndpoint
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("mfaCodes", "/auth/mfa/codes", {
+      payload: MfaCodesBody,
+      success: BackupCodesAnswer,
+      error: [BotsCannotUseThisEndpoint, InvalidFormBody, TwoFactorNotEnabled, RateLimited, ServiceUnavailable]
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("enableTotp", "/auth/mfa/totp", {
+      payload: EnableTotpBody,
+      success: BackupCodesAnswer,
+      error: [
+        BotsCannotUseThisEndpoint,
+        InvalidFormBody,
+        TwoFactorAlreadyEnabled,
+        InvalidTwoFactorCode,
+        RateLimited,
+        ServiceUnavailable
+      ]
+    }).middleware(Authorization),
+    HttpApiEndpoint.delete("disableTotp", "/auth/mfa/totp", {
+      payload: DisableTotpBody,
+      success: NoContent,
+      error: [BotsCannotUseThisEndpoint, TwoFactorNotEnabled, InvalidTwoFactorCode, RateLimited, ServiceUnavailable]
     }).middleware(Authorization)
   )
   .annotate(OpenApi.Description, "Registration, login, tokens, sessions, two-factor authentication and recovery.") {}

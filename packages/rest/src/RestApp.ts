@@ -5,7 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { Login, PhoneChecks, Registration, Sessions } from "@veche/auth"
+import type { Login, Mfa, PhoneChecks, Registration, Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { DevOutbox, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -49,6 +49,7 @@ export type Services =
   | Registration.Registration
   | PhoneChecks.PhoneChecks
   | Login.Login
+  | Mfa.Mfa
   | UsersRepo.UsersRepo
   | DevOutbox.DevOutbox
 

@@ -1,17 +1,13 @@
 /** Handlers of the Auth group (sessions part). */
-import { Login, PhoneChecks, Registration, Sessions } from "@veche/auth"
-import {
-  InvalidAuthenticationToken,
-  InvalidFormBody,
-  PhoneCodeInvalid,
-  RateLimited,
-  ServiceUnavailable
-} from "@veche/errors"
+import { Login, Mfa, PhoneChecks, Registration, Sessions } from "@veche/auth"
+import { InvalidAuthenticationToken, InvalidTwoFactorCode, PhoneCodeInvalid, TwoFactorRequired } from "@veche/errors"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { captcha, formError, throttled } from "./FlowErrors.ts"
+import * as MfaHandlers from "./MfaHandlers.ts"
 
 export const toWire = (pair: Sessions.TokenPair) => ({
   access_token: Redacted.value(pair.accessToken),
@@ -28,15 +24,13 @@ const clientOf = (request: HttpServerRequest.HttpServerRequest) => ({
   country: null
 })
 
-const formError = (field: string, code: string, message: string) =>
-  new InvalidFormBody(InvalidFormBody.field([field], code, message))
-
 export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
     const registration = yield* Registration.Registration
     const checks = yield* PhoneChecks.PhoneChecks
     const logins = yield* Login.Login
+    const mfa = MfaHandlers.make(yield* Mfa.Mfa)
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
       status: state.status,
       code_length: state.codeLength,
@@ -52,6 +46,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             {
               login,
               password: Redacted.make(payload.password),
+              code: payload.code,
               captchaToken: payload.captcha_token,
               address: Option.getOrElse(request.remoteAddress, () => "unknown")
             },
@@ -61,14 +56,10 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
         }).pipe(
           Effect.catchTags({
             BadCredentials: () => Effect.fail(new InvalidAuthenticationToken()),
-            CaptchaNeeded: (e) =>
-              Effect.fail(
-                e.reason === "required"
-                  ? formError("captcha_token", "CAPTCHA_REQUIRED", "A captcha is required.")
-                  : formError("captcha_token", "CAPTCHA_INVALID", "The captcha was not solved.")
-              ),
-            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
-            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
+            MfaRequired: () => Effect.fail(new TwoFactorRequired()),
+            MfaCodeInvalid: () => Effect.fail(new InvalidTwoFactorCode()),
+            ...captcha,
+            ...throttled
           })
         )
       )
@@ -79,14 +70,12 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
         )
       )
       .handle("verificationSms", ({ params, query }) =>
-        checks.switchToSms(params.verification_id, query.purpose ?? "register").pipe(
-          Effect.map(checkAnswer),
-          Effect.catchTags({
-            CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
-            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
-            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
-          })
-        )
+        checks
+          .switchToSms(params.verification_id, query.purpose ?? "register")
+          .pipe(
+            Effect.map(checkAnswer),
+            Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...throttled })
+          )
       )
       .handle("registerPhone", ({ payload }) =>
         Effect.gen(function* () {
@@ -102,18 +91,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             phone: started.maskedPhone,
             channel: started.channel
           }
-        }).pipe(
-          Effect.catchTags({
-            CaptchaNeeded: (e) =>
-              Effect.fail(
-                e.reason === "required"
-                  ? formError("captcha_token", "CAPTCHA_REQUIRED", "A captcha is required.")
-                  : formError("captcha_token", "CAPTCHA_INVALID", "The captcha was not solved.")
-              ),
-            TooManyAttempts: (e) => Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
-            TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
-          })
-        )
+        }).pipe(Effect.catchTags({ ...captcha, ...throttled }))
       )
       .handle("registerVerify", ({ payload }) =>
         Effect.gen(function* () {
@@ -176,5 +154,9 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
           else yield* sessions.endOthers(user.userId, user.sessionId)
         })
       )
+      .handle("mfaState", () => mfa.state())
+      .handle("enableTotp", ({ payload }) => mfa.enableTotp(payload))
+      .handle("mfaCodes", ({ payload }) => mfa.newBackupCodes(payload))
+      .handle("disableTotp", ({ payload }) => mfa.disableTotp(payload))
   })
 )

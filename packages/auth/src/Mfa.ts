@@ -1,0 +1,191 @@
+/**
+ * Two-factor authentication: TOTP set up with a secret the client generated (proved by one current
+ * code), backup codes, and the code check that login and turning 2FA off use.
+ *
+ * A time step is accepted at most once per user (the store's compare-and-set of the last step,
+ * the step used to enable included), and a backup code once (a conditional delete). Wrong codes
+ * are counted per account on their own counter, so guessing meets 429 long before it could win.
+ * Recovery never turns 2FA off; only a valid code does.
+ */
+import { SecretBox, type Snowflake } from "@veche/platform"
+import { QuotaLimiter } from "@veche/ratelimit"
+import { Clock, Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import * as BackupCodes from "./BackupCodes.ts"
+import { MfaCodeInvalid, MfaNotEnabled, MfaRequired, MfaSecretInvalid, PasswordMismatch } from "./MfaErrors.ts"
+import { type MfaAlreadyEnabled, MfaRepo, type TotpRecord } from "./MfaRepo.ts"
+import { PasswordHasher } from "./PasswordHasher.ts"
+import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+import * as Totp from "./Totp.ts"
+
+export interface MfaStatus {
+  readonly totpEnabled: boolean
+  readonly backupCodesLeft: number
+}
+
+type Throttled = TooManyAttempts | TemporarilyUnavailable
+
+export class Mfa extends Context.Service<
+  Mfa,
+  {
+    readonly status: (userId: Snowflake.Snowflake) => Effect.Effect<MfaStatus>
+    /** Turns TOTP on; answers the first backup codes (shown once). */
+    readonly enable: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly password: Redacted.Redacted<string>
+      readonly secret: string
+      readonly code: string
+    }) => Effect.Effect<
+      ReadonlyArray<string>,
+      PasswordMismatch | MfaSecretInvalid | MfaCodeInvalid | MfaAlreadyEnabled | Throttled
+    >
+    /** A new set of backup codes; the old set stops working. */
+    readonly regenerateBackupCodes: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly password: Redacted.Redacted<string>
+    }) => Effect.Effect<ReadonlyArray<string>, PasswordMismatch | MfaNotEnabled | Throttled>
+    /** Turns TOTP off with an app or backup code; the backup codes go with it. */
+    readonly disable: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly code: string
+    }) => Effect.Effect<void, MfaNotEnabled | MfaCodeInvalid | Throttled>
+    /**
+     * Login's second factor, after the password was right: nothing to do when 2FA is off; otherwise
+     * the code must be a fresh app code or an unused backup code.
+     */
+    readonly checkLogin: (
+      userId: Snowflake.Snowflake,
+      code: string | undefined
+    ) => Effect.Effect<void, MfaRequired | MfaCodeInvalid | Throttled>
+  }
+>()("@veche/auth/Mfa") {
+  static readonly layer: Layer.Layer<
+    Mfa,
+    never,
+    MfaRepo | AccountsRepo | PasswordHasher | QuotaLimiter.QuotaLimiter | SecretBox.SecretBox
+  > = Layer.effect(
+    Mfa,
+    Effect.gen(function* () {
+      const repo = yield* MfaRepo
+      const accounts = yield* AccountsRepo
+      const hasher = yield* PasswordHasher
+      const quotas = yield* QuotaLimiter.QuotaLimiter
+      const box = yield* SecretBox.SecretBox
+
+      // The user id binds a sealed secret to its row: copied to another user, it does not open.
+      const associatedData = (userId: Snowflake.Snowflake) => `totp:${userId}`
+
+      const freshSet = Effect.sync(() => {
+        const codes = BackupCodes.generateSet()
+        // Hashed from the normalised form, which is what a submitted code is compared in.
+        const hashes = codes.map((code) => BackupCodes.hash(BackupCodes.normalise(code) ?? code))
+        return { codes, hashes }
+      })
+
+      const checkPassword = Effect.fnUntraced(function* (
+        userId: Snowflake.Snowflake,
+        password: Redacted.Redacted<string>
+      ) {
+        const key = `user:${userId}`
+        yield* quotas.check("failedPasswordChecksPerAccount", key).pipe(Effect.catchTags(fromQuota))
+        const account = yield* accounts.findByUserId(userId)
+        const verdict = yield* Option.match(account, {
+          onNone: () => hasher.verifyDummy(password),
+          onSome: (found) => hasher.verify(found.credentials.passwordHash, password)
+        }).pipe(Effect.orElseSucceed(() => ({ valid: false, needsRehash: false })))
+        if (Option.isNone(account) || !verdict.valid) {
+          yield* quotas.consume("failedPasswordChecksPerAccount", key).pipe(Effect.ignore)
+          return yield* new PasswordMismatch()
+        }
+      })
+
+      /** Uses the code if it is a fresh app code or an unused backup code of this user. */
+      const useCode = Effect.fnUntraced(function* (totp: TotpRecord, code: string) {
+        if (Totp.isCodeShape(code)) {
+          const secret = yield* box.open(totp.secretEnvelope, associatedData(totp.userId)).pipe(Effect.orDie)
+          const step = Totp.matchStep(secret, code, yield* Clock.currentTimeMillis, totp.lastStep)
+          return step !== undefined && (yield* repo.useStep(totp.userId, step))
+        }
+        const backup = BackupCodes.normalise(code)
+        if (backup === undefined) return false
+        const stored = yield* repo.unusedBackupCodes(totp.userId)
+        const match = stored.find((candidate) => BackupCodes.matches(candidate.hash, backup))
+        return match !== undefined && (yield* repo.useBackupCode(totp.userId, match.id))
+      })
+
+      /** A code for a user with TOTP on, counted against the failure budget before and after. */
+      const verifyCode = Effect.fnUntraced(function* (totp: TotpRecord, code: string) {
+        const key = `user:${totp.userId}`
+        yield* quotas.check("failedMfaPerAccount", key).pipe(Effect.catchTags(fromQuota))
+        if (yield* useCode(totp, code.trim())) return
+        yield* quotas.consume("failedMfaPerAccount", key).pipe(Effect.ignore)
+        return yield* new MfaCodeInvalid()
+      })
+
+      const status = Effect.fn("Mfa.status")(function* (userId: Snowflake.Snowflake) {
+        const totp = yield* repo.find(userId)
+        if (Option.isNone(totp)) return { totpEnabled: false, backupCodesLeft: 0 }
+        return { totpEnabled: true, backupCodesLeft: (yield* repo.unusedBackupCodes(userId)).length }
+      })
+
+      const enable = Effect.fn("Mfa.enable")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly password: Redacted.Redacted<string>
+        readonly secret: string
+        readonly code: string
+      }) {
+        yield* checkPassword(request.userId, request.password)
+        const secret = Totp.normaliseSecret(request.secret)
+        if (secret === undefined) return yield* new MfaSecretInvalid()
+        const key = `user:${request.userId}`
+        yield* quotas.check("failedMfaPerAccount", key).pipe(Effect.catchTags(fromQuota))
+        const step = Totp.matchStep(secret, request.code.trim(), yield* Clock.currentTimeMillis)
+        if (step === undefined) {
+          yield* quotas.consume("failedMfaPerAccount", key).pipe(Effect.ignore)
+          return yield* new MfaCodeInvalid()
+        }
+        const { codes, hashes } = yield* freshSet
+        yield* repo.enable(
+          {
+            userId: request.userId,
+            secretEnvelope: yield* box.seal(secret, associatedData(request.userId)),
+            // The code that proved the secret counts as used.
+            lastStep: step,
+            enabledAt: yield* DateTime.now
+          },
+          hashes
+        )
+        return codes
+      })
+
+      const regenerateBackupCodes = Effect.fn("Mfa.regenerateBackupCodes")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly password: Redacted.Redacted<string>
+      }) {
+        yield* checkPassword(request.userId, request.password)
+        const { codes, hashes } = yield* freshSet
+        if (!(yield* repo.replaceBackupCodes(request.userId, hashes))) return yield* new MfaNotEnabled()
+        return codes
+      })
+
+      const disable = Effect.fn("Mfa.disable")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly code: string
+      }) {
+        const totp = yield* repo.find(request.userId)
+        if (Option.isNone(totp)) return yield* new MfaNotEnabled()
+        yield* verifyCode(totp.value, request.code)
+        yield* repo.disable(request.userId)
+      })
+
+      const checkLogin = Effect.fn("Mfa.checkLogin")(function* (userId: Snowflake.Snowflake, code: string | undefined) {
+        const totp = yield* repo.find(userId)
+        if (Option.isNone(totp)) return
+        if (code === undefined || code.trim() === "") return yield* new MfaRequired()
+        yield* verifyCode(totp.value, code)
+      })
+
+      return Mfa.of({ status, enable, regenerateBackupCodes, disable, checkLogin })
+    })
+  )
+}

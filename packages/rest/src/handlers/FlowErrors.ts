@@ -1,0 +1,28 @@
+/** How the account flows' refusals become API errors; shared by the Auth group's handlers. */
+import { InvalidFormBody, RateLimited, ServiceUnavailable } from "@veche/errors"
+import { Effect } from "effect"
+
+export const formError = (field: string, code: string, message: string) =>
+  new InvalidFormBody(InvalidFormBody.field([field], code, message))
+
+/** A quota ran out (429 in the spec's shape) or a dependency is down (503). */
+export const throttled = {
+  TooManyAttempts: (e: { readonly retryAfterMs: number }) =>
+    Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
+  TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
+}
+
+/** The captcha is due and missing or unsolved: 400 50035 on `captcha_token`. */
+export const captcha = {
+  CaptchaNeeded: (e: { readonly reason: "required" | "invalid" }) =>
+    Effect.fail(
+      e.reason === "required"
+        ? formError("captcha_token", "CAPTCHA_REQUIRED", "A captcha is required.")
+        : formError("captcha_token", "CAPTCHA_INVALID", "The captcha was not solved.")
+    )
+}
+
+/** A signed-in route re-checked the password: 400 50035 on `password`, as the mirrored platform. */
+export const passwordMismatch = {
+  PasswordMismatch: () => Effect.fail(formError("password", "PASSWORD_DOES_NOT_MATCH", "Password does not match."))
+}
