@@ -5,9 +5,9 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { AuthFlows, PasswordHasher, Sessions, SessionsConfig, Tokens, VerificationCodes } from "@veche/auth"
-import { DevOutbox, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
-import { type PgDatabase, PgRepositories } from "@veche/postgres"
+import { AuthFlows, PasswordHasher, Sessions, SessionsConfig, Tokens, VerificationCodes, WebLinks } from "@veche/auth"
+import { DeliveryQueue, DevOutbox, type MmdbGeoIp, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
+import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -42,6 +42,7 @@ export type StartError =
   | EmbeddedPostgresError
   | Redis.RedisError
   | HttpServerError.ServeError
+  | MmdbGeoIp.GeoIpUnavailable
 
 export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
   Effect.gen(function* () {
@@ -52,21 +53,26 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
         ? { ...loaded, dataDir: yield* DefaultDataDir.resolve(loaded.dataDir) }
         : loaded
 
-    const repositories = PgRepositories.layer.pipe(Layer.provide(Database.layer(config)))
-    const accounts = Sessions.Sessions.layer.pipe(
-      Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
-      Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
+    // One database layer (memoised by reference): the repositories and the delivery queue share it.
+    const database = Database.layer(config)
+    const repositories = PgRepositories.layer.pipe(Layer.provide(database))
+    const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
+    const accounts = Sessions.Sessions.layer.pipe(Layer.provide(SessionsConfig.SessionsConfig.layerConfig))
+    // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha).
+    const providers = Layer.mergeAll(Providers.smsSender, Providers.mailer, Providers.captcha, Providers.geoIp).pipe(
+      Layer.provide(FetchHttpClient.layer)
     )
-    // Registration with the providers chosen by config (dev: console SMS into the outbox, dev captcha).
+    // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.
+    const delivery = DeliveryQueue.DeliveryQueue.layer.pipe(
+      Layer.provide(PgDeliveryStore.layer.pipe(Layer.provide(database)))
+    )
     const registration = AuthFlows.layer.pipe(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
           PasswordHasher.PasswordHasher.layerConfig,
-          SecretBox.SecretBox.layerConfig,
-          Providers.smsSender,
-          Providers.captcha
-        ).pipe(Layer.provide(FetchHttpClient.layer))
+          WebLinks.WebLinks.layerConfig
+        )
       )
     )
     // Shared by the routes and the domain: counters (route limits and quotas) and the dev outbox
@@ -78,7 +84,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       SessionAuthenticator.layer
     ).pipe(
       Layer.provideMerge(registration),
+      Layer.provideMerge(delivery),
       Layer.provideMerge(accounts),
+      Layer.provideMerge(providers),
+      Layer.provideMerge(SecretBox.SecretBox.layerConfig),
+      Layer.provideMerge(tokens),
       Layer.provideMerge(shared),
       Layer.provideMerge(repositories),
       Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)

@@ -9,13 +9,17 @@ import sessions0002 from "./migrations/0002_sessions.ts"
 import verifications0003 from "./migrations/0003_verifications.ts"
 import credentials0004 from "./migrations/0004_credentials.ts"
 import mfa0005 from "./migrations/0005_mfa.ts"
+import deliveryQueue0006 from "./migrations/0006_delivery_queue.ts"
+import emailLinks0007 from "./migrations/0007_email_links.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
   "0002_sessions": sessions0002,
   "0003_verifications": verifications0003,
   "0004_credentials": credentials0004,
-  "0005_mfa": mfa0005
+  "0005_mfa": mfa0005,
+  "0006_delivery_queue": deliveryQueue0006,
+  "0007_email_links": emailLinks0007
 })
 
 /**

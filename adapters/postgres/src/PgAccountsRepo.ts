@@ -127,6 +127,13 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
         sql`UPDATE credentials SET password_hash = ${passwordHash} WHERE user_id = ${userId}`.pipe(
           Effect.asVoid,
           Effect.orDie
+        ),
+      // The unique index on lower(email) settles two accounts confirming one address at once.
+      bindEmail: (userId, email) =>
+        sql`UPDATE credentials SET email = ${email}, email_verified = TRUE WHERE user_id = ${userId}`.pipe(
+          Effect.asVoid,
+          Effect.catchReason("SqlError", "UniqueViolation", () => Effect.fail(new AccountsErrors.EmailTaken())),
+          Effect.catchTag("SqlError", Effect.die)
         )
     })
   })

@@ -1,9 +1,10 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
-import type { AccountsRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
+import type { AccountsRepo, EmailLinksRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
 import type { UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
+import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
@@ -14,7 +15,8 @@ export const layer: Layer.Layer<
   | AccountsRepo.AccountsRepo
   | SessionsRepo.SessionsRepo
   | VerificationsRepo.VerificationsRepo
-  | MfaRepo.MfaRepo,
+  | MfaRepo.MfaRepo
+  | EmailLinksRepo.EmailLinksRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -22,5 +24,6 @@ export const layer: Layer.Layer<
   PgAccountsRepo.layer,
   PgSessionsRepo.layer,
   PgVerificationsRepo.layer,
-  PgMfaRepo.layer
+  PgMfaRepo.layer,
+  PgEmailLinksRepo.layer
 )

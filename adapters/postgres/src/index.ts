@@ -5,6 +5,8 @@
 export * as Migrations from "./Migrations.ts"
 export * as PgAccountsRepo from "./PgAccountsRepo.ts"
 export * as PgDatabase from "./PgDatabase.ts"
+export * as PgDeliveryStore from "./PgDeliveryStore.ts"
+export * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 export * as PgMfaRepo from "./PgMfaRepo.ts"
 export * as PgRepositories from "./PgRepositories.ts"
 export * as PgSessionsRepo from "./PgSessionsRepo.ts"

@@ -10,6 +10,7 @@
 import {
   AccountsRepo,
   AuthFlows,
+  EmailLinksRepo,
   MfaRepo,
   PasswordHasher,
   Sessions,
@@ -17,9 +18,20 @@ import {
   SessionsRepo,
   Tokens,
   VerificationCodes,
-  VerificationsRepo
+  VerificationsRepo,
+  WebLinks
 } from "@veche/auth"
-import { Captcha, DevOutbox, SecretBox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import {
+  Captcha,
+  DeliveryQueue,
+  DevOutbox,
+  GeoIp,
+  Mailer,
+  SecretBox,
+  ServiceInfo,
+  SmsSender,
+  Snowflake
+} from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
@@ -28,10 +40,11 @@ import {
   HttpEdge,
   RestApi,
   RestApp,
-  SessionAuthenticator
+  SessionAuthenticator,
+  TrustedProxies
 } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
-import { Context, type Duration, Effect, Layer, Redacted, type Scope } from "effect"
+import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
   FetchHttpClient,
@@ -40,9 +53,11 @@ import {
   HttpEffect,
   HttpRouter,
   HttpServer,
-  type HttpServerRequest
+  HttpServerRequest,
+  type HttpServerResponse
 } from "effect/http"
 import { HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import type { IpNetwork } from "effect/net"
 import { TestClock } from "effect/testing"
 
 export const BASE_URL = "http://veche.test"
@@ -80,6 +95,8 @@ export type DomainServices =
   | Snowflake.SnowflakeGenerator
   | DevOutbox.DevOutbox
   | VerificationsRepo.VerificationsRepo
+  | DeliveryQueue.DeliveryQueue
+  | AccountsRepo.AccountsRepo
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -90,12 +107,23 @@ export interface Options {
   readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
 }
 
+const LOOPBACK = Schema.decodeSync(TrustedProxies.NetworkList)("127.0.0.1/32")[0] as IpNetwork.IpNetwork
+
+/**
+ * Requests reach the app as if through a proxy on loopback, which the edge trusts: a test acts as
+ * a client at any address by sending `X-Forwarded-For` (limits per address, country checks).
+ */
+const asLocalProxy = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.updateService(app, HttpServerRequest.HttpServerRequest, (request) =>
+    request.modify({ remoteAddress: Option.some("127.0.0.1"), peerAddress: Option.some("127.0.0.1") })
+  )
+
 const make = Effect.gen(function* () {
   const app = yield* HttpRouter.toHttpEffect(RestApp.routes)
   const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context
-  )(app, HttpEdge.middleware({ trustedProxies: [], accessLog: false }))
+  )(app, (inner) => asLocalProxy(HttpEdge.middleware({ trustedProxies: [LOOPBACK], accessLog: false })(inner)))
 
   const fetchPromise = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), BASE_URL), init)
@@ -132,12 +160,14 @@ const make = Effect.gen(function* () {
   return TestHost.of({ fetch, fetchPromise, client, adjustClock, run })
 })
 
-/** The accounts domain on memory, with WebCrypto (no Node-only code in the host). */
+/** Tokens on WebCrypto (no Node-only code in the host). */
+const tokens = Tokens.Tokens.layer.pipe(
+  Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto))
+)
+
+/** Sessions on memory. */
 const accounts = Sessions.Sessions.layer.pipe(
   Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
-  Layer.provide(
-    Tokens.Tokens.layer.pipe(Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto)))
-  ),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
 
@@ -149,37 +179,53 @@ const crypto = Layer.mergeAll(
   Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 )
 
+/** Where links in letters point. */
+export const WEB_URL = "https://veche.test"
+
+/** Two addresses the country check knows (as the real data set has them); everything else is unknown. */
+export const COUNTRIES = { "77.88.55.242": "RU", "8.8.8.8": "US" } as const
+
 /**
- * Registration on memory stores with the dev providers: the dev captcha (any non-empty token), SMS
- * to the console and the host's outbox, and a cheap (still real) password hash.
+ * The account flows on memory stores with the dev providers: the dev captcha (any non-empty token),
+ * SMS and letters to the console and the host's outbox through an in-memory delivery queue, and a
+ * cheap (still real) password hash.
  */
 const registration = AuthFlows.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
-      AccountsRepo.AccountsRepo.layerMemory,
       MfaRepo.MfaRepo.layerMemory,
+      EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,
-      SmsSender.SmsSender.layerConsole
+      SmsSender.SmsSender.layerConsole,
+      WebLinks.WebLinks.layer(WEB_URL)
     )
   )
+)
+
+const delivery = DeliveryQueue.DeliveryQueue.layerMemory.pipe(
+  Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
 )
 
 /** Everything the routes need, on memory. */
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
   const domain = registration.pipe(
+    Layer.provideMerge(delivery),
+    Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
     Layer.provideMerge(
       Layer.mergeAll(
         accounts,
         UsersRepo.UsersRepo.layerMemory,
         DevOutbox.DevOutbox.layerMemory,
-        VerificationsRepo.VerificationsRepo.layerMemory
+        VerificationsRepo.VerificationsRepo.layerMemory,
+        GeoIp.GeoIp.layerTest(COUNTRIES)
       )
     ),
+    Layer.provideMerge(tokens),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(

@@ -11,6 +11,7 @@ import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
   AuthFlows,
+  EmailLinksRepo,
   MfaRepo,
   PasswordHasher,
   Sessions,
@@ -18,9 +19,20 @@ import {
   SessionsRepo,
   Tokens,
   VerificationCodes,
-  VerificationsRepo
+  VerificationsRepo,
+  WebLinks
 } from "@veche/auth"
-import { Captcha, DevOutbox, SecretBox, ServiceInfo, SmsSender, Snowflake } from "@veche/platform"
+import {
+  Captcha,
+  DeliveryQueue,
+  DevOutbox,
+  GeoIp,
+  Mailer,
+  SecretBox,
+  ServiceInfo,
+  SmsSender,
+  Snowflake
+} from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { UsersRepo } from "@veche/users"
@@ -51,14 +63,20 @@ const counters = RateLimitStore.layerMemory
 const base = Layer.mergeAll(
   UsersRepo.UsersRepo.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
+  // No country data in this example: every address is "unknown", so e-mail registration is offered.
+  GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
   QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(counters)),
   RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer()), Layer.provide(counters))
 )
+const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
 const sessions = Sessions.Sessions.layer.pipe(
   Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
-  Layer.provide(Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
+)
+// Letters and SMS go through an in-memory queue to the console adapters (and the dev outbox).
+const delivery = DeliveryQueue.DeliveryQueue.layerMemory.pipe(
+  Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
 )
 const registration = AuthFlows.layer.pipe(
   Layer.provide(
@@ -67,10 +85,12 @@ const registration = AuthFlows.layer.pipe(
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
       AccountsRepo.AccountsRepo.layerMemory,
       MfaRepo.MfaRepo.layerMemory,
+      EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layer(),
       Captcha.Captcha.layerDev,
-      SmsSender.SmsSender.layerConsole
+      SmsSender.SmsSender.layerConsole,
+      WebLinks.WebLinks.layer("http://127.0.0.1:8090")
     )
   )
 )
@@ -78,7 +98,13 @@ const domain = Layer.mergeAll(
   OwnTokens,
   ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
-).pipe(Layer.provideMerge(registration), Layer.provideMerge(sessions), Layer.provideMerge(base))
+).pipe(
+  Layer.provideMerge(registration),
+  Layer.provideMerge(delivery),
+  Layer.provideMerge(sessions),
+  Layer.provideMerge(tokens),
+  Layer.provideMerge(base)
+)
 
 const app = HttpRouter.serve(RestApp.routes, {
   disableLogger: true,

@@ -27,6 +27,11 @@ export class AccountsRepo extends Context.Service<
     readonly findByUserId: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Account>>
     /** Replaces the stored PHC string; does nothing for an unknown user. */
     readonly setPasswordHash: (userId: Snowflake.Snowflake, passwordHash: string) => Effect.Effect<void>
+    /**
+     * Makes `email` the user's confirmed address (replacing any other). EmailTaken when another
+     * account holds it, settled by the store's unique index; nothing happens for an unknown user.
+     */
+    readonly bindEmail: (userId: Snowflake.Snowflake, email: string) => Effect.Effect<void, EmailTaken>
   }
 >()("@veche/auth/AccountsRepo") {
   /**
@@ -113,7 +118,18 @@ function makeMemory() {
           const credentials = s.credentials.get(userId)
           if (credentials === undefined) return s
           return { ...s, credentials: new Map(s.credentials).set(userId, { ...credentials, passwordHash }) }
-        })
+        }),
+      bindEmail: (userId, email) =>
+        Ref.modify(state, (s): [Effect.Effect<void, EmailTaken>, State] => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return [Effect.void, s]
+          const holders = [...s.credentials.values(), ...s.pending.values()]
+          if (holders.some((c) => c.userId !== userId && c.email !== null && emailKey(c.email) === emailKey(email))) {
+            return [Effect.fail(new EmailTaken()), s]
+          }
+          const bound = { ...credentials, email, emailVerified: true }
+          return [Effect.void, { ...s, credentials: new Map(s.credentials).set(userId, bound) }]
+        }).pipe(Effect.flatten)
     })
   })
 }

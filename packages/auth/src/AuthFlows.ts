@@ -4,18 +4,21 @@
  */
 import { Layer } from "effect"
 import { CaptchaGate } from "./CaptchaGate.ts"
+import { EmailConfirmation } from "./EmailConfirmation.ts"
 import { Login } from "./Login.ts"
 import { Mfa } from "./Mfa.ts"
 import { PhoneChecks } from "./PhoneChecks.ts"
+import { Recovery } from "./Recovery.ts"
 import { Registration } from "./Registration.ts"
 
-type Flows = typeof Registration.layer | typeof PhoneChecks.layer | typeof Login.layer
-type Shared = typeof CaptchaGate.layer | typeof Mfa.layer
+type Flows = typeof Registration.layer | typeof PhoneChecks.layer | typeof Login.layer | typeof Recovery.layer
+type Shared = typeof CaptchaGate.layer | typeof Mfa.layer | typeof EmailConfirmation.layer
+type SharedServices = CaptchaGate | Mfa | EmailConfirmation
 
-/** What the flows need from the host: what each needs, but the gate and 2FA they get here. */
-export type Requirements = Exclude<Layer.Services<Flows>, CaptchaGate | Mfa> | Layer.Services<Shared>
+/** What the flows need from the host: what each needs, but the shared services they get here. */
+export type Requirements = Exclude<Layer.Services<Flows>, SharedServices> | Layer.Services<Shared>
 
-export const layer: Layer.Layer<Registration | PhoneChecks | Login | CaptchaGate | Mfa, never, Requirements> =
-  Layer.mergeAll(Registration.layer, PhoneChecks.layer, Login.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(CaptchaGate.layer, Mfa.layer))
+export const layer: Layer.Layer<Registration | PhoneChecks | Login | Recovery | SharedServices, never, Requirements> =
+  Layer.mergeAll(Registration.layer, PhoneChecks.layer, Login.layer, Recovery.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(CaptchaGate.layer, Mfa.layer, EmailConfirmation.layer))
   )

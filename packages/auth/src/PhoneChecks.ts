@@ -3,9 +3,10 @@
  * (mobile-ID) check to the service's own SMS code. Reading never uses up an attempt. A missing
  * record, another purpose and an expired one look the same (70003).
  */
-import { SmsSender, type Snowflake } from "@veche/platform"
+import { DeliveryQueue, type Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
-import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import * as CodeMessages from "./CodeMessages.ts"
 import { CODE_TTL } from "./Registration.ts"
 import { CodeInvalid, TemporarilyUnavailable, TooManyAttempts } from "./RegistrationErrors.ts"
 import type { Channel, Purpose, Status, Verification } from "./Verification.ts"
@@ -45,13 +46,13 @@ export class PhoneChecks extends Context.Service<
   static readonly layer: Layer.Layer<
     PhoneChecks,
     never,
-    VerificationsRepo | VerificationCodes | SmsSender.SmsSender | QuotaLimiter.QuotaLimiter
+    VerificationsRepo | VerificationCodes | DeliveryQueue.DeliveryQueue | QuotaLimiter.QuotaLimiter
   > = Layer.effect(
     PhoneChecks,
     Effect.gen(function* () {
       const verifications = yield* VerificationsRepo
       const codes = yield* VerificationCodes
-      const sms = yield* SmsSender.SmsSender
+      const queue = yield* DeliveryQueue.DeliveryQueue
       const quotas = yield* QuotaLimiter.QuotaLimiter
 
       const find = Effect.fnUntraced(function* (id: Snowflake.Snowflake, purpose: Purpose) {
@@ -79,15 +80,9 @@ export class PhoneChecks extends Context.Service<
         )
         // A concurrent call switched first: it sends the SMS, this one sends nothing.
         if (Option.isNone(switched)) return stateOf(yield* find(id, purpose))
-        yield* sms
-          .send({
-            to: record.target,
-            kind: KIND[purpose],
-            code: Redacted.value(issued.code),
-            text: `Veche: your code is ${Redacted.value(issued.code)}. Do not share it with anyone.`,
-            ttl: CODE_TTL
-          })
-          .pipe(Effect.catch(() => Effect.fail(new TemporarilyUnavailable({ what: "sms" }))))
+        yield* queue
+          .enqueue(CodeMessages.sms(record.target, KIND[purpose], issued.code, now, CODE_TTL))
+          .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what: "sms" }))))
         return stateOf(switched.value)
       })
 

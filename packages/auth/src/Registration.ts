@@ -3,13 +3,16 @@
  * is sent, with a captcha after the first attempt from an address), then the code, username,
  * password and birth date create the account and its first session.
  */
-import { SmsSender, Snowflake } from "@veche/platform"
+import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { UsersErrors, UsersRepo } from "@veche/users"
-import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
-import { PhoneTaken } from "./AccountsErrors.ts"
+import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { emailKey, normaliseEmail } from "./Account.ts"
+import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
+import * as CodeMessages from "./CodeMessages.ts"
+import { EmailConfirmation } from "./EmailConfirmation.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
 import {
@@ -21,7 +24,7 @@ import {
 } from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
-import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
+import { DEFAULT_MAX_ATTEMPTS, type Purpose, type Verification } from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 
@@ -35,6 +38,19 @@ export interface Started {
   readonly channel: "sms" | "messenger" | "console"
 }
 
+export interface StartedByEmail {
+  readonly verificationId: Snowflake.Snowflake
+  readonly expiresIn: number
+  readonly maskedEmail: string
+}
+
+/** `a***@example.org`: enough for the person to recognise the address, not to learn it. */
+export const maskEmail = (email: string): string => {
+  const at = email.lastIndexOf("@")
+  if (at <= 0) return "***"
+  return `${email.slice(0, 1)}***${email.slice(at)}`
+}
+
 export interface Completion {
   readonly verificationId: Snowflake.Snowflake
   readonly code: string
@@ -42,6 +58,8 @@ export interface Completion {
   readonly displayName: string | null
   readonly password: Redacted.Redacted<string>
   readonly dateOfBirth: string
+  /** An address to confirm by link after registering (phone registrations only). */
+  readonly email?: string | undefined
 }
 
 export class Registration extends Context.Service<
@@ -52,10 +70,17 @@ export class Registration extends Context.Service<
       readonly captchaToken: string | undefined
       readonly address: string
     }) => Effect.Effect<Started, CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
+    /** E-mail registration (for clients outside Russia; the caller decides that): a code by letter. */
+    readonly startByEmail: (request: {
+      readonly email: string
+      readonly captchaToken: string | undefined
+      readonly address: string
+    }) => Effect.Effect<StartedByEmail, CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
+    /** Completes a phone or an e-mail registration, whichever the verification id belongs to. */
     readonly complete: (
       request: Completion,
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, CodeInvalid | UsersErrors.UsernameTaken | PhoneTaken>
+    ) => Effect.Effect<TokenPair, CodeInvalid | UsersErrors.UsernameTaken | PhoneTaken | EmailTaken>
   }
 >()("@veche/auth/Registration") {
   static readonly layer: Layer.Layer<
@@ -70,6 +95,8 @@ export class Registration extends Context.Service<
     | QuotaLimiter.QuotaLimiter
     | CaptchaGate
     | SmsSender.SmsSender
+    | DeliveryQueue.DeliveryQueue
+    | EmailConfirmation
     | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     Registration,
@@ -83,7 +110,45 @@ export class Registration extends Context.Service<
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const gate = yield* CaptchaGate
       const sms = yield* SmsSender.SmsSender
+      const queue = yield* DeliveryQueue.DeliveryQueue
+      const confirmation = yield* EmailConfirmation
       const ids = yield* Snowflake.SnowflakeGenerator
+
+      const queueOrUnavailable = (job: Parameters<typeof queue.enqueue>[0], what: string) =>
+        queue
+          .enqueue(job)
+          .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what }))))
+
+      /** A fresh record for a code just issued; an earlier open one for the same target stops working. */
+      const openRecord = Effect.fnUntraced(function* (
+        purpose: Purpose,
+        target: string,
+        channel: Verification["channel"],
+        digest: string,
+        now: DateTime.Utc
+      ) {
+        yield* verifications.invalidateFor(target, purpose)
+        const id = yield* ids.next
+        yield* Effect.orDie(
+          verifications.create({
+            id,
+            purpose,
+            target,
+            channel,
+            codeDigest: digest,
+            codeLength: 6,
+            status: "needs_code",
+            attempts: 0,
+            maxAttempts: DEFAULT_MAX_ATTEMPTS,
+            createdAt: now,
+            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) }),
+            consumedAt: null,
+            userId: null,
+            smsSwitched: false
+          })
+        )
+        return id
+      })
 
       const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
         quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
@@ -99,83 +164,92 @@ export class Registration extends Context.Service<
         yield* count("smsPerAddress", request.address)
         yield* count("smsGlobal", "all")
         const issued = yield* codes.issue(6)
-        const delivery = yield* sms
-          .send({
-            to: request.phone,
-            kind: "register",
-            code: Redacted.value(issued.code),
-            text: `Veche: your code is ${Redacted.value(issued.code)}. Do not share it with anyone.`,
-            ttl: CODE_TTL
-          })
-          .pipe(Effect.catch(() => Effect.fail(new TemporarilyUnavailable({ what: "sms" }))))
-        // An earlier code for this number stops working once a new one is out.
-        yield* verifications.invalidateFor(request.phone, "register")
         const now = yield* DateTime.now
-        const id = yield* ids.next
-        yield* Effect.orDie(
-          verifications.create({
-            id,
-            purpose: "register",
-            target: request.phone,
-            channel: delivery.channel,
-            codeDigest: issued.digest,
-            codeLength: 6,
-            status: "needs_code",
-            attempts: 0,
-            maxAttempts: DEFAULT_MAX_ATTEMPTS,
-            createdAt: now,
-            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) }),
-            consumedAt: null,
-            userId: null,
-            smsSwitched: false
-          })
-        )
+        const id = yield* openRecord("register", request.phone, sms.channel, issued.digest, now)
+        // Queued, not sent: a slow SMS gateway never holds the request.
+        yield* queueOrUnavailable(CodeMessages.sms(request.phone, "register", issued.code, now, CODE_TTL), "sms")
         return {
           verificationId: id,
           expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
           maskedPhone: Phone.mask(request.phone),
-          channel: delivery.channel
+          channel: sms.channel
         } satisfies Started
+      })
+
+      const startByEmail = Effect.fn("Registration.startByEmail")(function* (request: {
+        readonly email: string
+        readonly captchaToken: string | undefined
+        readonly address: string
+      }) {
+        const email = normaliseEmail(request.email)
+        yield* gate.check("register", request.captchaToken, request.address)
+        yield* count("emailLettersPerAddress", emailKey(email))
+        yield* count("registrationLettersPerAddress", request.address)
+        const issued = yield* codes.issue(6)
+        const now = yield* DateTime.now
+        const id = yield* openRecord("email_register", email, "email", issued.digest, now)
+        yield* queueOrUnavailable(CodeMessages.letter(email, issued.code, now, CODE_TTL), "mail")
+        return {
+          verificationId: id,
+          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
+          maskedEmail: maskEmail(email)
+        } satisfies StartedByEmail
+      })
+
+      /** The open registration record with this id, phone or e-mail. */
+      const findRecord = Effect.fnUntraced(function* (id: Snowflake.Snowflake, now: DateTime.Utc) {
+        const byPhone = yield* verifications.find(id, "register", now)
+        return Option.isSome(byPhone) ? byPhone : yield* verifications.find(id, "email_register", now)
       })
 
       const complete = Effect.fn("Registration.complete")(function* (request: Completion, client: ClientInfo) {
         const now = yield* DateTime.now
-        const record = yield* verifications.find(request.verificationId, "register", now)
+        const record = yield* findRecord(request.verificationId, now)
         if (Option.isNone(record) || record.value.consumedAt !== null) return yield* new CodeInvalid()
-        const phone = Phone.Normalised.make(record.value.target)
-        // Refuse before spending the code when the name or number is already taken, so a typo in
-        // the username does not cost a new SMS (the store still settles races below).
+        const byEmail = record.value.purpose === "email_register"
+        const phone = byEmail ? null : Phone.Normalised.make(record.value.target)
+        const email = byEmail ? record.value.target : null
+        // Refuse before spending the code when the name, number or address is already taken, so a
+        // typo in the username does not cost a new code (the store still settles races below).
         if (Option.isSome(yield* users.findByUsername(request.username))) {
           return yield* new UsersErrors.UsernameTaken({ username: request.username })
         }
-        if (Option.isSome(yield* accounts.findByPhone(phone))) return yield* new PhoneTaken()
+        if (phone !== null && Option.isSome(yield* accounts.findByPhone(phone))) return yield* new PhoneTaken()
+        if (email !== null && Option.isSome(yield* accounts.findByEmail(email))) return yield* new EmailTaken()
         const consumed = yield* verifications.consume(
           request.verificationId,
-          "register",
+          record.value.purpose,
           yield* codes.digest(request.code),
           now
         )
         if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
         const passwordHash = yield* Effect.orDie(hasher.hash(request.password))
         const userId = yield* ids.next
-        yield* accounts
-          .register({
-            user: { id: userId, username: request.username, displayName: request.displayName, createdAt: now },
-            credentials: {
-              userId,
-              phone,
-              email: null,
-              emailVerified: false,
-              passwordHash,
-              dateOfBirth: request.dateOfBirth,
-              createdAt: now
-            }
-          })
-          .pipe(Effect.catchTag("EmailTaken", Effect.die))
-        return yield* sessions.start(userId, client)
+        yield* accounts.register({
+          user: { id: userId, username: request.username, displayName: request.displayName, createdAt: now },
+          credentials: {
+            userId,
+            phone,
+            email,
+            // The code that came by letter has just proved the address.
+            emailVerified: byEmail,
+            passwordHash,
+            dateOfBirth: request.dateOfBirth,
+            createdAt: now
+          }
+        })
+        const pair = yield* sessions.start(userId, client)
+        if (!byEmail && request.email !== undefined) {
+          // The account exists either way: a letter that cannot be queued now is logged, and the
+          // person can ask for another from their profile.
+          yield* confirmation
+            .send(userId, normaliseEmail(request.email))
+            .pipe(Effect.catchTag("TemporarilyUnavailable", () => Effect.logWarning("confirmation letter not queued")))
+        }
+        return pair
       })
 
-      return Registration.of({ startByPhone, complete })
+      return Registration.of({ startByPhone, startByEmail, complete })
     })
   )
 }

@@ -25,3 +25,6 @@ export const fromQuota = {
     Effect.fail(new TooManyAttempts({ retryAfterMs: e.retryAfterMs })),
   QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
 }
+
+/** The e-mail link is unknown, used, expired, or its address is no longer the account's (70004). */
+export class LinkInvalid extends Schema.TaggedError<LinkInvalid>()("LinkInvalid", {}) {}

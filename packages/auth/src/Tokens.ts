@@ -9,7 +9,9 @@ import { Base64Url } from "effect/encoding"
 
 export const PREFIXES = {
   access: "vat_",
-  refresh: "vrt_"
+  refresh: "vrt_",
+  /** The secret inside an e-mail link (confirmation, password change). */
+  link: "vlk_"
 } as const
 export type Kind = keyof typeof PREFIXES
 
@@ -50,6 +52,7 @@ export class Tokens extends Context.Service<
           const value = Redacted.value(token)
           if (value.startsWith(PREFIXES.access)) return "access"
           if (value.startsWith(PREFIXES.refresh)) return "refresh"
+          if (value.startsWith(PREFIXES.link)) return "link"
           return undefined
         }
       })

@@ -130,6 +130,7 @@ export class AutoModBlocked extends ApiError.makeWith<AutoModBlocked>()("AutoMod
 }) {}
 
 // code 0: general answers for a bare HTTP status, and route-specific statuses without a code
+export class Forbidden extends ApiError.make<Forbidden>()("Forbidden") {}
 export class NotFound extends ApiError.make<NotFound>()("NotFound") {}
 export class MethodNotAllowed extends ApiError.make<MethodNotAllowed>()("MethodNotAllowed") {}
 export class Conflict extends ApiError.make<Conflict>()("Conflict") {}

@@ -108,6 +108,7 @@ export const entries = {
 
   // code 0: general answers for a bare HTTP status (the table's "General error" row), and the
   // route-specific statuses the spec names without a code
+  Forbidden: { code: 0, status: 403, message: "403: Forbidden" },
   NotFound: { code: 0, status: 404, message: "404: Not Found" },
   MethodNotAllowed: { code: 0, status: 405, message: "405: Method Not Allowed" },
   Conflict: { code: 0, status: 409, message: "409: Conflict" },

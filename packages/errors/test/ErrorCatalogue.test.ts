@@ -84,6 +84,7 @@ describe("ErrorCatalogue", () => {
     expect(extra).toEqual([
       [50109, 400, "The request body contains invalid JSON."],
       [60001, 400, "Two factor is already enabled"],
+      [0, 403, "403: Forbidden"],
       [0, 404, "404: Not Found"],
       [0, 405, "405: Method Not Allowed"],
       [0, 409, "409: Conflict"],

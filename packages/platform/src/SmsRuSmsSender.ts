@@ -80,7 +80,7 @@ export const make = (options: Options): Effect.Effect<SmsSender["Service"], neve
         : unavailable(`SMS.ru: ${describe(status)}`)
     })
 
-    return SmsSender.of({ send })
+    return SmsSender.of({ channel: "sms", send })
   })
 
 export const layer = (options: Options): Layer.Layer<SmsSender, never, HttpClient.HttpClient> =>

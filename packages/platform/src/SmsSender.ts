@@ -61,7 +61,14 @@ export type SmsError = SmsRejected | SmsUnavailable
 
 export class SmsSender extends Context.Service<
   SmsSender,
-  { readonly send: (message: VerificationMessage) => Effect.Effect<Delivery, SmsError> }
+  {
+    /**
+     * The channel a message takes when this sender's first choice delivers it: what the API tells
+     * the client before the (queued) message has gone out.
+     */
+    readonly channel: SmsChannel
+    readonly send: (message: VerificationMessage) => Effect.Effect<Delivery, SmsError>
+  }
 >()("@veche/platform/SmsSender") {
   /** Dev adapter: logs the message and records it in the `DevOutbox` on channel `console`. */
   static readonly layerConsole: Layer.Layer<SmsSender, never, DevOutbox.DevOutbox> = Layer.effect(
@@ -79,7 +86,7 @@ export class SmsSender extends Context.Service<
         yield* Effect.logInfo(`SMS (console) to ${message.to} [${message.kind}]: ${message.text}`)
         return { channel: "console", provider: "console" } satisfies Delivery
       })
-      return SmsSender.of({ send })
+      return SmsSender.of({ channel: "console", send })
     })
   )
 
@@ -93,6 +100,7 @@ export class SmsSender extends Context.Service<
     ...rest: ReadonlyArray<SmsSender["Service"]>
   ): SmsSender["Service"] =>
     SmsSender.of({
+      channel: first.channel,
       send: Effect.fn("SmsSender.fallback")(function* (message: VerificationMessage) {
         let attempt = first.send(message)
         for (const next of rest) {

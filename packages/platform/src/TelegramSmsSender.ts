@@ -74,7 +74,7 @@ export const make = (options: Options): Effect.Effect<SmsSender["Service"], neve
         : unavailable(`Telegram Gateway: ${code}`)
     })
 
-    return SmsSender.of({ send })
+    return SmsSender.of({ channel: "messenger", send })
   })
 
 export const layer = (options: Options): Layer.Layer<SmsSender, never, HttpClient.HttpClient> =>

@@ -4,6 +4,9 @@
  * real ones (`<Provider><Port>` modules). `Providers` picks them from the environment for hosts.
  */
 export * as Captcha from "./Captcha.ts"
+export * as DeliveryJob from "./DeliveryJob.ts"
+export * as DeliveryQueue from "./DeliveryQueue.ts"
+export * as DeliveryStore from "./DeliveryStore.ts"
 export * as DevOutbox from "./DevOutbox.ts"
 export * as GeoIp from "./GeoIp.ts"
 export * as HCaptcha from "./HCaptcha.ts"

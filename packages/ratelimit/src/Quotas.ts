@@ -19,6 +19,8 @@ export const DEFAULT_QUOTAS = {
   smsPerAddress: { limit: 10, windowMs: HOUR },
   /** Against SMS pumping from many addresses: a ceiling for the whole service. */
   smsGlobal: { limit: 2_000, windowMs: HOUR },
+  /** E-mail registration codes from one client address (a letter per attempt). */
+  registrationLettersPerAddress: { limit: 10, windowMs: HOUR },
   recoverEmailPerAddress: { limit: 10, windowMs: HOUR },
   recoverEmailPerEmail: { limit: 3, windowMs: HOUR },
   /** E-mail add/resend: one request a minute, 5 letters per address and per user an hour. */

@@ -2,6 +2,8 @@
 import { Phone } from "@veche/auth"
 import {
   BotsCannotUseThisEndpoint,
+  EmailLinkInvalid,
+  Forbidden,
   InvalidAuthenticationToken,
   InvalidFormBody,
   InvalidTwoFactorCode,
@@ -96,6 +98,22 @@ export const DateOfBirth = Schema.String.pipe(
   })
 )
 
+/**
+ * An e-mail address: one `@`, something on both sides, a dot in the domain, no inner spaces; ≤ 254.
+ * Surrounding spaces are forgiven (the flows trim and normalise it).
+ */
+export const EmailAddress = Schema.String.pipe(
+  Schema.check(
+    Schema.isMaxLength(254),
+    Schema.isPattern(/^\s*[^\s@]+@[^\s@]+\.[^\s@]+\s*$/, {
+      message: "Not a well formed email address.",
+      formCode: "EMAIL_TYPE_INVALID_EMAIL"
+    })
+  )
+)
+
+const NewPassword = Schema.String.pipe(Schema.check(length(8, 128)))
+
 export const RegisterVerifyBody = Schema.Struct({
   verification_id: Snowflake.Snowflake,
   code: Schema.String.pipe(
@@ -103,7 +121,7 @@ export const RegisterVerifyBody = Schema.Struct({
   ),
   username: Username,
   display_name: Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(32))))),
-  password: Schema.String.pipe(Schema.check(length(8, 128))),
+  password: NewPassword,
   date_of_birth: DateOfBirth,
   // A boolean that must be true, not Literal(true): HttpApi wraps payloads in a union where a
   // literal field acts as a discriminator, and `false` would then fail the whole body, not the field.
@@ -115,8 +133,46 @@ export const RegisterVerifyBody = Schema.Struct({
       })
     )
   ),
-  email: Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(254))))
+  email: Schema.optionalKey(EmailAddress)
 })
+
+export const AuthMethods = Schema.Struct({
+  phone: Schema.Boolean,
+  email: Schema.Boolean,
+  /** `RU` or empty: the only distinction the API makes. */
+  country: Schema.String
+})
+
+const CaptchaToken = Schema.optionalKey(Schema.String.pipe(Schema.check(Schema.isMaxLength(4096))))
+
+export const RegisterEmailBody = Schema.Struct({ email: EmailAddress, captcha_token: CaptchaToken })
+
+export const RegisterEmailAnswer = Schema.Struct({
+  verification_id: Snowflake.Snowflake,
+  expires_in: Schema.Int,
+  /** masked */
+  email: Schema.String,
+  channel: Schema.Literal("email"),
+  code_length: Schema.Int
+})
+
+export const RecoverPhoneBody = RegisterPhoneBody
+
+const SixDigits = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^\d{6}$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
+)
+
+export const RecoverVerifyBody = Schema.Struct({
+  verification_id: Snowflake.Snowflake,
+  code: SixDigits,
+  new_password: NewPassword
+})
+
+const LinkToken = Schema.String.pipe(Schema.check(length(1, 512)))
+
+export const EmailVerifyBody = Schema.Struct({ token: LinkToken })
+export const RecoverEmailBody = Schema.Struct({ email: EmailAddress, captcha_token: CaptchaToken })
+export const RecoverEmailVerifyBody = Schema.Struct({ token: LinkToken, new_password: NewPassword })
 
 export const CheckState = Schema.Struct({
   status: Schema.Literals(["pending", "needs_code", "ok", "failed"]),
@@ -173,6 +229,39 @@ export const DisableTotpBody = Schema.Struct({ code: MfaCode })
 const NoContent = HttpApiSchema.NoContent
 
 export class AuthApi extends HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.get("methods", "/auth/methods", { success: AuthMethods }),
+    HttpApiEndpoint.post("registerEmail", "/auth/register/email", {
+      payload: RegisterEmailBody,
+      success: RegisterEmailAnswer,
+      error: [InvalidFormBody, Forbidden, RateLimited, ServiceUnavailable]
+    }),
+    HttpApiEndpoint.post("recoverPhone", "/auth/recover/phone", {
+      payload: RecoverPhoneBody,
+      success: RegisterPhoneAnswer,
+      error: [InvalidFormBody, RateLimited, ServiceUnavailable]
+    }),
+    HttpApiEndpoint.post("recoverVerify", "/auth/recover/verify", {
+      payload: RecoverVerifyBody,
+      success: TokenPair,
+      error: [InvalidFormBody, PhoneCodeInvalid]
+    }),
+    HttpApiEndpoint.post("emailVerify", "/auth/email/verify", {
+      payload: EmailVerifyBody,
+      success: Schema.Struct({ email: Schema.String }),
+      error: [InvalidFormBody, EmailLinkInvalid]
+    }),
+    HttpApiEndpoint.post("recoverEmail", "/auth/recover/email", {
+      payload: RecoverEmailBody,
+      success: Schema.Struct({ ok: Schema.Boolean }),
+      error: [InvalidFormBody, RateLimited, ServiceUnavailable]
+    }),
+    HttpApiEndpoint.post("recoverEmailVerify", "/auth/recover/email/verify", {
+      payload: RecoverEmailVerifyBody,
+      success: TokenPair,
+      error: [InvalidFormBody, EmailLinkInvalid]
+    })
+  )
   .add(
     HttpApiEndpoint.post("registerPhone", "/auth/register/phone", {
       payload: RegisterPhoneBody,

@@ -5,9 +5,9 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { Login, Mfa, PhoneChecks, Registration, Sessions } from "@veche/auth"
+import type { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
-import type { DevOutbox, ServiceInfo } from "@veche/platform"
+import type { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
 import type { UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
@@ -50,8 +50,12 @@ export type Services =
   | PhoneChecks.PhoneChecks
   | Login.Login
   | Mfa.Mfa
+  | Recovery.Recovery
+  | EmailConfirmation.EmailConfirmation
+  | GeoIp.GeoIp
   | UsersRepo.UsersRepo
   | DevOutbox.DevOutbox
+  | DeliveryQueue.DeliveryQueue
 
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers: Layer.Layer<

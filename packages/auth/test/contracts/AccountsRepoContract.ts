@@ -214,4 +214,39 @@ export const accountsRepoContract = (it: Vitest.MethodsNonLive<AccountsRepo | Us
       expect(Option.isNone(yield* repo.findByUserId(ghost.user.id))).toBe(true)
     })
   )
+
+  it.effect("binds a confirmed e-mail unless another account holds it, in any letter case", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const holder = yield* newAccount({ email: uniqueEmail("holder") })
+      const binder = yield* newAccount()
+      yield* repo.register(holder)
+      yield* repo.register(binder)
+      const taken = yield* repo
+        .bindEmail(binder.user.id, (holder.credentials.email ?? "").toUpperCase())
+        .pipe(Effect.flip)
+      expect(taken._tag).toBe("EmailTaken")
+      const address = uniqueEmail("Binder")
+      yield* repo.bindEmail(binder.user.id, address)
+      const bound = Option.getOrThrow(yield* repo.findByEmail(address.toLowerCase()))
+      expect(bound.user.id).toBe(binder.user.id)
+      expect(bound.credentials).toMatchObject({ email: address, emailVerified: true })
+      // binding its own address again is fine
+      yield* repo.bindEmail(binder.user.id, address)
+    })
+  )
+
+  it.effect("of concurrent bindings of one address to different accounts exactly one succeeds", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const accounts = yield* Effect.all(Array.from({ length: 5 }, () => newAccount()))
+      for (const account of accounts) yield* repo.register(account)
+      const address = uniqueEmail("race")
+      const results = yield* Effect.all(
+        accounts.map((account) => Effect.result(repo.bindEmail(account.user.id, address))),
+        { concurrency: "unbounded" }
+      )
+      expect(results.filter((result) => result._tag === "Success")).toHaveLength(1)
+    })
+  )
 }

@@ -1,28 +1,26 @@
 /** Handlers of the Auth group (sessions part). */
-import { Login, Mfa, PhoneChecks, Registration, Sessions } from "@veche/auth"
-import { InvalidAuthenticationToken, InvalidTwoFactorCode, PhoneCodeInvalid, TwoFactorRequired } from "@veche/errors"
-import { DateTime, Effect, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
+import {
+  Forbidden,
+  InvalidAuthenticationToken,
+  InvalidTwoFactorCode,
+  PhoneCodeInvalid,
+  TwoFactorRequired
+} from "@veche/errors"
+import { GeoIp } from "@veche/platform"
+import { DateTime, Effect, Redacted } from "effect"
+import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { addressOf, clientOf } from "./Client.ts"
 import { captcha, formError, throttled } from "./FlowErrors.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
+import * as RecoveryHandlers from "./RecoveryHandlers.ts"
+import { toWire } from "./TokenPairs.ts"
 
-export const toWire = (pair: Sessions.TokenPair) => ({
-  access_token: Redacted.value(pair.accessToken),
-  refresh_token: Redacted.value(pair.refreshToken),
-  token_type: "Bearer" as const,
-  expires_in: pair.expiresIn,
-  user_id: pair.userId
-})
-
-/** What the session list shows about the device that started a session. */
-const clientOf = (request: HttpServerRequest.HttpServerRequest) => ({
-  userAgent: request.headers["user-agent"]?.slice(0, 512) ?? null,
-  address: Option.getOrNull(request.remoteAddress),
-  country: null
-})
+/** Russia decides which registration methods are offered: phone always, e-mail only outside it. */
+const RUSSIA = "RU"
 
 export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
   Effect.gen(function* () {
@@ -31,6 +29,10 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
     const checks = yield* PhoneChecks.PhoneChecks
     const logins = yield* Login.Login
     const mfa = MfaHandlers.make(yield* Mfa.Mfa)
+    const recovery = RecoveryHandlers.make(yield* Recovery.Recovery, yield* EmailConfirmation.EmailConfirmation)
+    const geo = yield* GeoIp.GeoIp
+    const inRussia = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.map(geo.country(addressOf(request)), (country) => country._tag === "Some" && country.value === RUSSIA)
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
       status: state.status,
       code_length: state.codeLength,
@@ -48,7 +50,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
               password: Redacted.make(payload.password),
               code: payload.code,
               captchaToken: payload.captcha_token,
-              address: Option.getOrElse(request.remoteAddress, () => "unknown")
+              address: addressOf(request)
             },
             clientOf(request)
           )
@@ -83,7 +85,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
           const started = yield* registration.startByPhone({
             phone: payload.phone,
             captchaToken: payload.captcha_token,
-            address: Option.getOrElse(request.remoteAddress, () => "unknown")
+            address: addressOf(request)
           })
           return {
             verification_id: started.verificationId,
@@ -103,7 +105,8 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
               username: payload.username,
               displayName: payload.display_name ?? null,
               password: Redacted.make(payload.password),
-              dateOfBirth: payload.date_of_birth
+              dateOfBirth: payload.date_of_birth,
+              email: payload.email
             },
             clientOf(request)
           )
@@ -114,7 +117,9 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             UsernameTaken: () =>
               Effect.fail(formError("username", "USERNAME_ALREADY_TAKEN", "Username is unavailable. Try another.")),
             PhoneTaken: () =>
-              Effect.fail(formError("phone", "PHONE_ALREADY_REGISTERED", "This phone number is already registered."))
+              Effect.fail(formError("phone", "PHONE_ALREADY_REGISTERED", "This phone number is already registered.")),
+            EmailTaken: () =>
+              Effect.fail(formError("email", "EMAIL_ALREADY_REGISTERED", "Email is already registered."))
           })
         )
       )
@@ -158,5 +163,38 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
       .handle("enableTotp", ({ payload }) => mfa.enableTotp(payload))
       .handle("mfaCodes", ({ payload }) => mfa.newBackupCodes(payload))
       .handle("disableTotp", ({ payload }) => mfa.disableTotp(payload))
+      .handle("methods", () =>
+        Effect.gen(function* () {
+          // The answer depends on the caller's address: no cache may keep it for someone else.
+          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
+            Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+          )
+          const russian = yield* inRussia(yield* HttpServerRequest.HttpServerRequest)
+          return { phone: true, email: !russian, country: russian ? RUSSIA : "" }
+        })
+      )
+      .handle("registerEmail", ({ payload }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          if (yield* inRussia(request)) return yield* new Forbidden()
+          const started = yield* registration.startByEmail({
+            email: payload.email.trim(),
+            captchaToken: payload.captcha_token,
+            address: addressOf(request)
+          })
+          return {
+            verification_id: started.verificationId,
+            expires_in: started.expiresIn,
+            email: started.maskedEmail,
+            channel: "email" as const,
+            code_length: 6
+          }
+        }).pipe(Effect.catchTags({ ...captcha, ...throttled }))
+      )
+      .handle("recoverPhone", ({ payload }) => recovery.recoverPhone(payload))
+      .handle("recoverVerify", ({ payload }) => recovery.recoverVerify(payload))
+      .handle("emailVerify", ({ payload }) => recovery.emailVerify(payload))
+      .handle("recoverEmail", ({ payload }) => recovery.recoverEmail(payload))
+      .handle("recoverEmailVerify", ({ payload }) => recovery.recoverEmailVerify(payload))
   })
 )

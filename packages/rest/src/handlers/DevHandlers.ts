@@ -1,6 +1,6 @@
 /** Handlers of the dev-only group. */
 import { NotFound } from "@veche/errors"
-import { DevOutbox, ServiceInfo } from "@veche/platform"
+import { DeliveryQueue, DevOutbox, ServiceInfo } from "@veche/platform"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { RestApi } from "../RestApi.ts"
@@ -9,8 +9,14 @@ export const layer = HttpApiBuilder.group(RestApi, "dev", (handlers) =>
   Effect.gen(function* () {
     const info = yield* ServiceInfo.ServiceInfo
     const outbox = yield* DevOutbox.DevOutbox
-    return handlers.handle("outbox", ({ query }) =>
-      info.env === "dev" ? Effect.map(outbox.list(query.to), (messages) => ({ messages })) : Effect.fail(new NotFound())
-    )
+    const queue = yield* DeliveryQueue.DeliveryQueue
+    // Messages are queued, not sent, on the request path: what is due is sent before the listing,
+    // so a client that reads the outbox right after asking for a code finds it.
+    const list = (to: string | undefined) =>
+      Effect.andThen(
+        queue.flush,
+        Effect.map(outbox.list(to), (messages) => ({ messages }))
+      )
+    return handlers.handle("outbox", ({ query }) => (info.env === "dev" ? list(query.to) : Effect.fail(new NotFound())))
   })
 )

@@ -1,14 +1,30 @@
 /** How the account flows' refusals become API errors; shared by the Auth group's handlers. */
 import { InvalidFormBody, RateLimited, ServiceUnavailable } from "@veche/errors"
+import { RateLimitHeaders } from "@veche/ratelimit"
 import { Effect } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 
 export const formError = (field: string, code: string, message: string) =>
   new InvalidFormBody(InvalidFormBody.field([field], code, message))
 
-/** A quota ran out (429 in the spec's shape) or a dependency is down (503). */
+/**
+ * A quota ran out (429 in the spec's shape, with Retry-After and the scope `shared`: the quota
+ * belongs to a phone, an address or an account, not to the caller's route bucket) or a dependency
+ * is down (503).
+ */
 export const throttled = {
   TooManyAttempts: (e: { readonly retryAfterMs: number }) =>
-    Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false })),
+    Effect.andThen(
+      HttpEffect.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(
+          HttpServerResponse.setHeaders(
+            response,
+            RateLimitHeaders.exceeded({ retryAfterMs: e.retryAfterMs, scope: "shared" })
+          )
+        )
+      ),
+      Effect.fail(new RateLimited({ retry_after: e.retryAfterMs / 1000, global: false }))
+    ),
   TemporarilyUnavailable: () => Effect.fail(new ServiceUnavailable())
 }
 

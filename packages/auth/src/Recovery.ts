@@ -1,0 +1,265 @@
+/**
+ * Password recovery by a phone code or an e-mail link. Starting looks the same for every phone and
+ * address, known or not (same answer, same work on the request path): the account is looked up and
+ * the message queued in the background, and only an owner is ever sent anything. Finishing sets the
+ * new password, ends every session, burns the other open recovery codes and links, and starts one
+ * new session. It never turns two-factor authentication off.
+ */
+import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
+import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
+import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { type Account, emailKey, normaliseEmail } from "./Account.ts"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import { CaptchaGate } from "./CaptchaGate.ts"
+import * as CodeMessages from "./CodeMessages.ts"
+import { LIFETIME } from "./EmailLink.ts"
+import { EmailLinksRepo } from "./EmailLinksRepo.ts"
+import { PasswordHasher } from "./PasswordHasher.ts"
+import * as Phone from "./Phone.ts"
+import { CODE_TTL, type Started } from "./Registration.ts"
+import {
+  type CaptchaNeeded,
+  CodeInvalid,
+  fromQuota,
+  LinkInvalid,
+  type TemporarilyUnavailable,
+  type TooManyAttempts
+} from "./RegistrationErrors.ts"
+import type { ClientInfo } from "./Session.ts"
+import { Sessions, type TokenPair } from "./Sessions.ts"
+import { Tokens } from "./Tokens.ts"
+import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
+import { VerificationCodes } from "./VerificationCodes.ts"
+import { VerificationsRepo } from "./VerificationsRepo.ts"
+import { WebLinks } from "./WebLinks.ts"
+
+type StartError = CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable
+
+export class Recovery extends Context.Service<
+  Recovery,
+  {
+    readonly startByPhone: (request: {
+      readonly phone: Phone.PhoneNumber
+      readonly captchaToken: string | undefined
+      readonly address: string
+    }) => Effect.Effect<Started, StartError>
+    readonly completeByPhone: (
+      request: {
+        readonly verificationId: Snowflake.Snowflake
+        readonly code: string
+        readonly newPassword: Redacted.Redacted<string>
+      },
+      client: ClientInfo
+    ) => Effect.Effect<TokenPair, CodeInvalid>
+    readonly startByEmail: (request: {
+      readonly email: string
+      readonly captchaToken: string | undefined
+      readonly address: string
+    }) => Effect.Effect<void, StartError>
+    readonly completeByEmail: (
+      request: { readonly token: Redacted.Redacted<string>; readonly newPassword: Redacted.Redacted<string> },
+      client: ClientInfo
+    ) => Effect.Effect<TokenPair, LinkInvalid>
+  }
+>()("@veche/auth/Recovery") {
+  static readonly layer: Layer.Layer<
+    Recovery,
+    never,
+    | VerificationsRepo
+    | VerificationCodes
+    | EmailLinksRepo
+    | AccountsRepo
+    | PasswordHasher
+    | Sessions
+    | Tokens
+    | QuotaLimiter.QuotaLimiter
+    | CaptchaGate
+    | SmsSender.SmsSender
+    | DeliveryQueue.DeliveryQueue
+    | WebLinks
+    | Snowflake.SnowflakeGenerator
+  > = Layer.effect(
+    Recovery,
+    Effect.gen(function* () {
+      const verifications = yield* VerificationsRepo
+      const codes = yield* VerificationCodes
+      const links = yield* EmailLinksRepo
+      const accounts = yield* AccountsRepo
+      const hasher = yield* PasswordHasher
+      const sessions = yield* Sessions
+      const tokens = yield* Tokens
+      const quotas = yield* QuotaLimiter.QuotaLimiter
+      const gate = yield* CaptchaGate
+      const sms = yield* SmsSender.SmsSender
+      const queue = yield* DeliveryQueue.DeliveryQueue
+      const web = yield* WebLinks
+      const ids = yield* Snowflake.SnowflakeGenerator
+      // Background work lives as long as the service: a shutdown interrupts it, nothing leaks.
+      const scope: Scope.Scope = yield* Effect.scope
+
+      const count = (quota: Quotas.Name, key: string) => quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+
+      /** Runs off the request path; failures are logged (without secrets), never answered. */
+      const inBackground = (what: string, effect: Effect.Effect<void, unknown>) =>
+        effect.pipe(
+          Effect.catchCause((cause) => Effect.logWarning(`recovery: ${what} failed`, cause)),
+          Effect.forkIn(scope),
+          Effect.asVoid
+        )
+
+      const startByPhone = Effect.fn("Recovery.startByPhone")(function* (request: {
+        readonly phone: Phone.PhoneNumber
+        readonly captchaToken: string | undefined
+        readonly address: string
+      }) {
+        yield* gate.check("recover", request.captchaToken, request.address)
+        // The same quotas as registration, counted the same for numbers with and without an account.
+        yield* count("smsPerPhone", request.phone)
+        yield* count("smsPerAddress", request.address)
+        yield* count("smsGlobal", "all")
+        const issued = yield* codes.issue(6)
+        const now = yield* DateTime.now
+        const expiresAt = DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) })
+        yield* verifications.invalidateFor(request.phone, "recover")
+        const id = yield* ids.next
+        yield* Effect.orDie(
+          verifications.create({
+            id,
+            purpose: "recover",
+            target: request.phone,
+            channel: sms.channel,
+            codeDigest: issued.digest,
+            codeLength: 6,
+            status: "needs_code",
+            attempts: 0,
+            maxAttempts: DEFAULT_MAX_ATTEMPTS,
+            createdAt: now,
+            expiresAt,
+            consumedAt: null,
+            // Resolved from the phone when the code comes back, so nothing here depends on the account.
+            userId: null,
+            smsSwitched: false
+          })
+        )
+        yield* inBackground(
+          "queueing a recovery SMS",
+          Effect.gen(function* () {
+            if (Option.isNone(yield* accounts.findByPhone(request.phone))) return
+            yield* queue.enqueue(CodeMessages.sms(request.phone, "recover", issued.code, now, CODE_TTL))
+          })
+        )
+        return {
+          verificationId: id,
+          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
+          maskedPhone: Phone.mask(request.phone),
+          channel: sms.channel
+        } satisfies Started
+      })
+
+      /** The end of every recovery: new password, every session ended, other ways in burned. */
+      const finish = Effect.fnUntraced(function* (
+        account: Account,
+        newPassword: Redacted.Redacted<string>,
+        client: ClientInfo
+      ) {
+        const userId = account.user.id
+        const now = yield* DateTime.now
+        const passwordHash = yield* Effect.orDie(hasher.hash(newPassword))
+        yield* accounts.setPasswordHash(userId, passwordHash)
+        yield* sessions.endAll(userId)
+        if (account.credentials.phone !== null) yield* verifications.invalidateFor(account.credentials.phone, "recover")
+        yield* links.burnFor(userId, "recover", now)
+        return yield* sessions.start(userId, client)
+      })
+
+      const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (
+        request: {
+          readonly verificationId: Snowflake.Snowflake
+          readonly code: string
+          readonly newPassword: Redacted.Redacted<string>
+        },
+        client: ClientInfo
+      ) {
+        const now = yield* DateTime.now
+        const consumed = yield* verifications.consume(
+          request.verificationId,
+          "recover",
+          yield* codes.digest(request.code),
+          now
+        )
+        if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
+        const account = yield* accounts.findByPhone(Phone.Normalised.make(consumed.record.target))
+        if (Option.isNone(account)) return yield* new CodeInvalid()
+        return yield* finish(account.value, request.newPassword, client)
+      })
+
+      const startByEmail = Effect.fn("Recovery.startByEmail")(function* (request: {
+        readonly email: string
+        readonly captchaToken: string | undefined
+        readonly address: string
+      }) {
+        yield* gate.check("recover", request.captchaToken, request.address)
+        yield* count("recoverEmailPerAddress", request.address)
+        const email = normaliseEmail(request.email)
+        yield* count("recoverEmailPerEmail", emailKey(email))
+        yield* inBackground(
+          "queueing a recovery letter",
+          Effect.gen(function* () {
+            const account = yield* accounts.findByEmail(email)
+            // Only to a confirmed address of an owner.
+            if (Option.isNone(account) || !account.value.credentials.emailVerified) return
+            const { user, credentials } = account.value
+            const to = credentials.email ?? email
+            const now = yield* DateTime.now
+            const expiresAt = DateTime.add(now, { milliseconds: Duration.toMillis(LIFETIME.recover) })
+            const minted = yield* tokens.mint("link")
+            const token = Redacted.value(minted.token)
+            const link = web.resetPassword(token)
+            yield* links.create({
+              id: yield* ids.next,
+              purpose: "recover",
+              tokenDigest: minted.digest,
+              userId: user.id,
+              email: to,
+              createdAt: now,
+              expiresAt,
+              usedAt: null
+            })
+            yield* queue.enqueue({
+              _tag: "Mail",
+              expiresAt,
+              letter: {
+                to,
+                kind: "email_recover",
+                subject: "Veche: set a new password",
+                text: `Open this link within an hour to set a new password: ${link}\nIf you did not ask for it, ignore this letter; your password stays as it is.`,
+                link,
+                token
+              }
+            })
+          })
+        )
+      })
+
+      const completeByEmail = Effect.fn("Recovery.completeByEmail")(function* (
+        request: { readonly token: Redacted.Redacted<string>; readonly newPassword: Redacted.Redacted<string> },
+        client: ClientInfo
+      ) {
+        if (tokens.kindOf(request.token) !== "link") return yield* new LinkInvalid()
+        const used = yield* links.use(yield* tokens.digest(request.token), "recover", yield* DateTime.now)
+        if (Option.isNone(used)) return yield* new LinkInvalid()
+        const account = yield* accounts.findByUserId(used.value.userId)
+        // Valid only while the address is still this account's confirmed address.
+        const bound =
+          Option.isSome(account) &&
+          account.value.credentials.emailVerified &&
+          account.value.credentials.email !== null &&
+          emailKey(account.value.credentials.email) === emailKey(used.value.email)
+        if (!bound || Option.isNone(account)) return yield* new LinkInvalid()
+        return yield* finish(account.value, request.newPassword, client)
+      })
+
+      return Recovery.of({ startByPhone, completeByPhone, startByEmail, completeByEmail })
+    })
+  )
+}

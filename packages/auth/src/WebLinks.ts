@@ -1,0 +1,46 @@
+/**
+ * Where the links in letters point: pages of the web front end, which POST the token back to the
+ * API. Built from the configured base URL, never from a request's Host header (a forged Host would
+ * otherwise send the secret to someone else's site).
+ */
+import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
+
+export class WebLinks extends Context.Service<
+  WebLinks,
+  {
+    readonly confirmEmail: (token: string) => string
+    readonly resetPassword: (token: string) => string
+  }
+>()("@veche/auth/WebLinks") {
+  static readonly layer = (webUrl: string): Layer.Layer<WebLinks> => Layer.succeed(WebLinks, WebLinks.make(webUrl))
+
+  static readonly make = (webUrl: string): WebLinks["Service"] => {
+    const base = webUrl.replace(/\/+$/, "")
+    const page = (path: string) => (token: string) => `${base}${path}?token=${encodeURIComponent(token)}`
+    return WebLinks.of({ confirmEmail: page("/verify-email"), resetPassword: page("/reset-password") })
+  }
+
+  /**
+   * `SERVICE_WEB_URL`, an http(s) URL; in dev it defaults to `http://localhost:3000`, elsewhere it is
+   * required (a letter must not point at a developer's machine).
+   */
+  static readonly layerConfig: Layer.Layer<WebLinks, Config.ConfigError> = Layer.effect(
+    WebLinks,
+    Effect.gen(function* () {
+      const env = yield* Config.String("SERVICE_ENV").pipe(Config.withDefault("dev"))
+      const configured = yield* Config.String("SERVICE_WEB_URL").pipe(Config.option)
+      const url = configured._tag === "Some" ? configured.value : env === "dev" ? "http://localhost:3000" : undefined
+      if (url === undefined) {
+        return yield* Config.fail(
+          new ConfigProvider.SourceError({ message: "SERVICE_WEB_URL is required outside dev" })
+        )
+      }
+      if (!/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(url)) {
+        return yield* Config.fail(
+          new ConfigProvider.SourceError({ message: "SERVICE_WEB_URL must be an http(s) URL without query" })
+        )
+      }
+      return WebLinks.make(url)
+    })
+  )
+}

@@ -1,0 +1,77 @@
+/** The recovery and e-mail link routes of the Auth group. */
+import type { EmailConfirmation, Phone, Recovery } from "@veche/auth"
+import { EmailLinkInvalid, PhoneCodeInvalid } from "@veche/errors"
+import type { Snowflake } from "@veche/platform"
+import { Effect, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { addressOf, clientOf } from "./Client.ts"
+import { captcha, throttled } from "./FlowErrors.ts"
+import { toWire } from "./TokenPairs.ts"
+
+const linkInvalid = { LinkInvalid: () => Effect.fail(new EmailLinkInvalid()) }
+
+export const make = (
+  recovery: Recovery.Recovery["Service"],
+  confirmation: EmailConfirmation.EmailConfirmation["Service"]
+) => ({
+  recoverPhone: (payload: { readonly phone: Phone.PhoneNumber; readonly captcha_token?: string }) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const started = yield* recovery.startByPhone({
+        phone: payload.phone,
+        captchaToken: payload.captcha_token,
+        address: addressOf(request)
+      })
+      return {
+        verification_id: started.verificationId,
+        expires_in: started.expiresIn,
+        phone: started.maskedPhone,
+        channel: started.channel
+      }
+    }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
+
+  recoverVerify: (payload: {
+    readonly verification_id: Snowflake.Snowflake
+    readonly code: string
+    readonly new_password: string
+  }) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const pair = yield* recovery.completeByPhone(
+        {
+          verificationId: payload.verification_id,
+          code: payload.code,
+          newPassword: Redacted.make(payload.new_password)
+        },
+        clientOf(request)
+      )
+      return toWire(pair)
+    }).pipe(Effect.catchTag("CodeInvalid", () => Effect.fail(new PhoneCodeInvalid()))),
+
+  emailVerify: (payload: { readonly token: string }) =>
+    confirmation.confirm(Redacted.make(payload.token)).pipe(
+      Effect.map((email) => ({ email })),
+      Effect.catchTags(linkInvalid)
+    ),
+
+  recoverEmail: (payload: { readonly email: string; readonly captcha_token?: string }) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      yield* recovery.startByEmail({
+        email: payload.email.trim(),
+        captchaToken: payload.captcha_token,
+        address: addressOf(request)
+      })
+      return { ok: true }
+    }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
+
+  recoverEmailVerify: (payload: { readonly token: string; readonly new_password: string }) =>
+    Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const pair = yield* recovery.completeByEmail(
+        { token: Redacted.make(payload.token), newPassword: Redacted.make(payload.new_password) },
+        clientOf(request)
+      )
+      return toWire(pair)
+    }).pipe(Effect.catchTags(linkInvalid))
+})

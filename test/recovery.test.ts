@@ -1,0 +1,290 @@
+/** Password recovery through HTTP: by phone code and by e-mail link. */
+import { describe, expect, layer } from "@effect/vitest"
+import { AccountsRepo, Totp } from "@veche/auth"
+import { Snowflake } from "@veche/platform"
+import { TestHost } from "@veche/test-host"
+import { Clock, Effect } from "effect"
+import {
+  awaitMessage,
+  freshAddress,
+  json,
+  login,
+  messagesTo,
+  PASSWORD,
+  post,
+  register,
+  send
+} from "./support/Accounts.ts"
+
+const NEW_PASSWORD = "a brand new password"
+const CODE_INVALID = { code: 70003, message: "Phone verification code invalid or expired" }
+const LINK_INVALID = { code: 70004, message: "Email link invalid or expired" }
+
+const recoverPhone = (phone: string, from = freshAddress()) =>
+  post("/api/v10/auth/recover/phone", { phone, captcha_token: "dev" }, undefined, from)
+
+const recoverEmail = (email: string, from = freshAddress()) =>
+  post("/api/v10/auth/recover/email", { email, captcha_token: "dev" }, undefined, from)
+
+/** Registers by phone and confirms an e-mail address through the link that registration mailed. */
+const registerWithEmail = (phone: string, username: string, email: string) =>
+  Effect.gen(function* () {
+    const account = yield* register(phone, username, { email })
+    const letter = yield* awaitMessage(email, "email_verify")
+    const confirmed = yield* post("/api/v10/auth/email/verify", { token: letter?.token })
+    expect(confirmed.status).toBe(200)
+    return account
+  })
+
+describe("Recovery by phone", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("answers alike for known and unknown numbers; only the owner gets an SMS", () =>
+      Effect.gen(function* () {
+        yield* register("+79261110001", "recover_known")
+        const known = yield* recoverPhone("+79261110001")
+        const unknown = yield* recoverPhone("+79261119999")
+        expect(known.status).toBe(200)
+        expect(unknown.status).toBe(200)
+        const knownBody = (yield* json(known)) as Record<string, unknown>
+        const unknownBody = (yield* json(unknown)) as Record<string, unknown>
+        expect(Object.keys(knownBody).sort()).toEqual(["channel", "expires_in", "phone", "verification_id"])
+        expect({ ...knownBody, verification_id: 0, phone: 0 }).toEqual({ ...unknownBody, verification_id: 0, phone: 0 })
+        expect(knownBody).toMatchObject({ channel: "console", expires_in: 300, phone: "+7 *** ***-**-01" })
+        const sms = yield* awaitMessage("+79261110001", "recover")
+        expect(sms?.code).toMatch(/^\d{6}$/)
+        expect(sms?.text).toContain(sms?.code)
+        expect((yield* messagesTo("+79261119999")).filter((m) => m.kind === "recover")).toEqual([])
+        // The check-state route answers for the recovery purpose only.
+        const id = knownBody.verification_id as string
+        expect(yield* json(yield* send("GET", `/api/v10/auth/verify/${id}?purpose=recover`))).toEqual({
+          status: "needs_code",
+          code_length: 6,
+          channel: "console"
+        })
+        expect((yield* send("GET", `/api/v10/auth/verify/${id}`)).status).toBe(403)
+      })
+    )
+
+    it.effect("the code sets a new password, ends every session and returns a new pair; it works once", () =>
+      Effect.gen(function* () {
+        const phone = "+79261110002"
+        const account = yield* register(phone, "recover_done")
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code ?? ""
+        const wrong = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code: code === "000000" ? "111111" : "000000",
+          new_password: NEW_PASSWORD
+        })
+        expect(wrong.status).toBe(403)
+        expect(yield* json(wrong)).toEqual(CODE_INVALID)
+        const short = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: "short"
+        })
+        expect(short.status).toBe(400)
+        expect(yield* json(short)).toMatchObject({ code: 50035, errors: { new_password: {} } })
+
+        const done = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD
+        })
+        expect(done.status).toBe(200)
+        const pair = (yield* json(done)) as { access_token: string; user_id: string }
+        expect(pair.user_id).toBe(account.user_id)
+        // every earlier session ended; the new one works
+        expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(401)
+        expect((yield* post("/api/v10/auth/refresh", { refresh_token: account.refresh_token })).status).toBe(401)
+        expect((yield* send("GET", "/api/v10/users/@me", undefined, pair.access_token)).status).toBe(200)
+        expect((yield* login({ login: phone, password: PASSWORD })).status).toBe(401)
+        expect((yield* login({ login: phone, password: NEW_PASSWORD })).status).toBe(200)
+        const again = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: "yet another password"
+        })
+        expect(yield* json(again)).toEqual(CODE_INVALID)
+      })
+    )
+
+    it.effect("a code for an unknown number never completes, and an expired one is refused", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const unknown = (yield* json(yield* recoverPhone("+79261119998"))) as { verification_id: string }
+        for (const code of ["000000", "123456"]) {
+          const response = yield* post("/api/v10/auth/recover/verify", {
+            verification_id: unknown.verification_id,
+            code,
+            new_password: NEW_PASSWORD
+          })
+          expect(yield* json(response)).toEqual(CODE_INVALID)
+        }
+        const phone = "+79261110003"
+        yield* register(phone, "recover_late")
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string; expires_in: number }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        yield* host.adjustClock(`${started.expires_in} seconds`)
+        const late = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD
+        })
+        expect(yield* json(late)).toEqual(CODE_INVALID)
+      })
+    )
+
+    it.effect("shares the 3-per-hour SMS limit with registration, for known and unknown numbers alike", () =>
+      Effect.gen(function* () {
+        const phone = "+79261110004"
+        yield* register(phone, "recover_limit") // the first code of the hour
+        expect((yield* recoverPhone(phone)).status).toBe(200)
+        expect((yield* recoverPhone(phone)).status).toBe(200)
+        const limited = yield* recoverPhone(phone)
+        expect(limited.status).toBe(429)
+        expect(limited.headers.get("retry-after")).not.toBeNull()
+        for (let i = 0; i < 3; i++) expect((yield* recoverPhone("+79261119997")).status).toBe(200)
+        expect((yield* recoverPhone("+79261119997")).status).toBe(429)
+      })
+    )
+
+    it.effect("a captcha is due after the first attempt from an address", () =>
+      Effect.gen(function* () {
+        const from = freshAddress()
+        const first = yield* post("/api/v10/auth/recover/phone", { phone: "+79261119996" }, undefined, from)
+        expect(first.status).toBe(200)
+        const second = yield* post("/api/v10/auth/recover/phone", { phone: "+79261119996" }, undefined, from)
+        expect(second.status).toBe(400)
+        expect(yield* json(second)).toMatchObject({
+          errors: { captcha_token: { _errors: [{ code: "CAPTCHA_REQUIRED" }] } }
+        })
+      })
+    )
+
+    it.effect("recovery keeps two-factor authentication on", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const phone = "+79261110005"
+        const account = yield* register(phone, "recover_mfa")
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const now = yield* host.run(Clock.currentTimeMillis)
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, now) },
+          account.access_token
+        )
+        expect(enabled.status).toBe(200)
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        const done = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD
+        })
+        const pair = (yield* json(done)) as { access_token: string }
+        expect(yield* json(yield* send("GET", "/api/v10/auth/mfa", undefined, pair.access_token))).toMatchObject({
+          totp_enabled: true
+        })
+        expect(yield* json(yield* login({ login: phone, password: NEW_PASSWORD }))).toMatchObject({ code: 60003 })
+      })
+    )
+  })
+})
+
+describe("Recovery by e-mail", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("answers {ok: true} for any address; the letter goes only to a confirmed owner's address", () =>
+      Effect.gen(function* () {
+        yield* registerWithEmail("+79261120001", "mail_owner", "Owner@example.org")
+        // an address given at registration but never confirmed
+        yield* register("+79261120002", "mail_unconfirmed", { email: "pending@example.org" })
+        for (const email of ["owner@example.org", "pending@example.org", "nobody@example.org"]) {
+          const response = yield* recoverEmail(email)
+          expect(response.status).toBe(200)
+          expect(yield* json(response)).toEqual({ ok: true })
+        }
+        const letter = yield* awaitMessage("Owner@example.org", "email_recover")
+        expect(letter?.link).toMatch(/^https:\/\/veche\.test\/reset-password\?token=vlk_/)
+        expect(letter?.token).toMatch(/^vlk_/)
+        expect((yield* messagesTo("pending@example.org")).filter((m) => m.kind === "email_recover")).toEqual([])
+        expect((yield* messagesTo("nobody@example.org")).length).toBe(0)
+      })
+    )
+
+    it.effect("the link sets a new password once, ends every session, and expires after an hour", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const phone = "+79261120003"
+        const account = yield* registerWithEmail(phone, "mail_reset", "reset@example.org")
+        yield* recoverEmail("reset@example.org")
+        const token = (yield* awaitMessage("reset@example.org", "email_recover"))?.token
+        const short = yield* post("/api/v10/auth/recover/email/verify", { token, new_password: "short" })
+        expect(short.status).toBe(400)
+        const done = yield* post("/api/v10/auth/recover/email/verify", { token, new_password: NEW_PASSWORD })
+        expect(done.status).toBe(200)
+        expect(yield* json(done)).toMatchObject({ token_type: "Bearer", user_id: account.user_id })
+        expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(401)
+        expect((yield* login({ login: "reset@example.org", password: NEW_PASSWORD })).status).toBe(200)
+        const again = yield* post("/api/v10/auth/recover/email/verify", { token, new_password: "another password" })
+        expect(again.status).toBe(403)
+        expect(yield* json(again)).toEqual(LINK_INVALID)
+        for (const bogus of ["vlk_nothing", "not-a-token", "vat_x"]) {
+          const response = yield* post("/api/v10/auth/recover/email/verify", {
+            token: bogus,
+            new_password: NEW_PASSWORD
+          })
+          expect(yield* json(response)).toEqual(LINK_INVALID)
+        }
+
+        yield* host.adjustClock("1 hour")
+        yield* recoverEmail("reset@example.org")
+        const late = (yield* awaitMessage("reset@example.org", "email_recover", 2))?.token
+        yield* host.adjustClock("1 hour")
+        const expired = yield* post("/api/v10/auth/recover/email/verify", { token: late, new_password: NEW_PASSWORD })
+        expect(yield* json(expired)).toEqual(LINK_INVALID)
+      })
+    )
+
+    it.effect("a link works only while the address is still the account's", () =>
+      Effect.gen(function* () {
+        const phone = "+79261120004"
+        const account = yield* registerWithEmail(phone, "mail_moved", "old@example.org")
+        yield* recoverEmail("old@example.org")
+        const token = (yield* awaitMessage("old@example.org", "email_recover"))?.token
+        // The account confirms another address (through a registration-time style link).
+        yield* host_bind(account.access_token, "new@example.org")
+        const response = yield* post("/api/v10/auth/recover/email/verify", { token, new_password: NEW_PASSWORD })
+        expect(yield* json(response)).toEqual(LINK_INVALID)
+      })
+    )
+
+    it.effect("3 requests per address an hour, then 429; a captcha after the first attempt", () =>
+      Effect.gen(function* () {
+        for (let i = 0; i < 3; i++) expect((yield* recoverEmail("limit@example.org")).status).toBe(200)
+        expect((yield* recoverEmail("LIMIT@example.org")).status).toBe(429)
+        const from = freshAddress()
+        expect(
+          (yield* post("/api/v10/auth/recover/email", { email: "other@example.org" }, undefined, from)).status
+        ).toBe(200)
+        const noCaptcha = yield* post("/api/v10/auth/recover/email", { email: "other@example.org" }, undefined, from)
+        expect(noCaptcha.status).toBe(400)
+        const malformed = yield* recoverEmail("not an address")
+        expect(malformed.status).toBe(400)
+        expect(yield* json(malformed)).toMatchObject({ code: 50035, errors: { email: {} } })
+      })
+    )
+  })
+})
+
+/** Binds another confirmed address to a signed-in account, as the profile routes will. */
+const host_bind = (token: string, email: string) =>
+  Effect.gen(function* () {
+    const host = yield* TestHost.TestHost
+    const me = (yield* json(yield* send("GET", "/api/v10/users/@me", undefined, token))) as { id: string }
+    yield* host.run(
+      Effect.flatMap(Effect.service(AccountsRepo.AccountsRepo), (repo) =>
+        repo.bindEmail(Snowflake.Snowflake.make(me.id), email)
+      )
+    )
+  })
