@@ -5,7 +5,17 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
-import { AuthFlows, PasswordHasher, Sessions, SessionsConfig, Tokens, VerificationCodes, WebLinks } from "@veche/auth"
+import {
+  AuthFlows,
+  Moderation,
+  PasswordHasher,
+  Sessions,
+  SessionsConfig,
+  Staff,
+  Tokens,
+  VerificationCodes,
+  WebLinks
+} from "@veche/auth"
 import { DeliveryQueue, DevOutbox, type MmdbGeoIp, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
@@ -14,6 +24,7 @@ import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "e
 import type { Redis } from "effect/persistence"
 import * as Database from "./Database.ts"
 import * as DefaultDataDir from "./DefaultDataDir.ts"
+import * as DevSecrets from "./DevSecrets.ts"
 import type { EmbeddedPostgresError } from "./EmbeddedPostgres.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
@@ -66,6 +77,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const delivery = DeliveryQueue.DeliveryQueue.layer.pipe(
       Layer.provide(PgDeliveryStore.layer.pipe(Layer.provide(database)))
     )
+    const moderation = Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layerConfig))
     const registration = AuthFlows.layer.pipe(
       Layer.provide(
         Layer.mergeAll(
@@ -83,7 +95,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
-      Layer.provideMerge(registration),
+      Layer.provideMerge(Layer.merge(registration, moderation)),
       Layer.provideMerge(delivery),
       Layer.provideMerge(accounts),
       Layer.provideMerge(providers),
@@ -114,6 +126,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       ),
       Layer.provide(domain)
     )
-    return app.pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)))
+    return app.pipe(
+      Layer.provide(DevSecrets.layer(config.dataDir)),
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
+    )
   })
 )

@@ -68,7 +68,9 @@ export const start = (env: Record<string, string>, options: { readonly cwd?: str
 
 export const getJson = async (url: string, init?: RequestInit) => {
   const response = await fetch(url, init)
-  return { status: response.status, body: (await response.json()) as unknown }
+  const text = await response.text()
+  // 204 and friends have no body.
+  return { status: response.status, body: (text === "" ? null : JSON.parse(text)) as unknown }
 }
 
 /** A temporary data folder the embedded PostgreSQL can use (as root it runs as `postgres`). */

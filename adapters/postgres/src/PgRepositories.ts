@@ -1,9 +1,10 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
-import type { AccountsRepo, EmailLinksRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
+import type { AccountsRepo, BlocksRepo, EmailLinksRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
 import type { UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
+import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
@@ -16,7 +17,8 @@ export const layer: Layer.Layer<
   | SessionsRepo.SessionsRepo
   | VerificationsRepo.VerificationsRepo
   | MfaRepo.MfaRepo
-  | EmailLinksRepo.EmailLinksRepo,
+  | EmailLinksRepo.EmailLinksRepo
+  | BlocksRepo.BlocksRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -25,5 +27,6 @@ export const layer: Layer.Layer<
   PgSessionsRepo.layer,
   PgVerificationsRepo.layer,
   PgMfaRepo.layer,
-  PgEmailLinksRepo.layer
+  PgEmailLinksRepo.layer,
+  PgBlocksRepo.layer
 )

@@ -3,6 +3,7 @@ import { SessionsRepo } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
 
 const SessionRow = Schema.Struct({
   id: Schema.BigInt,
@@ -35,7 +36,8 @@ const AccessRow = Schema.Struct({
   session_id: Schema.BigInt,
   user_id: Schema.BigInt,
   token_expires_at: Schema.NullOr(Schema.Date),
-  last_used_at: Schema.Date
+  last_used_at: Schema.Date,
+  ...BlockColumns
 })
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
@@ -87,8 +89,11 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
 
     const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now) =>
       rows(AccessRow)(
-        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at
+        // The account's block comes in the same round trip: a join on its primary key.
+        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
+                   ${sql.unsafe(SELECT_BLOCK)}
             FROM session_tokens t JOIN sessions s ON s.id = t.session_id
+            LEFT JOIN account_blocks b ON b.user_id = s.user_id
             WHERE t.digest = ${digest} AND t.kind = 'access'
               AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}`
       ).pipe(
@@ -100,7 +105,8 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
           return {
             _tag: "Valid",
             grant: { sessionId: snowflake(row.session_id), userId: snowflake(row.user_id) },
-            lastUsedAt: utc(row.last_used_at)
+            lastUsedAt: utc(row.last_used_at),
+            block: toBlock(row.user_id, row)
           }
         })
       )

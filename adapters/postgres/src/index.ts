@@ -4,6 +4,7 @@
  */
 export * as Migrations from "./Migrations.ts"
 export * as PgAccountsRepo from "./PgAccountsRepo.ts"
+export * as PgBlocksRepo from "./PgBlocksRepo.ts"
 export * as PgDatabase from "./PgDatabase.ts"
 export * as PgDeliveryStore from "./PgDeliveryStore.ts"
 export * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"

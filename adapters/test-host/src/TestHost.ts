@@ -10,12 +10,15 @@
 import {
   AccountsRepo,
   AuthFlows,
+  BlocksRepo,
   EmailLinksRepo,
   MfaRepo,
+  Moderation,
   PasswordHasher,
   Sessions,
   SessionsConfig,
   SessionsRepo,
+  Staff,
   Tokens,
   VerificationCodes,
   VerificationsRepo,
@@ -97,12 +100,15 @@ export type DomainServices =
   | VerificationsRepo.VerificationsRepo
   | DeliveryQueue.DeliveryQueue
   | AccountsRepo.AccountsRepo
+  | BlocksRepo.BlocksRepo
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
   readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined
+  /** Platform staff, by user id or phone (default: nobody). */
+  readonly staff?: Partial<Staff.StaffList> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
   readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
 }
@@ -171,6 +177,9 @@ const accounts = Sessions.Sessions.layer.pipe(
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
 
+/** Blocks on memory: read by the sessions store beside them and by the staff routes. */
+const blocks = BlocksRepo.BlocksRepo.layerMemory
+
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
 
@@ -213,7 +222,10 @@ const delivery = DeliveryQueue.DeliveryQueue.layerMemory.pipe(
 /** Everything the routes need, on memory. */
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
-  const domain = registration.pipe(
+  const moderation = Moderation.Moderation.layer.pipe(
+    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
+  )
+  const domain = Layer.merge(registration, moderation).pipe(
     Layer.provideMerge(delivery),
     Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
     Layer.provideMerge(
@@ -226,6 +238,7 @@ const services = (options: Options) => {
       )
     ),
     Layer.provideMerge(tokens),
+    Layer.provideMerge(blocks),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(

@@ -11,12 +11,15 @@ import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
   AccountsRepo,
   AuthFlows,
+  BlocksRepo,
   EmailLinksRepo,
   MfaRepo,
+  Moderation,
   PasswordHasher,
   Sessions,
   SessionsConfig,
   SessionsRepo,
+  Staff,
   Tokens,
   VerificationCodes,
   VerificationsRepo,
@@ -72,6 +75,7 @@ const base = Layer.mergeAll(
 const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
 const sessions = Sessions.Sessions.layer.pipe(
   Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
+  Layer.provideMerge(BlocksRepo.BlocksRepo.layerMemory),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
 // Letters and SMS go through an in-memory queue to the console adapters (and the dev outbox).
@@ -83,7 +87,6 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-      AccountsRepo.AccountsRepo.layerMemory,
       MfaRepo.MfaRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
@@ -100,7 +103,10 @@ const domain = Layer.mergeAll(
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
 ).pipe(
   Layer.provideMerge(registration),
+  // No staff in this example: the moderation routes answer 403 to everyone.
+  Layer.provideMerge(Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })))),
   Layer.provideMerge(delivery),
+  Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
   Layer.provideMerge(sessions),
   Layer.provideMerge(tokens),
   Layer.provideMerge(base)

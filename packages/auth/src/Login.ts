@@ -21,6 +21,7 @@ import {
 } from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
+import type { AccountBlocked } from "./SessionsErrors.ts"
 
 /** Unknown account or wrong password: deliberately the same (401 50014). */
 export class BadCredentials extends Schema.TaggedError<BadCredentials>()("BadCredentials", {}) {}
@@ -43,7 +44,13 @@ export class Login extends Context.Service<
       client: ClientInfo
     ) => Effect.Effect<
       TokenPair,
-      BadCredentials | CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable | MfaRequired | MfaCodeInvalid
+      | BadCredentials
+      | CaptchaNeeded
+      | TooManyAttempts
+      | TemporarilyUnavailable
+      | MfaRequired
+      | MfaCodeInvalid
+      | AccountBlocked
     >
   }
 >()("@veche/auth/Login") {
@@ -88,7 +95,8 @@ export class Login extends Context.Service<
           return yield* new BadCredentials()
         }
         const user = account.value.user
-        // Only after the password: a wrong password must not reveal whether 2FA is on.
+        // Only after the password: a wrong password must not reveal a block or whether 2FA is on.
+        yield* sessions.ensureNotBlocked(user.id)
         yield* mfa.checkLogin(user.id, request.code)
         if (verdict.needsRehash) {
           const fresh = yield* Effect.orDie(hasher.hash(request.password))

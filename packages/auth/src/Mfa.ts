@@ -102,8 +102,19 @@ export class Mfa extends Context.Service<
       /** Uses the code if it is a fresh app code or an unused backup code of this user. */
       const useCode = Effect.fnUntraced(function* (totp: TotpRecord, code: string) {
         if (Totp.isCodeShape(code)) {
-          const secret = yield* box.open(totp.secretEnvelope, associatedData(totp.userId)).pipe(Effect.orDie)
-          const step = Totp.matchStep(secret, code, yield* Clock.currentTimeMillis, totp.lastStep)
+          // A secret that no longer opens (its key was dropped from SERVICE_SECRET_KEYS) cannot
+          // check app codes; backup codes still work, so the person is not locked out by a 500.
+          const secret = yield* box.open(totp.secretEnvelope, associatedData(totp.userId)).pipe(
+            Effect.map(Option.some),
+            Effect.catchTag("SecretBoxError", (e) =>
+              Effect.as(
+                Effect.logError(`TOTP secret of user ${totp.userId} cannot be opened: ${e.reason}`),
+                Option.none()
+              )
+            )
+          )
+          if (Option.isNone(secret)) return false
+          const step = Totp.matchStep(secret.value, code, yield* Clock.currentTimeMillis, totp.lastStep)
           return step !== undefined && (yield* repo.useStep(totp.userId, step))
         }
         const backup = BackupCodes.normalise(code)

@@ -27,6 +27,7 @@ import {
 } from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
+import type { AccountBlocked } from "./SessionsErrors.ts"
 import { Tokens } from "./Tokens.ts"
 import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
@@ -50,7 +51,7 @@ export class Recovery extends Context.Service<
         readonly newPassword: Redacted.Redacted<string>
       },
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, CodeInvalid>
+    ) => Effect.Effect<TokenPair, CodeInvalid | AccountBlocked>
     readonly startByEmail: (request: {
       readonly email: string
       readonly captchaToken: string | undefined
@@ -59,7 +60,7 @@ export class Recovery extends Context.Service<
     readonly completeByEmail: (
       request: { readonly token: Redacted.Redacted<string>; readonly newPassword: Redacted.Redacted<string> },
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, LinkInvalid>
+    ) => Effect.Effect<TokenPair, LinkInvalid | AccountBlocked>
   }
 >()("@veche/auth/Recovery") {
   static readonly layer: Layer.Layer<
@@ -163,6 +164,7 @@ export class Recovery extends Context.Service<
         client: ClientInfo
       ) {
         const userId = account.user.id
+        yield* sessions.ensureNotBlocked(userId)
         const now = yield* DateTime.now
         const passwordHash = yield* Effect.orDie(hasher.hash(newPassword))
         yield* accounts.setPasswordHash(userId, passwordHash)

@@ -3,10 +3,12 @@
  * refresh token ends the whole session); access tokens are checked on every request.
  */
 import { Snowflake } from "@veche/platform"
-import { Clock, Context, DateTime, Duration, Effect, Layer, type Redacted } from "effect"
+import { Clock, Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import * as Block from "./Block.ts"
+import { BlocksRepo } from "./BlocksRepo.ts"
 import type { AccessGrant, ClientInfo, Session } from "./Session.ts"
 import { SessionsConfig } from "./SessionsConfig.ts"
-import { RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
+import { AccountBlocked, RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
 import { SessionsRepo } from "./SessionsRepo.ts"
 import { type Minted, Tokens } from "./Tokens.ts"
 
@@ -23,10 +25,14 @@ export class Sessions extends Context.Service<
   Sessions,
   {
     readonly start: (userId: Snowflake.Snowflake, client: ClientInfo) => Effect.Effect<TokenPair>
-    readonly refresh: (refreshToken: Redacted.Redacted<string>) => Effect.Effect<TokenPair, RefreshRejected>
+    readonly refresh: (
+      refreshToken: Redacted.Redacted<string>
+    ) => Effect.Effect<TokenPair, RefreshRejected | AccountBlocked>
     readonly authenticate: (
       accessToken: Redacted.Redacted<string>
-    ) => Effect.Effect<AccessGrant, TokenInvalid | TokenExpired>
+    ) => Effect.Effect<AccessGrant, TokenInvalid | TokenExpired | AccountBlocked>
+    /** Refuses when the account is blocked now (login, recovery and refresh ask before a new pair). */
+    readonly ensureNotBlocked: (userId: Snowflake.Snowflake) => Effect.Effect<void, AccountBlocked>
     readonly list: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Session>>
     readonly end: (sessionId: Snowflake.Snowflake) => Effect.Effect<void>
     /** Ends every session of the user but `keep`; answers how many ended. */
@@ -38,11 +44,12 @@ export class Sessions extends Context.Service<
   static readonly layer: Layer.Layer<
     Sessions,
     never,
-    SessionsRepo | Tokens | SessionsConfig | Snowflake.SnowflakeGenerator
+    SessionsRepo | BlocksRepo | Tokens | SessionsConfig | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     Sessions,
     Effect.gen(function* () {
       const repo = yield* SessionsRepo
+      const blocks = yield* BlocksRepo
       const tokens = yield* Tokens
       const config = yield* SessionsConfig
       const ids = yield* Snowflake.SnowflakeGenerator
@@ -72,6 +79,13 @@ export class Sessions extends Context.Service<
         sessionId: grant.sessionId
       })
 
+      const ensureNotBlocked = Effect.fn("Sessions.ensureNotBlocked")(function* (userId: Snowflake.Snowflake) {
+        const block = yield* blocks.find(userId)
+        if (Option.isSome(block) && Block.isActive(block.value, yield* DateTime.now)) {
+          return yield* new AccountBlocked({ message: Block.describe(block.value) })
+        }
+      })
+
       const start = Effect.fn("Sessions.start")(function* (userId: Snowflake.Snowflake, client: ClientInfo) {
         const now = yield* DateTime.now
         const minted = yield* mintPair(now)
@@ -96,7 +110,11 @@ export class Sessions extends Context.Service<
         const now = yield* DateTime.now
         const minted = yield* mintPair(now)
         const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, { now, reuseGraceMs })
-        if (rotation._tag === "Rotated") return pairOf(minted, rotation.grant)
+        if (rotation._tag === "Rotated") {
+          // Rotated but not handed out: a blocked account's chain stops here.
+          yield* ensureNotBlocked(rotation.grant.userId)
+          return pairOf(minted, rotation.grant)
+        }
         if (rotation._tag === "Reused") {
           yield* Effect.logWarning("a spent refresh token was used again; its session was ended", rotation.sessionId)
         }
@@ -110,6 +128,9 @@ export class Sessions extends Context.Service<
         const found = yield* repo.findAccess(yield* tokens.digest(accessToken), now)
         if (found._tag === "Expired") return yield* new TokenExpired()
         if (found._tag === "Unknown") return yield* new TokenInvalid()
+        if (found.block !== null && Block.isActive(found.block, now)) {
+          return yield* new AccountBlocked({ message: Block.describe(found.block) })
+        }
         if (nowMs - DateTime.toEpochMillis(found.lastUsedAt) >= touchEveryMs)
           yield* repo.touch(found.grant.sessionId, now)
         return found.grant
@@ -119,6 +140,7 @@ export class Sessions extends Context.Service<
         start,
         refresh,
         authenticate,
+        ensureNotBlocked,
         list: (userId) => Effect.flatMap(DateTime.now, (now) => repo.listLive(userId, now)),
         end: (sessionId) => Effect.flatMap(DateTime.now, (now) => repo.revoke(sessionId, now)),
         endOthers: (userId, keep) => Effect.flatMap(DateTime.now, (now) => repo.revokeAll(userId, keep, now)),

@@ -9,3 +9,8 @@ export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpir
 
 /** A refresh token that cannot be used: unknown, spent, expired, or its session ended. */
 export class RefreshRejected extends Schema.TaggedError<RefreshRejected>()("RefreshRejected", {}) {}
+
+/** The account is blocked by the platform (answers 403 40007); `message` gives reason and term. */
+export class AccountBlocked extends Schema.TaggedError<AccountBlocked>()("AccountBlocked", {
+  message: Schema.String
+}) {}

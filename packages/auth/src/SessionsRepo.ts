@@ -4,7 +4,9 @@
  * concurrent refreshes with it rotate exactly once.
  */
 import type { Snowflake } from "@veche/platform"
-import { Context, DateTime, Effect, Layer, Ref } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
+import type { Block } from "./Block.ts"
+import { BlocksRepo } from "./BlocksRepo.ts"
 import type { AccessGrant, Session } from "./Session.ts"
 
 export interface NewTokens {
@@ -13,7 +15,13 @@ export interface NewTokens {
 }
 
 export type AccessLookup =
-  | { readonly _tag: "Valid"; readonly grant: AccessGrant; readonly lastUsedAt: DateTime.Utc }
+  | {
+      readonly _tag: "Valid"
+      readonly grant: AccessGrant
+      readonly lastUsedAt: DateTime.Utc
+      /** The account's block, read in the same lookup (active or ended: the caller judges). */
+      readonly block: Block | null
+    }
   | { readonly _tag: "Expired" }
   /** Unknown, or its session was revoked or is past its absolute end. */
   | { readonly _tag: "Unknown" }
@@ -35,6 +43,7 @@ export class SessionsRepo extends Context.Service<
   SessionsRepo,
   {
     readonly create: (session: Session, tokens: NewTokens) => Effect.Effect<void>
+    /** The access token's session, with its account's block, in one lookup of the store. */
     readonly findAccess: (digest: string, now: DateTime.Utc) => Effect.Effect<AccessLookup>
     readonly rotate: (refreshDigest: string, next: NewTokens, options: RotateOptions) => Effect.Effect<Rotation>
     readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
@@ -49,7 +58,11 @@ export class SessionsRepo extends Context.Service<
     ) => Effect.Effect<number>
   }
 >()("@veche/auth/SessionsRepo") {
-  static readonly layerMemory: Layer.Layer<SessionsRepo> = Layer.effect(SessionsRepo, Effect.suspend(makeMemory))
+  /** Sessions in memory, reading blocks from the BlocksRepo beside them (the memory one). */
+  static readonly layerMemory: Layer.Layer<SessionsRepo, never, BlocksRepo> = Layer.effect(
+    SessionsRepo,
+    Effect.suspend(makeMemory)
+  )
 }
 
 interface StoredToken {
@@ -86,6 +99,7 @@ function revoked(state: State, ids: ReadonlyArray<string>, now: DateTime.Utc): S
 function makeMemory() {
   return Effect.gen(function* () {
     const state = yield* Ref.make<State>({ sessions: new Map(), tokens: new Map() })
+    const blocks = yield* BlocksRepo
     return SessionsRepo.of({
       create: (session, tokens) =>
         Ref.update(state, (s) => ({
@@ -93,17 +107,20 @@ function makeMemory() {
           tokens: withTokens(s.tokens, session.id, tokens)
         })),
       findAccess: (digest, now) =>
-        Effect.map(Ref.get(state), (s): AccessLookup => {
+        Effect.flatMap(Ref.get(state), (s): Effect.Effect<AccessLookup> => {
           const token = s.tokens.get(digest)
-          if (token === undefined || token.kind !== "access") return { _tag: "Unknown" }
+          if (token === undefined || token.kind !== "access") return Effect.succeed({ _tag: "Unknown" })
           const session = s.sessions.get(token.sessionId)
-          if (!isLive(session, now)) return { _tag: "Unknown" }
-          if (token.expiresAt !== undefined && !DateTime.isLessThan(now, token.expiresAt)) return { _tag: "Expired" }
-          return {
+          if (!isLive(session, now)) return Effect.succeed({ _tag: "Unknown" })
+          if (token.expiresAt !== undefined && !DateTime.isLessThan(now, token.expiresAt)) {
+            return Effect.succeed({ _tag: "Expired" })
+          }
+          return Effect.map(blocks.find(session.userId), (block) => ({
             _tag: "Valid",
             grant: { sessionId: session.id, userId: session.userId },
-            lastUsedAt: session.lastUsedAt
-          }
+            lastUsedAt: session.lastUsedAt,
+            block: Option.getOrNull(block)
+          }))
         }),
       rotate: (refreshDigest, next, { now, reuseGraceMs }) =>
         Ref.modify(state, (s): [Rotation, State] => {

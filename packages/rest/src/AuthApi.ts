@@ -1,6 +1,7 @@
 /** The Auth group (sessions part): refresh, logout, the session list. Pure data. */
 import { Phone } from "@veche/auth"
 import {
+  Banned,
   BotsCannotUseThisEndpoint,
   EmailLinkInvalid,
   Forbidden,
@@ -244,7 +245,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("recoverVerify", "/auth/recover/verify", {
       payload: RecoverVerifyBody,
       success: TokenPair,
-      error: [InvalidFormBody, PhoneCodeInvalid]
+      error: [InvalidFormBody, PhoneCodeInvalid, Banned]
     }),
     HttpApiEndpoint.post("emailVerify", "/auth/email/verify", {
       payload: EmailVerifyBody,
@@ -259,7 +260,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("recoverEmailVerify", "/auth/recover/email/verify", {
       payload: RecoverEmailVerifyBody,
       success: TokenPair,
-      error: [InvalidFormBody, EmailLinkInvalid]
+      error: [InvalidFormBody, EmailLinkInvalid, Banned]
     })
   )
   .add(
@@ -280,6 +281,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
         InvalidAuthenticationToken,
         TwoFactorRequired,
         InvalidTwoFactorCode,
+        Banned,
         InvalidFormBody,
         RateLimited,
         ServiceUnavailable
@@ -300,7 +302,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("refresh", "/auth/refresh", {
       payload: RefreshBody,
       success: TokenPair,
-      error: InvalidAuthenticationToken
+      error: [InvalidAuthenticationToken, Banned]
     }),
     HttpApiEndpoint.post("logout", "/auth/logout", { success: NoContent, error: BotsCannotUseThisEndpoint }).middleware(
       Authorization

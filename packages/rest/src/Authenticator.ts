@@ -13,13 +13,18 @@ export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInval
 /** The token was valid once and has expired (answers 401 40001, so clients refresh). */
 export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", {}) {}
 
+/** The token is valid but its account is blocked (answers 403 40007); `message` gives reason and term. */
+export class AccountBlocked extends Schema.TaggedError<AccountBlocked>()("AccountBlocked", {
+  message: Schema.String
+}) {}
+
 export class Authenticator extends Context.Service<
   Authenticator,
   {
     readonly authenticate: (
       scheme: Scheme,
       token: Redacted.Redacted<string>
-    ) => Effect.Effect<Principal, TokenInvalid | TokenExpired>
+    ) => Effect.Effect<Principal, TokenInvalid | TokenExpired | AccountBlocked>
   }
 >()("@veche/rest/Authenticator") {
   /** No credential is valid: the state of a host with no accounts domain wired in. */

@@ -4,7 +4,7 @@
  * malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
  * what we want for both.
  */
-import { InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
+import { Banned, InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
 import { Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
@@ -22,7 +22,7 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
         HttpApiSecurity.annotate(OpenApi.Description, "A bot token: `Authorization: Bot <token>`.")
       )
     },
-    error: [Unauthorized, InvalidAuthenticationToken],
+    error: [Unauthorized, InvalidAuthenticationToken, Banned],
     requiredForClient: true
   }
 ) {}
@@ -30,7 +30,7 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
 // Tokens are opaque base64url strings with a type prefix; anything else cannot be ours.
 const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{1,512}$/
 
-type Outcome = Result.Result<Principal, Unauthorized | InvalidAuthenticationToken>
+type Outcome = Result.Result<Principal, Unauthorized | InvalidAuthenticationToken | Banned>
 
 const parse = (header: string | undefined): { scheme: Scheme; token: string } | "missing" | "malformed" => {
   if (header === undefined || header.trim() === "") return "missing"
@@ -57,7 +57,9 @@ export const layer: Layer.Layer<Authorization, never, Authenticator> = Layer.eff
         Effect.map(Result.succeed),
         Effect.catchTags({
           TokenExpired: () => Effect.succeed(Result.fail(new Unauthorized())),
-          TokenInvalid: () => Effect.succeed(Result.fail(new InvalidAuthenticationToken()))
+          TokenInvalid: () => Effect.succeed(Result.fail(new InvalidAuthenticationToken())),
+          // A platform block: the token is good, the account may not act (403 40007, reason and term).
+          AccountBlocked: (e) => Effect.succeed(Result.fail(new Banned({ message: e.message })))
         })
       )
     }

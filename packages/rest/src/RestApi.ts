@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./AuthApi.ts"
 import { DevApi } from "./DevApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { ModerationApi } from "./ModerationApi.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { ServiceApi } from "./ServiceApi.ts"
 import { UsersApi } from "./UsersApi.ts"
@@ -13,7 +14,7 @@ import { UsersApi } from "./UsersApi.ts"
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
-  .add(ServiceApi, AuthApi, UsersApi, DevApi)
+  .add(ServiceApi, AuthApi, UsersApi, ModerationApi, DevApi)
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)

@@ -5,7 +5,16 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import type { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
+import type {
+  EmailConfirmation,
+  Login,
+  Mfa,
+  Moderation,
+  PhoneChecks,
+  Recovery,
+  Registration,
+  Sessions
+} from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
 import type { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -19,6 +28,7 @@ import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -51,6 +61,7 @@ export type Services =
   | Login.Login
   | Mfa.Mfa
   | Recovery.Recovery
+  | Moderation.Moderation
   | EmailConfirmation.EmailConfirmation
   | GeoIp.GeoIp
   | UsersRepo.UsersRepo
@@ -65,10 +76,17 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "service">
   | HttpApiGroup.Service<"veche", "auth">
   | HttpApiGroup.Service<"veche", "users">
+  | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
   Services
-> = Layer.mergeAll(ServiceHandlers.layer, AuthHandlers.layer, UsersHandlers.layer, DevHandlers.layer).pipe(
+> = Layer.mergeAll(
+  ServiceHandlers.layer,
+  AuthHandlers.layer,
+  UsersHandlers.layer,
+  ModerationHandlers.layer,
+  DevHandlers.layer
+).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
 )

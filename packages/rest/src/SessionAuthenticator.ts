@@ -4,7 +4,7 @@
  */
 import { Sessions } from "@veche/auth"
 import { Effect, Layer } from "effect"
-import { Authenticator, TokenExpired, TokenInvalid } from "./Authenticator.ts"
+import { AccountBlocked, Authenticator, TokenExpired, TokenInvalid } from "./Authenticator.ts"
 
 export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer.effect(
   Authenticator,
@@ -17,7 +17,8 @@ export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer
           Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })),
           Effect.catchTags({
             TokenExpired: () => Effect.fail(new TokenExpired()),
-            TokenInvalid: () => Effect.fail(new TokenInvalid())
+            TokenInvalid: () => Effect.fail(new TokenInvalid()),
+            AccountBlocked: (e) => Effect.fail(new AccountBlocked({ message: e.message }))
           })
         )
       }

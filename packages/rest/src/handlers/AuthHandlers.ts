@@ -14,7 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
 import { addressOf, clientOf } from "./Client.ts"
-import { captcha, formError, throttled } from "./FlowErrors.ts"
+import { blocked, captcha, formError, throttled } from "./FlowErrors.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
@@ -60,6 +60,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             BadCredentials: () => Effect.fail(new InvalidAuthenticationToken()),
             MfaRequired: () => Effect.fail(new TwoFactorRequired()),
             MfaCodeInvalid: () => Effect.fail(new InvalidTwoFactorCode()),
+            ...blocked,
             ...captcha,
             ...throttled
           })
@@ -124,10 +125,12 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
         )
       )
       .handle("refresh", ({ payload }) =>
-        sessions.refresh(Redacted.make(payload.refresh_token)).pipe(
-          Effect.map(toWire),
-          Effect.catchTag("RefreshRejected", () => Effect.fail(new InvalidAuthenticationToken()))
-        )
+        sessions
+          .refresh(Redacted.make(payload.refresh_token))
+          .pipe(
+            Effect.map(toWire),
+            Effect.catchTags({ RefreshRejected: () => Effect.fail(new InvalidAuthenticationToken()), ...blocked })
+          )
       )
       .handle("logout", () =>
         Effect.gen(function* () {

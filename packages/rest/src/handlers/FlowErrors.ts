@@ -1,5 +1,5 @@
 /** How the account flows' refusals become API errors; shared by the Auth group's handlers. */
-import { InvalidFormBody, RateLimited, ServiceUnavailable } from "@veche/errors"
+import { Banned, InvalidFormBody, RateLimited, ServiceUnavailable } from "@veche/errors"
 import { RateLimitHeaders } from "@veche/ratelimit"
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
@@ -41,4 +41,9 @@ export const captcha = {
 /** A signed-in route re-checked the password: 400 50035 on `password`, as the mirrored platform. */
 export const passwordMismatch = {
   PasswordMismatch: () => Effect.fail(formError("password", "PASSWORD_DOES_NOT_MATCH", "Password does not match."))
+}
+
+/** A platform block: 403 40007 with the reason and term in the message. */
+export const blocked = {
+  AccountBlocked: (e: { readonly message: string }) => Effect.fail(new Banned({ message: e.message }))
 }

@@ -5,7 +5,7 @@ import type { Snowflake } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { addressOf, clientOf } from "./Client.ts"
-import { captcha, throttled } from "./FlowErrors.ts"
+import { blocked, captcha, throttled } from "./FlowErrors.ts"
 import { toWire } from "./TokenPairs.ts"
 
 const linkInvalid = { LinkInvalid: () => Effect.fail(new EmailLinkInvalid()) }
@@ -46,7 +46,7 @@ export const make = (
         clientOf(request)
       )
       return toWire(pair)
-    }).pipe(Effect.catchTag("CodeInvalid", () => Effect.fail(new PhoneCodeInvalid()))),
+    }).pipe(Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...blocked })),
 
   emailVerify: (payload: { readonly token: string }) =>
     confirmation.confirm(Redacted.make(payload.token)).pipe(
@@ -73,5 +73,5 @@ export const make = (
         clientOf(request)
       )
       return toWire(pair)
-    }).pipe(Effect.catchTags(linkInvalid))
+    }).pipe(Effect.catchTags({ ...linkInvalid, ...blocked }))
 })

@@ -1,0 +1,15 @@
+import { describe, layer } from "@effect/vitest"
+import { UsersRepo } from "@veche/users"
+import { Layer } from "effect"
+import { BlocksRepo } from "../src/BlocksRepo.ts"
+import { SessionsRepo } from "../src/SessionsRepo.ts"
+import { blocksRepoContract } from "./contracts/BlocksRepoContract.ts"
+
+describe("BlocksRepo (memory)", () => {
+  layer(
+    SessionsRepo.layerMemory.pipe(
+      Layer.provideMerge(BlocksRepo.layerMemory),
+      Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
+    )
+  )((it) => blocksRepoContract(it))
+})

@@ -1,0 +1,48 @@
+/** The staff group: account blocks. Staff are configured by the operator (SERVICE_STAFF_*). Pure data. */
+import { BotsCannotUseThisEndpoint, InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
+import { Snowflake } from "@veche/platform"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Authorization } from "./Authorization.ts"
+
+export const BlockBody = Schema.Struct({
+  reason: Schema.String.pipe(
+    Schema.check(
+      Schema.isBetweenLength(1, 200, {
+        message: "Must be between 1 and 200 in length.",
+        formCode: "BASE_TYPE_BAD_LENGTH"
+      })
+    )
+  ),
+  /** ISO 8601 with a time zone; absent or null for a permanent block. */
+  until: Schema.optionalKey(Schema.NullOr(Schema.DateTimeUtcFromString))
+})
+
+export const BlockView = Schema.Struct({
+  user_id: Snowflake.Snowflake,
+  reason: Schema.String,
+  until: Schema.NullOr(Schema.String),
+  blocked_by: Schema.NullOr(Snowflake.Snowflake),
+  created_at: Schema.String
+})
+
+const params = { user_id: Snowflake.Snowflake }
+
+export class ModerationApi extends HttpApiGroup.make("moderation")
+  .add(
+    HttpApiEndpoint.put("blockUser", "/moderation/users/:user_id/block", {
+      params,
+      payload: BlockBody,
+      success: BlockView,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser, InvalidFormBody]
+    }).middleware(Authorization),
+    HttpApiEndpoint.delete("unblockUser", "/moderation/users/:user_id/block", {
+      params,
+      success: HttpApiSchema.NoContent,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
+    }).middleware(Authorization)
+  )
+  .annotate(
+    OpenApi.Description,
+    "Platform staff only (SERVICE_STAFF_USER_IDS / SERVICE_STAFF_PHONES): block and unblock accounts."
+  ) {}

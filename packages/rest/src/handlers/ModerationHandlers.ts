@@ -1,0 +1,51 @@
+/** Handlers of the staff group. */
+import { Moderation } from "@veche/auth"
+import { MissingPermissions, UnknownUser } from "@veche/errors"
+import { DateTime, Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { requireUser } from "../Principal.ts"
+import { RestApi } from "../RestApi.ts"
+import { formError } from "./FlowErrors.ts"
+
+const refusals = {
+  NotStaff: () => Effect.fail(new MissingPermissions()),
+  NoSuchUser: () => Effect.fail(new UnknownUser())
+}
+
+export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
+  Effect.gen(function* () {
+    const moderation = yield* Moderation.Moderation
+    return handlers
+      .handle("blockUser", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const staff = yield* requireUser
+          const block = yield* moderation.block({
+            staffId: staff.userId,
+            userId: params.user_id,
+            reason: payload.reason,
+            until: payload.until ?? null
+          })
+          return {
+            user_id: block.userId,
+            reason: block.reason,
+            until: block.until === null ? null : DateTime.formatIso(block.until),
+            blocked_by: block.blockedBy,
+            created_at: DateTime.formatIso(block.createdAt)
+          }
+        }).pipe(
+          Effect.catchTags({
+            ...refusals,
+            CannotBlockSelf: () => Effect.fail(formError("user_id", "CANNOT_BLOCK_SELF", "You cannot block yourself.")),
+            BlockEndInPast: () =>
+              Effect.fail(formError("until", "BASE_TYPE_BAD_DATE", "The end must be in the future."))
+          })
+        )
+      )
+      .handle("unblockUser", ({ params }) =>
+        Effect.gen(function* () {
+          const staff = yield* requireUser
+          yield* moderation.unblock({ staffId: staff.userId, userId: params.user_id })
+        }).pipe(Effect.catchTags(refusals))
+      )
+  })
+)
