@@ -44,6 +44,7 @@ export const letter = (
     to,
     kind: "register",
     subject: "Veche: your registration code",
+    code: Redacted.value(code),
     text: `Your Veche registration code is ${Redacted.value(code)}. It is valid for ${Math.floor(
       Duration.toMinutes(ttl)
     )} minutes. If you did not ask for it, ignore this letter.`

@@ -50,7 +50,8 @@ const StoredJob = Schema.Union([
       html: Schema.optionalKey(Schema.String),
       kind: DevOutbox.MessageKind,
       link: Schema.optionalKey(Schema.String),
-      token: Schema.optionalKey(Schema.String)
+      token: Schema.optionalKey(Schema.String),
+      code: Schema.optionalKey(Schema.String)
     }),
     expiresAt: Schema.DateTimeUtcFromString
   })
@@ -72,7 +73,7 @@ const stored = (job: Job): typeof StoredJob.Type => {
     const { to, kind, code, text } = job.message
     return { _tag: "Sms", message: { to, kind, code, text }, expiresAt: job.expiresAt }
   }
-  const { to, subject, text, html, kind, link, token } = job.letter
+  const { to, subject, text, html, kind, link, token, code } = job.letter
   return {
     _tag: "Mail",
     letter: {
@@ -82,7 +83,8 @@ const stored = (job: Job): typeof StoredJob.Type => {
       kind,
       ...(html === undefined ? {} : { html }),
       ...(link === undefined ? {} : { link }),
-      ...(token === undefined ? {} : { token })
+      ...(token === undefined ? {} : { token }),
+      ...(code === undefined ? {} : { code })
     },
     expiresAt: job.expiresAt
   }

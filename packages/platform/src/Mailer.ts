@@ -21,6 +21,8 @@ export interface Letter {
   readonly link?: string | undefined
   /** The token inside that link, if any (recorded by the dev outbox). */
   readonly token?: string | undefined
+  /** The code the letter carries (e-mail registration), if any (recorded by the dev outbox). */
+  readonly code?: string | undefined
 }
 
 /**
@@ -50,6 +52,7 @@ export class Mailer extends Context.Service<
           kind: letter.kind,
           ...(letter.link === undefined ? {} : { link: letter.link }),
           ...(letter.token === undefined ? {} : { token: letter.token }),
+          ...(letter.code === undefined ? {} : { code: letter.code }),
           text: letter.text
         })
         yield* Effect.logInfo(`Mail (console) to ${letter.to} [${letter.kind}] "${letter.subject}": ${letter.text}`)
