@@ -70,9 +70,13 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
     const accounts = Sessions.Sessions.layer.pipe(Layer.provide(SessionsConfig.SessionsConfig.layerConfig))
     // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha).
-    const providers = Layer.mergeAll(Providers.smsSender, Providers.mailer, Providers.captcha, Providers.geoIp).pipe(
-      Layer.provide(FetchHttpClient.layer)
-    )
+    const providers = Layer.mergeAll(
+      Providers.smsSender,
+      Providers.mailer,
+      Providers.captcha,
+      Providers.geoIp,
+      Providers.carrierCheck
+    ).pipe(Layer.provide(FetchHttpClient.layer))
     // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.
     const delivery = DeliveryQueue.DeliveryQueue.layer.pipe(
       Layer.provide(PgDeliveryStore.layer.pipe(Layer.provide(database)))

@@ -182,6 +182,13 @@ export const layer: Layer.Layer<VerificationsRepo.VerificationsRepo, never, SqlC
               RETURNING ${returning}`
         ),
 
+      carrierCodeArrived: (id, codeDigest) =>
+        first(
+          sql`UPDATE verifications SET code_digest = ${codeDigest}, code_length = 4, status = 'needs_code'
+              WHERE id = ${id} AND ${open} AND channel = 'mobileid' AND NOT sms_switched AND status = 'pending'
+              RETURNING ${returning}`
+        ),
+
       consume,
 
       setStatus: (id, status) =>

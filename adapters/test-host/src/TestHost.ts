@@ -26,6 +26,7 @@ import {
 } from "@veche/auth"
 import {
   Captcha,
+  CarrierCheck,
   DeliveryQueue,
   DevOutbox,
   GeoIp,
@@ -107,6 +108,11 @@ export interface Options {
   readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined
+  /**
+   * Carrier checks (mobile ID) with the dev adapter: codes arrive as 4-digit "calls" in the outbox,
+   * and numbers ending in 00 refuse. Default off: codes go by SMS.
+   */
+  readonly carrierCheck?: boolean | undefined
   /** Platform staff, by user id or phone (default: nobody). */
   readonly staff?: Partial<Staff.StaffList> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
@@ -215,6 +221,9 @@ const registration = AuthFlows.layer.pipe(
   )
 )
 
+const carrierCheckOf = (options: Options) =>
+  options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone
+
 const delivery = DeliveryQueue.DeliveryQueue.layerMemory.pipe(
   Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
 )
@@ -226,6 +235,7 @@ const services = (options: Options) => {
     Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
   )
   const domain = Layer.merge(registration, moderation).pipe(
+    Layer.provideMerge(carrierCheckOf(options)),
     Layer.provideMerge(delivery),
     Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
     Layer.provideMerge(

@@ -27,6 +27,7 @@ import {
 } from "@veche/auth"
 import {
   Captcha,
+  CarrierCheck,
   DeliveryQueue,
   DevOutbox,
   GeoIp,
@@ -93,7 +94,8 @@ const registration = AuthFlows.layer.pipe(
       PasswordHasher.PasswordHasher.layer(),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
-      WebLinks.WebLinks.layer("http://127.0.0.1:8090")
+      WebLinks.WebLinks.layer("http://127.0.0.1:8090"),
+      CarrierCheck.CarrierCheck.layerNone
     )
   )
 )

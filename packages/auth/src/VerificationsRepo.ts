@@ -61,6 +61,14 @@ export class VerificationsRepo extends Context.Service<
       expiresAt: DateTime.Utc
     ) => Effect.Effect<Option.Option<Verification>>
     /**
+     * The carrier's code arrived for a pending mobile-ID check (status `needs_code`, code length 4).
+     * None when the record is no longer such a check (moved to SMS meanwhile, used, burned).
+     */
+    readonly carrierCodeArrived: (
+      id: Snowflake.Snowflake,
+      codeDigest: string
+    ) => Effect.Effect<Option.Option<Verification>>
+    /**
      * Submits a code. The attempt is judged before the code is compared: a record that has already
      * taken `maxAttempts` wrong codes is burned (status `failed`) by the next submission, right code
      * or not. A right code succeeds exactly once.
@@ -150,6 +158,21 @@ export class VerificationsRepo extends Context.Service<
               expiresAt,
               smsSwitched: true
             }
+            return [Option.some(next), next] as const
+          }),
+
+        carrierCodeArrived: (id, codeDigest) =>
+          update(id, (record) => {
+            if (
+              record === undefined ||
+              !isOpen(record) ||
+              record.channel !== "mobileid" ||
+              record.smsSwitched ||
+              record.status !== "pending"
+            ) {
+              return [Option.none(), undefined] as const
+            }
+            const next: Verification = { ...record, codeDigest, codeLength: 4, status: "needs_code" }
             return [Option.some(next), next] as const
           }),
 

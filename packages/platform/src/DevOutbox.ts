@@ -10,7 +10,7 @@ export const MessageKind = Schema.Literals(["register", "recover", "change_phone
 export type MessageKind = typeof MessageKind.Type
 
 /** How a message travelled: the SMS channels (`sms`, `messenger`, `console`) and e-mail. */
-export const Channel = Schema.Literals(["sms", "messenger", "console", "email"])
+export const Channel = Schema.Literals(["sms", "messenger", "console", "email", "mobileid"])
 export type Channel = typeof Channel.Type
 
 /** One recorded message, exactly as `GET /dev/outbox` lists it; `at` is an ISO 8601 instant. */

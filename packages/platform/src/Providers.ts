@@ -8,12 +8,14 @@
 import { Array as Arr, Config, ConfigProvider, Context, Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import { Captcha } from "./Captcha.ts"
+import { CarrierCheck } from "./CarrierCheck.ts"
 import type * as DevOutbox from "./DevOutbox.ts"
 import type { GeoIp } from "./GeoIp.ts"
 import * as HCaptcha from "./HCaptcha.ts"
 import { Mailer } from "./Mailer.ts"
 import * as MmdbGeoIp from "./MmdbGeoIp.ts"
 import * as ServiceInfo from "./ServiceInfo.ts"
+import * as SmsRuCallCheck from "./SmsRuCallCheck.ts"
 import * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
 import { SmsSender } from "./SmsSender.ts"
 import * as SmtpMailer from "./SmtpMailer.ts"
@@ -120,6 +122,26 @@ export const captcha: Layer.Layer<Captcha, Config.ConfigError, HttpClient.HttpCl
     return Captcha.layerDev
   })
 )
+
+/**
+ * `SERVICE_CARRIER_CHECK_PROVIDER`: `none` (default: codes by SMS only), `dev` (calls recorded in
+ * the dev outbox) or `smsru` (SMS.ru flash call).
+ */
+export const carrierCheck: Layer.Layer<CarrierCheck, Config.ConfigError, HttpClient.HttpClient | DevOutbox.DevOutbox> =
+  Layer.unwrap(
+    Effect.gen(function* (): Effect.fn.Return<
+      Layer.Layer<CarrierCheck, Config.ConfigError, HttpClient.HttpClient | DevOutbox.DevOutbox>,
+      Config.ConfigError
+    > {
+      const provider = yield* Config.Literals(["none", "dev", "smsru"], "SERVICE_CARRIER_CHECK_PROVIDER").pipe(
+        Config.withDefault("none" as const)
+      )
+      if (provider === "smsru") return SmsRuCallCheck.layerConfig
+      if (provider === "none") return CarrierCheck.layerNone
+      yield* warnOutsideDev("SERVICE_CARRIER_CHECK_PROVIDER=dev")
+      return CarrierCheck.layerDev
+    })
+  )
 
 /** The installed data set, or `SERVICE_GEOIP_DATABASE`. */
 export const geoIp: Layer.Layer<GeoIp, Config.ConfigError | MmdbGeoIp.GeoIpUnavailable> = MmdbGeoIp.layerConfig

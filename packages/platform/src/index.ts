@@ -4,6 +4,7 @@
  * real ones (`<Provider><Port>` modules). `Providers` picks them from the environment for hosts.
  */
 export * as Captcha from "./Captcha.ts"
+export * as CarrierCheck from "./CarrierCheck.ts"
 export * as DeliveryJob from "./DeliveryJob.ts"
 export * as DeliveryQueue from "./DeliveryQueue.ts"
 export * as DeliveryStore from "./DeliveryStore.ts"
@@ -15,6 +16,7 @@ export * as MmdbGeoIp from "./MmdbGeoIp.ts"
 export * as Providers from "./Providers.ts"
 export * as SecretBox from "./SecretBox.ts"
 export * as ServiceInfo from "./ServiceInfo.ts"
+export * as SmsRuCallCheck from "./SmsRuCallCheck.ts"
 export * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
 export * as SmsSender from "./SmsSender.ts"
 export * as SmtpMailer from "./SmtpMailer.ts"

@@ -117,8 +117,14 @@ const NewPassword = Schema.String.pipe(Schema.check(length(8, 128)))
 
 export const RegisterVerifyBody = Schema.Struct({
   verification_id: Snowflake.Snowflake,
+  // 6 digits of the service's code, or 4 of a carrier check (GET /auth/verify tells which).
   code: Schema.String.pipe(
-    Schema.check(Schema.isPattern(/^\d{6}$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
+    Schema.check(
+      Schema.isPattern(/^(\d{4}|\d{6})$/, {
+        message: "Must be 6 digits (4 for a call).",
+        formCode: "BASE_TYPE_INVALID"
+      })
+    )
   ),
   username: Username,
   display_name: Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(32))))),

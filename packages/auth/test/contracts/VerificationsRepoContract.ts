@@ -242,6 +242,25 @@ export const verificationsRepoContract = (it: Vitest.MethodsNonLive<Verification
     })
   )
 
+  it.effect("takes the carrier's code for a pending mobile-ID check, once, and not after a move to SMS", () =>
+    Effect.gen(function* () {
+      const { record, repo } = yield* setup({ channel: "mobileid", codeLength: 4, status: "pending" })
+      const arrived = yield* repo.carrierCodeArrived(record.id, digest("1234"))
+      expect(arrived).toEqual(
+        Option.some({ ...record, codeDigest: digest("1234"), codeLength: 4, status: "needs_code" })
+      )
+      expect(Option.isNone(yield* repo.carrierCodeArrived(record.id, digest("9999")))).toBe(true)
+      expect((yield* repo.consume(record.id, "register", digest("1234"), yield* DateTime.now))._tag).toBe("Consumed")
+
+      const moved = yield* setup({ channel: "mobileid", codeLength: 4, status: "pending" })
+      const expiresAt = DateTime.addDuration(yield* DateTime.now, TTL)
+      yield* moved.repo.switchToSms(moved.record.id, digest("777777"), expiresAt)
+      expect(Option.isNone(yield* moved.repo.carrierCodeArrived(moved.record.id, digest("1234")))).toBe(true)
+      const sms = yield* setup()
+      expect(Option.isNone(yield* sms.repo.carrierCodeArrived(sms.record.id, digest("1234")))).toBe(true)
+    })
+  )
+
   it.effect("does not switch an ordinary SMS check", () =>
     Effect.gen(function* () {
       const { record, repo } = yield* setup()
