@@ -5,81 +5,47 @@
  * the spread. Prints a table and writes bench/results.json.
  *
  *   BENCH_SECONDS (10)  BENCH_REPS (3)  BENCH_CONNECTIONS (50)  BENCH_WARMUP_SECONDS (3)
- *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder.
+ *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder; either way
+ *   the run works in a fresh schema, dropped at the end.
  */
+import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import * as Accounts from "./lib/Accounts.ts"
+import * as Compare from "./lib/Compare.ts"
+import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
+import * as RefreshChains from "./lib/RefreshChains.ts"
+import * as Report from "./lib/Report.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const REPS = Number(process.env.BENCH_REPS ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3)
 const ROOT = path.resolve(import.meta.dirname, "..")
-
-interface Row {
-  readonly scenario: string
-  readonly veche_rps: number
-  readonly floor_rps: number
-  readonly ratio: number
-  readonly p50_ms: number
-  readonly p99_ms: number
-  readonly veche_rps_spread: readonly [number, number]
-  readonly floor_rps_spread: readonly [number, number]
-  readonly target: string
-}
+const TIMING: Compare.Timing = { seconds: SECONDS, warmup: WARMUP, reps: REPS }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-"))
 chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres` and must enter it
 
-const compare = async (scenario: string, target: string, vecheUrl: string, floorUrl: string): Promise<Row> => {
-  const options = { connections: CONNECTIONS, seconds: SECONDS }
-  await Load.run(vecheUrl, { ...options, seconds: WARMUP })
-  await Load.run(floorUrl, { ...options, seconds: WARMUP })
-  const ours: Array<Load.LoadResult> = []
-  const theirs: Array<Load.LoadResult> = []
-  for (let rep = 0; rep < REPS; rep++) {
-    ours.push(await Load.run(vecheUrl, options))
-    theirs.push(await Load.run(floorUrl, options))
-    process.stderr.write(
-      `  ${scenario}: rep ${rep + 1}/${REPS} veche ${ours.at(-1)?.rps.toFixed(0)} req/s, floor ${theirs.at(-1)?.rps.toFixed(0)} req/s\n`
-    )
-  }
-  // A side answering errors would be measured doing something else: refuse the run instead.
-  for (const [side, results] of [
-    ["Veche", ours],
-    ["the floor", theirs]
-  ] as const) {
-    const failures = results.reduce((n, r) => n + r.errors + r.non2xx, 0)
-    if (failures > 0) throw new Error(`${scenario}: ${failures} failed or non-2xx answers from ${side}`)
-  }
-  const vecheRps = Load.median(ours.map((r) => r.rps))
-  const floorRps = Load.median(theirs.map((r) => r.rps))
-  const spread = (rs: ReadonlyArray<Load.LoadResult>) =>
-    [Math.min(...rs.map((r) => r.rps)), Math.max(...rs.map((r) => r.rps))] as const
-  return {
-    scenario,
-    veche_rps: Math.round(vecheRps),
-    floor_rps: Math.round(floorRps),
-    ratio: Number((vecheRps / floorRps).toFixed(3)),
-    p50_ms: Load.median(ours.map((r) => r.p50Ms)),
-    p99_ms: Load.median(ours.map((r) => r.p99Ms)),
-    veche_rps_spread: spread(ours),
-    floor_rps_spread: spread(theirs),
-    target
-  }
-}
+/** A side driven by autocannon at the bench's concurrency. */
+const autocannon =
+  (url: string, request: Load.Request = {}): Compare.Side =>
+  (seconds) =>
+    Load.run(url, { connections: CONNECTIONS, seconds, ...request })
 
 // Limits far above what the load generator can reach: the limiter does all its work, never refuses.
+// `default` is the bucket of every route the table does not name (@me, the auth routes).
+const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
 const UNREACHABLE_LIMITS = {
-  SERVICE_RATE_LIMITS: JSON.stringify({ version: { limit: 1_000_000_000, windowMs: 1_000 } }),
+  SERVICE_RATE_LIMITS: JSON.stringify({ version: UNREACHABLE, default: UNREACHABLE }),
   SERVICE_GLOBAL_RATE_LIMIT: "1000000000"
 }
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
 
-const startVeche = async (name: string, env: Record<string, string>) => {
+const startVeche = async (name: string, database: Database.Database, env: Record<string, string>) => {
   const port = await Processes.freePort()
   const base = `http://127.0.0.1:${port}`
   const running = await Processes.start(
@@ -89,9 +55,14 @@ const startVeche = async (name: string, env: Record<string, string>) => {
       PORT: String(port),
       HOST: "127.0.0.1",
       SERVICE_ENV: "prod",
+      // Required outside dev. Nothing the bench seals or codes it sends need outlive the run: random keys.
+      SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
+      SERVICE_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+      SERVICE_WEB_URL: "http://localhost:3000",
       SERVICE_ACCESS_LOG: "true",
       SERVICE_DATA_DIR: path.join(dataDir, name),
-      DATABASE_URL: process.env.DATABASE_URL ?? "",
+      DATABASE_URL: database.url,
+      DATABASE_SCHEMA: database.schema,
       REDIS_URL: "",
       ...env
     },
@@ -100,72 +71,131 @@ const startVeche = async (name: string, env: Record<string, string>) => {
   return { ...running, base }
 }
 
+const startFloor = async (name: string, script: string, readyRoute: string, env: Record<string, string> = {}) => {
+  const port = await Processes.freePort()
+  const base = `http://127.0.0.1:${port}`
+  const running = await Processes.start(
+    name,
+    path.join(ROOT, "bench/floors", script),
+    { PORT: String(port), ...env },
+    `${base}${readyRoute}`
+  )
+  return { ...running, base }
+}
+
+/** The login floor: the argon2id verify loop, a process of its own per measurement. */
+const argon2Floor: Compare.Side = async (seconds) =>
+  JSON.parse(
+    await Processes.runToEnd("argon2 floor", path.join(ROOT, "bench/floors/argon2.ts"), {
+      CONCURRENCY: String(CONNECTIONS),
+      SECONDS: String(seconds)
+    })
+  ) as Load.LoadResult
+
 /** Server time one request costs more: the difference of 1 / throughput. */
-const addedServerMicros = (row: Row) => Number(((1 / row.veche_rps - 1 / row.floor_rps) * 1e6).toFixed(1))
+const addedServerMicros = (row: Compare.Row) =>
+  Number(((1 / row.veche.rps - 1 / (row.floor?.rps ?? Number.NaN)) * 1e6).toFixed(1))
 /** What a client waits longer at this concurrency: connections / throughput, the mean latency. */
-const addedLatencyMicros = (row: Row) => Math.round((CONNECTIONS / row.veche_rps - CONNECTIONS / row.floor_rps) * 1e6)
+const addedLatencyMicros = (row: Compare.Row) =>
+  Math.round((CONNECTIONS / row.veche.rps - CONNECTIONS / (row.floor?.rps ?? Number.NaN)) * 1e6)
 
 const main = async () => {
-  const floorPort = await Processes.freePort()
-  const floor = {
-    ...(await Processes.start(
-      "floor",
-      path.join(ROOT, "bench/floors/version.ts"),
-      { PORT: String(floorPort) },
-      `http://127.0.0.1:${floorPort}/api/v10/version`
-    )),
-    base: `http://127.0.0.1:${floorPort}`
-  }
-  const veche = await startVeche("veche", UNREACHABLE_LIMITS)
-  const limiterOff = await startVeche("limiter-off", { SERVICE_RATE_LIMITS_ENABLED: "false" })
-  const limiterRedis = await startVeche("limiter-redis", { ...UNREACHABLE_LIMITS, REDIS_URL })
-  const servers = [floor, veche, limiterOff, limiterRedis]
-  const idleVeche = await veche.rssMb()
-  const idleFloor = await floor.rssMb()
+  // Started one after another: each server migrates the schema before it answers.
+  const servers: Array<Processes.Running> = []
+  let database: Database.Database | undefined
   try {
-    const route = "/api/v10/version"
-    const rows: Array<Row> = []
-    rows.push(await compare("GET /api/v10/version", "ratio >= 0.80", `${veche.base}${route}`, `${floor.base}${route}`))
+    database = await Database.open(path.join(dataDir, "pg"))
+    const floor = await startFloor("floor", "version.ts", "/api/v10/version")
+    servers.push(floor)
+    const veche = await startVeche("veche", database, UNREACHABLE_LIMITS)
+    servers.push(veche)
+    const limiterOff = await startVeche("limiter-off", database, { SERVICE_RATE_LIMITS_ENABLED: "false" })
+    servers.push(limiterOff)
+    const limiterRedis = await startVeche("limiter-redis", database, { ...UNREACHABLE_LIMITS, REDIS_URL })
+    servers.push(limiterRedis)
+    // The auth scenarios: a dev server (its outbox gives the registration code back), route limits
+    // off for throughput. Login's own protections stay on: the captcha is answered on every request.
+    const auth = await startVeche("veche-auth", database, { SERVICE_ENV: "dev", SERVICE_RATE_LIMITS_ENABLED: "false" })
+    servers.push(auth)
+    const meFloor = await startFloor("floor-me", "me.ts", "/ready", {
+      DATABASE_URL: database.url,
+      DATABASE_SCHEMA: database.schema
+    })
+    servers.push(meFloor)
+    const idleVeche = await veche.rssMb()
+    const idleFloor = await floor.rssMb()
+
+    const rows: Array<{ row: Compare.Row; target: Report.Target; extra?: string }> = []
+    const version = `/api/v10/version`
+    rows.push({
+      row: await Compare.measure(
+        "GET /api/v10/version",
+        TIMING,
+        autocannon(`${veche.base}${version}`),
+        autocannon(`${floor.base}${version}`)
+      ),
+      target: { minRatio: 0.8 }
+    })
     const loadedVeche = await veche.rssMb()
     const loadedFloor = await floor.rssMb()
-    const memoryLimiter = await compare(
+    const memoryLimiter = await Compare.measure(
       "rate limiter, memory store (vs limiting off)",
-      "report added µs/request",
-      `${veche.base}${route}`,
-      `${limiterOff.base}${route}`
+      TIMING,
+      autocannon(`${veche.base}${version}`),
+      autocannon(`${limiterOff.base}${version}`)
     )
-    const redisLimiter = await compare(
+    const redisLimiter = await Compare.measure(
       "rate limiter, Redis store (vs limiting off)",
-      "report added µs/request",
-      `${limiterRedis.base}${route}`,
-      `${limiterOff.base}${route}`
+      TIMING,
+      autocannon(`${limiterRedis.base}${version}`),
+      autocannon(`${limiterOff.base}${version}`)
     )
-    rows.push(memoryLimiter, redisLimiter)
+    for (const row of [memoryLimiter, redisLimiter]) {
+      const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
+      rows.push({ row, target: { note: "report added µs/request" }, extra })
+    }
+
+    await Accounts.register(auth.base)
+    rows.push({
+      row: await Compare.measure(
+        "POST /api/v10/auth/login (argon2id; floor: bare verify loop)",
+        TIMING,
+        autocannon(`${auth.base}/api/v10/auth/login`, { method: "POST", json: Accounts.LOGIN_BODY }),
+        argon2Floor
+      ),
+      target: { minRatio: 0.9, maxP99Ms: 100 }
+    })
+
+    const chains = await RefreshChains.start(auth.base, CONNECTIONS, () => Accounts.login(auth.base))
+    try {
+      rows.push({
+        row: await Compare.measure(`POST /api/v10/auth/refresh (${CONNECTIONS} chains)`, TIMING, chains.run),
+        target: { note: "report req/s and p99" }
+      })
+    } finally {
+      chains.close()
+    }
+
+    const me = "/api/v10/users/@me"
+    const bearer = { headers: { authorization: `Bearer ${(await Accounts.login(auth.base)).access_token}` } }
+    rows.push({
+      row: await Compare.measure(
+        "GET /api/v10/users/@me (floor: node:http + pg)",
+        TIMING,
+        autocannon(`${veche.base}${me}`, bearer),
+        autocannon(`${meFloor.base}${me}`, bearer)
+      ),
+      target: { minRatio: 1.0, maxP99Ms: 10 }
+    })
 
     console.log(
-      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max])\n`
+      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}\n`
     )
-    console.log("| scenario | Veche req/s | floor req/s (same run) | ratio | p50 ms | p99 ms | target |")
-    console.log("|---|---|---|---|---|---|---|")
-    for (const r of rows) {
-      const extra = r.scenario.startsWith("rate limiter")
-        ? ` (+${addedServerMicros(r)} µs server time/request; +${addedLatencyMicros(r)} µs mean latency at ${CONNECTIONS} connections)`
-        : ""
-      console.log(
-        `| ${r.scenario} | ${r.veche_rps} [${r.veche_rps_spread.map(Math.round).join("-")}] | ${r.floor_rps} [${r.floor_rps_spread.map(Math.round).join("-")}] | ${r.ratio}${extra} | ${r.p50_ms} | ${r.p99_ms} | ${r.target} |`
-      )
-    }
+    for (const text of Report.header) console.log(text)
+    for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))
     console.log(
-      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | idle <= 150 MB, loaded <= 250 MB |`
+      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | idle <= 150 MB, loaded <= 250 MB |`
     )
-    const results = rows.map(({ scenario, veche_rps, floor_rps, ratio, p50_ms, p99_ms }) => ({
-      scenario,
-      veche_rps,
-      floor_rps,
-      ratio,
-      p50_ms,
-      p99_ms
-    }))
     const memory = {
       scenario: "memory",
       veche_idle_mb: idleVeche,
@@ -180,10 +210,12 @@ const main = async () => {
       redis_server_us: addedServerMicros(redisLimiter),
       redis_latency_us: addedLatencyMicros(redisLimiter)
     }
-    writeFileSync(path.join(ROOT, "bench/results.json"), `${JSON.stringify([...results, memory, limiter], null, 2)}\n`)
+    const results = [...rows.map(({ row }) => Report.result(row)), memory, limiter]
+    writeFileSync(path.join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`)
     console.log("\nwritten: bench/results.json")
   } finally {
     await Promise.all(servers.map((server) => server.stop()))
+    await database?.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -9,15 +9,29 @@ export interface LoadResult {
   readonly non2xx: number
 }
 
+/** One request repeated on every connection: a GET by default, or a fixed JSON body. */
+export interface Request {
+  readonly method?: "GET" | "POST"
+  readonly headers?: Record<string, string>
+  /** Sent as JSON; the same bytes every time (autocannon cannot vary it per request). */
+  readonly json?: unknown
+}
+
 export const run = async (
   url: string,
-  options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
+  options: { readonly connections: number; readonly seconds: number } & Request
 ): Promise<LoadResult> => {
+  const json = options.json === undefined ? {} : { body: JSON.stringify(options.json) }
   const result = await autocannon({
     url,
     connections: options.connections,
     duration: options.seconds,
-    headers: options.headers ?? {}
+    method: options.method ?? "GET",
+    headers: {
+      ...(options.json === undefined ? {} : { "content-type": "application/json" }),
+      ...options.headers
+    },
+    ...json
   })
   return {
     rps: result.requests.average,

@@ -1,5 +1,5 @@
 /** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { createServer } from "node:net"
 
 export interface Running {
@@ -37,6 +37,19 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   })
 }
 
+/**
+ * Its output went to /dev/null, and the server logs why it stopped there: start it once more with
+ * the same settings, output kept, and answer its last lines. Only on the failure path.
+ */
+const whyItFails = (script: string, env: Record<string, string>): string => {
+  const again = spawnSync(process.execPath, [script], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    timeout: 20_000
+  })
+  return `${again.stdout ?? ""}${again.stderr ?? ""}`.trim().split("\n").slice(-15).join("\n")
+}
+
 export const start = async (
   name: string,
   script: string,
@@ -53,7 +66,9 @@ export const start = async (
   void exited.then(() => children.delete(child))
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} before it answered`)
+    if (child.exitCode !== null) {
+      throw new Error(`${name} exited with ${child.exitCode} before it answered:\n${whyItFails(script, env)}`)
+    }
     const ok = await fetch(readyUrl, { signal: AbortSignal.timeout(1_000) }).then(
       (r) => r.ok,
       () => false
@@ -75,3 +90,22 @@ export const start = async (
     rssMb: () => rssOf(child.pid ?? 0)
   }
 }
+
+/** Runs a script that measures something by itself to its end, and answers what it printed on stdout. */
+export const runToEnd = (name: string, script: string, env: Record<string, string>): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(process.execPath, [script], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"]
+    })
+    children.add(child)
+    const chunks: Array<Buffer> = []
+    child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk))
+    child.once("error", reject)
+    // `close`, not `exit`: by then stdout has been read to its end.
+    child.once("close", (code) => {
+      children.delete(child)
+      if (code === 0) resolve(Buffer.concat(chunks).toString("utf8"))
+      else reject(new Error(`${name} exited with ${code}`))
+    })
+  })

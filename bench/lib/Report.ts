@@ -1,0 +1,55 @@
+/** The bench's outputs: the printed table and the rows of bench/results.json. */
+import type { Row } from "./Compare.ts"
+
+/** What a scenario must reach; a scenario with neither bound is reported, not judged. */
+export interface Target {
+  readonly minRatio?: number
+  readonly maxP99Ms?: number
+  readonly note?: string
+}
+
+export const ratio = (row: Row): number | null =>
+  row.floor === null ? null : Number((row.veche.rps / row.floor.rps).toFixed(3))
+
+const describe = (target: Target): string =>
+  [
+    target.minRatio === undefined ? [] : [`ratio >= ${target.minRatio.toFixed(2)}`],
+    target.maxP99Ms === undefined ? [] : [`p99 <= ${target.maxP99Ms} ms`],
+    target.note === undefined ? [] : [target.note]
+  ]
+    .flat()
+    .join(", ")
+
+/** "met" or "NOT met", judged on the medians; empty when there is nothing to judge. */
+const verdict = (row: Row, target: Target): string => {
+  const r = ratio(row)
+  const ratioOk = target.minRatio === undefined || (r !== null && r >= target.minRatio)
+  const p99Ok = target.maxP99Ms === undefined || row.veche.p99Ms <= target.maxP99Ms
+  if (target.minRatio === undefined && target.maxP99Ms === undefined) return ""
+  return ratioOk && p99Ok ? " (met)" : " (NOT met)"
+}
+
+const spread = (s: readonly [number, number]) => s.map(Math.round).join("-")
+
+export const header = [
+  "| scenario | Veche req/s | floor req/s (same run) | ratio | p50 ms | p99 ms | floor p50 / p99 ms | target |",
+  "|---|---|---|---|---|---|---|---|"
+]
+
+/** One table line; `extra` follows the ratio (the limiter rows' added time). */
+export const line = (row: Row, target: Target, extra = ""): string => {
+  const floor = row.floor
+  const floorRps = floor === null ? "—" : `${Math.round(floor.rps)} [${spread(floor.spread)}]`
+  const floorLatency = floor === null ? "—" : `${floor.p50Ms} / ${floor.p99Ms}`
+  return `| ${row.scenario} | ${Math.round(row.veche.rps)} [${spread(row.veche.spread)}] | ${floorRps} | ${ratio(row) ?? "—"}${extra} | ${row.veche.p50Ms} | ${row.veche.p99Ms} | ${floorLatency} | ${describe(target)}${verdict(row, target)} |`
+}
+
+/** The row as bench/results.json keeps it; no floor gives null floor_rps and ratio. */
+export const result = (row: Row) => ({
+  scenario: row.scenario,
+  veche_rps: Math.round(row.veche.rps),
+  floor_rps: row.floor === null ? null : Math.round(row.floor.rps),
+  ratio: ratio(row),
+  p50_ms: row.veche.p50Ms,
+  p99_ms: row.veche.p99Ms
+})
