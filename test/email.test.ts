@@ -83,6 +83,17 @@ describe("Registration by e-mail", () => {
       })
     )
 
+    it.effect("5 letters per address an hour, then 429", () =>
+      Effect.gen(function* () {
+        for (let i = 0; i < 5; i++) {
+          expect((yield* registerEmail("busy@example.org", freshAddress())).status).toBe(200)
+        }
+        const limited = yield* registerEmail("busy@example.org", freshAddress())
+        expect(limited.status).toBe(429)
+        expect(yield* json(limited)).toMatchObject({ global: false })
+      })
+    )
+
     it.effect("refuses malformed addresses with 50035 on email", () =>
       Effect.gen(function* () {
         for (const email of ["no-at-sign", "two@@example.org", "a@b", "spaces in@example.org", 7]) {
@@ -90,6 +101,20 @@ describe("Registration by e-mail", () => {
           expect(response.status).toBe(400)
           expect(yield* json(response)).toMatchObject({ code: 50035, errors: { email: {} } })
         }
+      })
+    )
+  })
+})
+
+describe("E-mail registration when mail cannot be sent", () => {
+  layer(TestHost.layer({ delivery: "down" }))((it) => {
+    it.effect("answers 503 and creates nothing to complete", () =>
+      Effect.gen(function* () {
+        const response = yield* registerEmail("late@example.org")
+        expect(response.status).toBe(503)
+        expect(yield* json(response)).toEqual({ code: 0, message: "503: Service Unavailable" })
+        const phone = yield* post("/api/v10/auth/register/phone", { phone: "+79361119999", captcha_token: "dev" })
+        expect(phone.status).toBe(503)
       })
     )
   })

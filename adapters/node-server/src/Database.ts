@@ -11,9 +11,16 @@ import type { ServerConfig } from "./ServerConfig.ts"
 
 export const layer = (config: ServerConfig) =>
   Option.match(config.databaseUrl, {
-    onSome: (url) => PgDatabase.layer({ url, schema: Option.getOrUndefined(config.databaseSchema) }),
+    onSome: (url) =>
+      PgDatabase.layer({
+        url,
+        schema: Option.getOrUndefined(config.databaseSchema),
+        maxConnections: config.databaseMaxConnections
+      }),
     onNone: () =>
-      Layer.unwrap(Effect.map(EmbeddedPostgres, (embedded) => PgDatabase.layer({ url: embedded.url }))).pipe(
-        Layer.provide(EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) }))
-      )
+      Layer.unwrap(
+        Effect.map(EmbeddedPostgres, (embedded) =>
+          PgDatabase.layer({ url: embedded.url, maxConnections: config.databaseMaxConnections })
+        )
+      ).pipe(Layer.provide(EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) })))
   })

@@ -13,6 +13,8 @@ export interface ServerConfig {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   /** Keep the tables in this schema of DATABASE_URL's database (created if missing). */
   readonly databaseSchema: Option.Option<string>
+  /** The connection pool's size (DATABASE_URL and the embedded database alike). */
+  readonly databaseMaxConnections: number
   readonly dataDir: string
   /** Whether SERVICE_DATA_DIR was set (a configured folder is never replaced by a fallback). */
   readonly dataDirConfigured: boolean
@@ -47,6 +49,10 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   )
   const databaseSchema = yield* Config.String("DATABASE_SCHEMA").pipe(Config.option)
+  const databaseMaxConnections = yield* Config.schema(
+    Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 }))),
+    "DATABASE_MAX_CONNECTIONS"
+  ).pipe(Config.withDefault(10))
   const redisUrl = yield* Config.Redacted("REDIS_URL").pipe(
     Config.option,
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
@@ -71,6 +77,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     port,
     databaseUrl,
     databaseSchema,
+    databaseMaxConnections,
     dataDir,
     dataDirConfigured,
     redisUrl,

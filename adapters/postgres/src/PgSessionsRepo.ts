@@ -48,12 +48,16 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     // SQL and decoding failures are infrastructure faults: defects, answered 500 at the edge.
-    const rows =
-      <S extends Schema.Top>(schema: S) =>
-      (query: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
-        Effect.orDie(Effect.flatMap(query, Schema.decodeUnknownEffect(Schema.Array(schema)))) as Effect.Effect<
-          ReadonlyArray<S["Type"]>
-        >
+    // The decoder is built once per row shape, not per query: this runs on every authenticated request.
+    const rows = <S extends Schema.Top>(schema: S) => {
+      const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
+      return (query: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+        Effect.orDie(Effect.flatMap(query, decode)) as Effect.Effect<ReadonlyArray<S["Type"]>>
+    }
+    const accessRows = rows(AccessRow)
+    const spentRows = rows(SpentRow)
+    const usedRows = rows(UsedRow)
+    const countRows = rows(CountRow)
 
     const insertTokens = (sessionId: string, next: SessionsRepo.NewTokens) =>
       sql`INSERT INTO session_tokens ${sql.insert([
@@ -88,7 +92,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         .pipe(Effect.asVoid, Effect.orDie)
 
     const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now) =>
-      rows(AccessRow)(
+      accessRows(
         // The account's block comes in the same round trip: a join on its primary key.
         sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
                    ${sql.unsafe(SELECT_BLOCK)}
@@ -117,7 +121,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
           Effect.gen(function* () {
             // Spend the token: the row lock makes concurrent refreshes with it wait here, and the
             // ones that follow find used_at set.
-            const [spent] = yield* rows(SpentRow)(
+            const [spent] = yield* spentRows(
               sql`UPDATE session_tokens t SET used_at = ${date(now)}
                   FROM sessions s
                   WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh' AND t.used_at IS NULL
@@ -135,7 +139,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
                 sessionExpiresAt: utc(spent.expires_at)
               } as const
             }
-            const [used] = yield* rows(UsedRow)(
+            const [used] = yield* usedRows(
               sql`SELECT t.session_id, t.used_at, (s.revoked_at IS NULL AND s.expires_at > ${date(now)}) AS live
                   FROM session_tokens t JOIN sessions s ON s.id = t.session_id
                   WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh'`
@@ -168,7 +172,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
       )
 
     const revokeAll: SessionsRepo.SessionsRepo["Service"]["revokeAll"] = (userId, keep, now) =>
-      rows(CountRow)(
+      countRows(
         sql`WITH ended AS (
               UPDATE sessions SET revoked_at = ${date(now)}
               WHERE user_id = ${userId} AND revoked_at IS NULL AND id <> ${keep ?? "0"}

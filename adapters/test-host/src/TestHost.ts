@@ -28,6 +28,7 @@ import {
   Captcha,
   CarrierCheck,
   DeliveryQueue,
+  DeliveryStore,
   DevOutbox,
   GeoIp,
   Mailer,
@@ -113,6 +114,8 @@ export interface Options {
    * and numbers ending in 00 refuse. Default off: codes go by SMS.
    */
   readonly carrierCheck?: boolean | undefined
+  /** `down`: the delivery queue refuses every message (requests that send one answer 503). */
+  readonly delivery?: "memory" | "down" | undefined
   /** Platform staff, by user id or phone (default: nobody). */
   readonly staff?: Partial<Staff.StaffList> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
@@ -224,9 +227,13 @@ const registration = AuthFlows.layer.pipe(
 const carrierCheckOf = (options: Options) =>
   options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone
 
-const delivery = DeliveryQueue.DeliveryQueue.layerMemory.pipe(
-  Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
-)
+const deliveryOf = (options: Options) =>
+  DeliveryQueue.DeliveryQueue.layer.pipe(
+    Layer.provide(
+      options.delivery === "down" ? DeliveryStore.DeliveryStore.layerDown : DeliveryStore.DeliveryStore.layerMemory
+    ),
+    Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
+  )
 
 /** Everything the routes need, on memory. */
 const services = (options: Options) => {
@@ -236,7 +243,7 @@ const services = (options: Options) => {
   )
   const domain = Layer.merge(registration, moderation).pipe(
     Layer.provideMerge(carrierCheckOf(options)),
-    Layer.provideMerge(delivery),
+    Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
     Layer.provideMerge(
       Layer.mergeAll(

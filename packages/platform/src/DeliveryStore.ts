@@ -168,6 +168,20 @@ export class DeliveryStore extends Context.Service<
   }): Layer.Layer<DeliveryStore> => Layer.effect(DeliveryStore, DeliveryStore.make(options))
 
   static readonly layerMemory: Layer.Layer<DeliveryStore> = DeliveryStore.layer()
+
+  /** A store that is down: every `add` fails (tests of the 503 a caller answers then). */
+  static readonly layerDown: Layer.Layer<DeliveryStore> = Layer.succeed(
+    DeliveryStore,
+    DeliveryStore.of({
+      shared: false,
+      add: () => Effect.fail(new DeliveryUnavailable({ reason: "the store is down" })),
+      claim: () => Effect.succeed([]),
+      retryAt: () => Effect.succeed(false),
+      remove: () => Effect.void,
+      dropExpired: () => Effect.succeed([]),
+      nextDue: () => Effect.succeed(Option.none())
+    })
+  )
 }
 
 /**
