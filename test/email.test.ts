@@ -40,6 +40,31 @@ describe("Registration methods", () => {
   })
 })
 
+describe("Session records", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("show the client's address and country", () =>
+      Effect.gen(function* () {
+        const account = yield* register("+79361110010", "country_user")
+        const fromRussia = yield* post(
+          "/api/v10/auth/login",
+          { login: "+79361110010", password: PASSWORD, captcha_token: "dev" },
+          undefined,
+          RUSSIAN
+        )
+        expect(fromRussia.status).toBe(200)
+        const sessions = (yield* json(
+          yield* send("GET", "/api/v10/auth/sessions", undefined, account.access_token)
+        )) as Array<{
+          client_info: { ip: string | null; country: string | null }
+        }>
+        expect(sessions.map((session) => session.client_info)).toContainEqual(
+          expect.objectContaining({ ip: RUSSIAN, country: "RU" })
+        )
+      })
+    )
+  })
+})
+
 describe("Registration by e-mail", () => {
   layer(TestHost.layer())((it) => {
     it.effect("is refused with 403 from a Russian address", () =>

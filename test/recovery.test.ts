@@ -149,6 +149,21 @@ describe("Recovery by phone", () => {
       })
     )
 
+    it.effect("refuses a number that is not a Russian mobile with 50035 on phone", () =>
+      Effect.gen(function* () {
+        for (const phone of ["+1 555 0100", "12345", 79261110001]) {
+          const response = yield* post(
+            "/api/v10/auth/recover/phone",
+            { phone, captcha_token: "dev" },
+            undefined,
+            freshAddress()
+          )
+          expect(response.status).toBe(400)
+          expect(yield* json(response)).toMatchObject({ code: 50035, errors: { phone: {} } })
+        }
+      })
+    )
+
     it.effect("a captcha is due after the first attempt from an address", () =>
       Effect.gen(function* () {
         const from = freshAddress()

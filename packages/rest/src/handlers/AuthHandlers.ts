@@ -29,8 +29,8 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
     const checks = yield* PhoneChecks.PhoneChecks
     const logins = yield* Login.Login
     const mfa = MfaHandlers.make(yield* Mfa.Mfa)
-    const recovery = RecoveryHandlers.make(yield* Recovery.Recovery, yield* EmailConfirmation.EmailConfirmation)
     const geo = yield* GeoIp.GeoIp
+    const recovery = RecoveryHandlers.make(yield* Recovery.Recovery, yield* EmailConfirmation.EmailConfirmation, geo)
     const inRussia = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.map(geo.country(addressOf(request)), (country) => country._tag === "Some" && country.value === RUSSIA)
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
@@ -52,7 +52,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
               captchaToken: payload.captcha_token,
               address: addressOf(request)
             },
-            clientOf(request)
+            yield* clientOf(request, geo)
           )
           return toWire(pair)
         }).pipe(
@@ -109,7 +109,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
               dateOfBirth: payload.date_of_birth,
               email: payload.email
             },
-            clientOf(request)
+            yield* clientOf(request, geo)
           )
           return toWire(pair)
         }).pipe(

@@ -1,7 +1,7 @@
 /** The recovery and e-mail link routes of the Auth group. */
 import type { EmailConfirmation, Phone, Recovery } from "@veche/auth"
 import { EmailLinkInvalid, PhoneCodeInvalid } from "@veche/errors"
-import type { Snowflake } from "@veche/platform"
+import type { GeoIp, Snowflake } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { addressOf, clientOf } from "./Client.ts"
@@ -12,7 +12,8 @@ const linkInvalid = { LinkInvalid: () => Effect.fail(new EmailLinkInvalid()) }
 
 export const make = (
   recovery: Recovery.Recovery["Service"],
-  confirmation: EmailConfirmation.EmailConfirmation["Service"]
+  confirmation: EmailConfirmation.EmailConfirmation["Service"],
+  geo: GeoIp.GeoIp["Service"]
 ) => ({
   recoverPhone: (payload: { readonly phone: Phone.PhoneNumber; readonly captcha_token?: string }) =>
     Effect.gen(function* () {
@@ -43,7 +44,7 @@ export const make = (
           code: payload.code,
           newPassword: Redacted.make(payload.new_password)
         },
-        clientOf(request)
+        yield* clientOf(request, geo)
       )
       return toWire(pair)
     }).pipe(Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...blocked })),
@@ -70,7 +71,7 @@ export const make = (
       const request = yield* HttpServerRequest.HttpServerRequest
       const pair = yield* recovery.completeByEmail(
         { token: Redacted.make(payload.token), newPassword: Redacted.make(payload.new_password) },
-        clientOf(request)
+        yield* clientOf(request, geo)
       )
       return toWire(pair)
     }).pipe(Effect.catchTags({ ...linkInvalid, ...blocked }))
