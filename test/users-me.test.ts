@@ -39,7 +39,20 @@ describe("GET /users/@me", () => {
             discriminator: "0",
             global_name: "Alice",
             avatar: null,
-            bot: false
+            banner: null,
+            accent_color: null,
+            avatar_decoration_data: null,
+            public_flags: 0,
+            bot: false,
+            bio: "",
+            flags: 0,
+            premium_type: 0,
+            mfa_enabled: false,
+            locale: "ru",
+            verified: false,
+            email: null,
+            phone: null,
+            guild_order: []
           })
         }
         // the id is a real snowflake: a library can read the account's creation time from it

@@ -16,7 +16,16 @@ import {
   VerificationCodes,
   WebLinks
 } from "@veche/auth"
-import { DeliveryQueue, DevOutbox, type MmdbGeoIp, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
+import {
+  DeliveryQueue,
+  DevOutbox,
+  EventBus,
+  type MmdbGeoIp,
+  Providers,
+  SecretBox,
+  ServiceInfo,
+  Snowflake
+} from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
@@ -93,7 +102,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     )
     // Shared by the routes and the domain: counters (route limits and quotas) and the dev outbox
     // (what the dev adapters "send", for GET /dev/outbox; per node: a dev server is one node).
-    const shared = Layer.mergeAll(RateLimits.layer(config), DevOutbox.DevOutbox.layerMemory)
+    const shared = Layer.mergeAll(
+      RateLimits.layer(config),
+      DevOutbox.DevOutbox.layerMemory,
+      EventBus.EventBus.layerMemory
+    )
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),

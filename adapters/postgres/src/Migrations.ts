@@ -12,6 +12,7 @@ import mfa0005 from "./migrations/0005_mfa.ts"
 import deliveryQueue0006 from "./migrations/0006_delivery_queue.ts"
 import emailLinks0007 from "./migrations/0007_email_links.ts"
 import accountBlocks0008 from "./migrations/0008_account_blocks.ts"
+import profiles0009 from "./migrations/0009_profiles.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -21,7 +22,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0005_mfa": mfa0005,
   "0006_delivery_queue": deliveryQueue0006,
   "0007_email_links": emailLinks0007,
-  "0008_account_blocks": accountBlocks0008
+  "0008_account_blocks": accountBlocks0008,
+  "0009_profiles": profiles0009
 })
 
 /**

@@ -134,6 +134,17 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
           Effect.asVoid,
           Effect.catchReason("SqlError", "UniqueViolation", () => Effect.fail(new AccountsErrors.EmailTaken())),
           Effect.catchTag("SqlError", Effect.die)
+        ),
+      unbindEmail: (userId) =>
+        sql`UPDATE credentials SET email = NULL, email_verified = FALSE WHERE user_id = ${userId}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      setPhone: (userId, phone) =>
+        sql`UPDATE credentials SET phone = ${phone} WHERE user_id = ${userId}`.pipe(
+          Effect.asVoid,
+          Effect.catchReason("SqlError", "UniqueViolation", () => Effect.fail(new AccountsErrors.PhoneTaken())),
+          Effect.catchTag("SqlError", Effect.die)
         )
     })
   })

@@ -58,6 +58,15 @@ export const layer: Layer.Layer<EmailLinksRepo.EmailLinksRepo, never, SqlClient.
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toLink)),
           Effect.orDie
         ),
+      newestOpen: (userId, purpose, now) =>
+        sql`
+          SELECT * FROM email_links
+          WHERE user_id = ${userId} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${date(now)}
+          ORDER BY created_at DESC, id DESC LIMIT 1`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toLink)),
+          Effect.orDie
+        ),
       burnFor: (userId, purpose, now) =>
         sql`
           UPDATE email_links SET used_at = ${date(now)}

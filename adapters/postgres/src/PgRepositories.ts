@@ -1,12 +1,13 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
 import type { AccountsRepo, BlocksRepo, EmailLinksRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
-import type { UsersRepo } from "@veche/users"
+import type { ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
+import * as PgProfilesRepo from "./PgProfilesRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
@@ -18,7 +19,8 @@ export const layer: Layer.Layer<
   | VerificationsRepo.VerificationsRepo
   | MfaRepo.MfaRepo
   | EmailLinksRepo.EmailLinksRepo
-  | BlocksRepo.BlocksRepo,
+  | BlocksRepo.BlocksRepo
+  | ProfilesRepo.ProfilesRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -28,5 +30,6 @@ export const layer: Layer.Layer<
   PgVerificationsRepo.layer,
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
-  PgBlocksRepo.layer
+  PgBlocksRepo.layer,
+  PgProfilesRepo.layer
 )

@@ -35,6 +35,14 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
         sql`SELECT id, username, display_name, created_at FROM users WHERE lower(username) = lower(${username})`
     })
 
+    const setDisplayName = SqlSchema.findOneOption({
+      Request: Schema.Struct({ id: Schema.String, displayName: Schema.NullOr(Schema.String) }),
+      Result: UserRow,
+      execute: ({ id, displayName }) =>
+        sql`UPDATE users SET display_name = ${displayName} WHERE id = ${id}
+            RETURNING id, username, display_name, created_at`
+    })
+
     return UsersRepo.UsersRepo.of({
       insert: (user) =>
         sql`INSERT INTO users ${sql.insert({
@@ -61,6 +69,11 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
         ),
       findByUsername: (username) =>
         findByUsername(username).pipe(
+          Effect.map((row) => row.pipe(Option.map(toUser))),
+          Effect.orDie
+        ),
+      setDisplayName: (id, displayName) =>
+        setDisplayName({ id, displayName }).pipe(
           Effect.map((row) => row.pipe(Option.map(toUser))),
           Effect.orDie
         )

@@ -30,6 +30,7 @@ import {
   DeliveryQueue,
   DeliveryStore,
   DevOutbox,
+  EventBus,
   GeoIp,
   Mailer,
   SecretBox,
@@ -48,7 +49,7 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -103,6 +104,7 @@ export type DomainServices =
   | DeliveryQueue.DeliveryQueue
   | AccountsRepo.AccountsRepo
   | BlocksRepo.BlocksRepo
+  | EventBus.EventBus
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -249,6 +251,8 @@ const services = (options: Options) => {
       Layer.mergeAll(
         accounts,
         UsersRepo.UsersRepo.layerMemory,
+        ProfilesRepo.ProfilesRepo.layerMemory,
+        EventBus.EventBus.layerMemory,
         DevOutbox.DevOutbox.layerMemory,
         VerificationsRepo.VerificationsRepo.layerMemory,
         GeoIp.GeoIp.layerTest(COUNTRIES)

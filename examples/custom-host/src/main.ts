@@ -30,6 +30,7 @@ import {
   CarrierCheck,
   DeliveryQueue,
   DevOutbox,
+  EventBus,
   GeoIp,
   Mailer,
   SecretBox,
@@ -39,7 +40,7 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -66,6 +67,8 @@ const OwnTokens = Layer.effect(
 const counters = RateLimitStore.layerMemory
 const base = Layer.mergeAll(
   UsersRepo.UsersRepo.layerMemory,
+  ProfilesRepo.ProfilesRepo.layerMemory,
+  EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),

@@ -32,6 +32,10 @@ export class AccountsRepo extends Context.Service<
      * account holds it, settled by the store's unique index; nothing happens for an unknown user.
      */
     readonly bindEmail: (userId: Snowflake.Snowflake, email: string) => Effect.Effect<void, EmailTaken>
+    /** Removes the user's address (recovery by e-mail is then impossible). */
+    readonly unbindEmail: (userId: Snowflake.Snowflake) => Effect.Effect<void>
+    /** Makes `phone` the user's number. PhoneTaken when another account holds it (the store settles races). */
+    readonly setPhone: (userId: Snowflake.Snowflake, phone: PhoneNumber) => Effect.Effect<void, PhoneTaken>
   }
 >()("@veche/auth/AccountsRepo") {
   /**
@@ -129,6 +133,21 @@ function makeMemory() {
           }
           const bound = { ...credentials, email, emailVerified: true }
           return [Effect.void, { ...s, credentials: new Map(s.credentials).set(userId, bound) }]
+        }).pipe(Effect.flatten),
+      unbindEmail: (userId) =>
+        Ref.update(state, (s) => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return s
+          const unbound = { ...credentials, email: null, emailVerified: false }
+          return { ...s, credentials: new Map(s.credentials).set(userId, unbound) }
+        }),
+      setPhone: (userId, phone) =>
+        Ref.modify(state, (s): [Effect.Effect<void, PhoneTaken>, State] => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return [Effect.void, s]
+          const holders = [...s.credentials.values(), ...s.pending.values()]
+          if (holders.some((c) => c.userId !== userId && c.phone === phone)) return [Effect.fail(new PhoneTaken()), s]
+          return [Effect.void, { ...s, credentials: new Map(s.credentials).set(userId, { ...credentials, phone }) }]
         }).pipe(Effect.flatten)
     })
   })

@@ -5,21 +5,49 @@
 import { Layer } from "effect"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
+import { EmailBinding } from "./EmailBinding.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
 import { Login } from "./Login.ts"
 import { Mfa } from "./Mfa.ts"
+import { PasswordCheck } from "./PasswordCheck.ts"
+import { PhoneChange } from "./PhoneChange.ts"
 import { PhoneChecks } from "./PhoneChecks.ts"
 import { Recovery } from "./Recovery.ts"
 import { Registration } from "./Registration.ts"
 
-type Flows = typeof Registration.layer | typeof PhoneChecks.layer | typeof Login.layer | typeof Recovery.layer
-type Shared = typeof CaptchaGate.layer | typeof Mfa.layer | typeof EmailConfirmation.layer | typeof CarrierChecks.layer
-type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks
+type Flows =
+  | typeof Registration.layer
+  | typeof PhoneChecks.layer
+  | typeof Login.layer
+  | typeof Recovery.layer
+  | typeof EmailBinding.layer
+  | typeof PhoneChange.layer
+type Shared =
+  | typeof CaptchaGate.layer
+  | typeof Mfa.layer
+  | typeof EmailConfirmation.layer
+  | typeof CarrierChecks.layer
+  | typeof PasswordCheck.layer
+type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck
 
 /** What the flows need from the host: what each needs, but the shared services they get here. */
-export type Requirements = Exclude<Layer.Services<Flows>, SharedServices> | Layer.Services<Shared>
+export type Requirements = Exclude<Layer.Services<Flows> | Layer.Services<Shared>, SharedServices>
 
-export const layer: Layer.Layer<Registration | PhoneChecks | Login | Recovery | SharedServices, never, Requirements> =
-  Layer.mergeAll(Registration.layer, PhoneChecks.layer, Login.layer, Recovery.layer).pipe(
-    Layer.provideMerge(Layer.mergeAll(CaptchaGate.layer, Mfa.layer, EmailConfirmation.layer, CarrierChecks.layer))
+export const layer: Layer.Layer<
+  Registration | PhoneChecks | Login | Recovery | EmailBinding | PhoneChange | SharedServices,
+  never,
+  Requirements
+> = Layer.mergeAll(
+  Registration.layer,
+  PhoneChecks.layer,
+  Login.layer,
+  Recovery.layer,
+  EmailBinding.layer,
+  PhoneChange.layer
+).pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(CaptchaGate.layer, Mfa.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
+      Layer.provideMerge(PasswordCheck.layer)
+    )
   )
+)

@@ -13,6 +13,12 @@ export class EmailLinksRepo extends Context.Service<
     readonly create: (link: EmailLink) => Effect.Effect<void>
     /** Uses the link with this digest if it has this purpose, is unused and unexpired at `now`. */
     readonly use: (tokenDigest: string, purpose: Purpose, now: DateTime.Utc) => Effect.Effect<Option.Option<EmailLink>>
+    /** The newest unused, unexpired link of this user and purpose (the address awaiting confirmation). */
+    readonly newestOpen: (
+      userId: Snowflake.Snowflake,
+      purpose: Purpose,
+      now: DateTime.Utc
+    ) => Effect.Effect<Option.Option<EmailLink>>
     /** Burns every unused link of this user and purpose (a newer link went out, or recovery ended). */
     readonly burnFor: (userId: Snowflake.Snowflake, purpose: Purpose, now: DateTime.Utc) => Effect.Effect<number>
   }
@@ -36,6 +42,20 @@ export class EmailLinksRepo extends Context.Service<
             const used = { ...found, usedAt: now }
             return [Option.some(used), all.map((link) => (link === found ? used : link))]
           }),
+        newestOpen: (userId, purpose, now) =>
+          Effect.map(Ref.get(links), (all) =>
+            Option.fromNullishOr(
+              all
+                .filter(
+                  (link) =>
+                    link.userId === userId &&
+                    link.purpose === purpose &&
+                    link.usedAt === null &&
+                    DateTime.isGreaterThan(link.expiresAt, now)
+                )
+                .at(-1)
+            )
+          ),
         burnFor: (userId, purpose, now) =>
           Ref.modify(links, (all): [number, ReadonlyArray<EmailLink>] => {
             let burned = 0

@@ -10,11 +10,10 @@
 import { SecretBox, type Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Clock, Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
-import { AccountsRepo } from "./AccountsRepo.ts"
 import * as BackupCodes from "./BackupCodes.ts"
-import { MfaCodeInvalid, MfaNotEnabled, MfaRequired, MfaSecretInvalid, PasswordMismatch } from "./MfaErrors.ts"
+import { MfaCodeInvalid, MfaNotEnabled, MfaRequired, MfaSecretInvalid, type PasswordMismatch } from "./MfaErrors.ts"
 import { type MfaAlreadyEnabled, MfaRepo, type TotpRecord } from "./MfaRepo.ts"
-import { PasswordHasher } from "./PasswordHasher.ts"
+import { PasswordCheck } from "./PasswordCheck.ts"
 import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
 import * as Totp from "./Totp.ts"
 
@@ -62,13 +61,12 @@ export class Mfa extends Context.Service<
   static readonly layer: Layer.Layer<
     Mfa,
     never,
-    MfaRepo | AccountsRepo | PasswordHasher | QuotaLimiter.QuotaLimiter | SecretBox.SecretBox
+    MfaRepo | PasswordCheck | QuotaLimiter.QuotaLimiter | SecretBox.SecretBox
   > = Layer.effect(
     Mfa,
     Effect.gen(function* () {
       const repo = yield* MfaRepo
-      const accounts = yield* AccountsRepo
-      const hasher = yield* PasswordHasher
+      const passwords = yield* PasswordCheck
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const box = yield* SecretBox.SecretBox
 
@@ -80,23 +78,6 @@ export class Mfa extends Context.Service<
         // Hashed from the normalised form, which is what a submitted code is compared in.
         const hashes = codes.map((code) => BackupCodes.hash(BackupCodes.normalise(code) ?? code))
         return { codes, hashes }
-      })
-
-      const checkPassword = Effect.fnUntraced(function* (
-        userId: Snowflake.Snowflake,
-        password: Redacted.Redacted<string>
-      ) {
-        const key = `user:${userId}`
-        yield* quotas.check("failedPasswordChecksPerAccount", key).pipe(Effect.catchTags(fromQuota))
-        const account = yield* accounts.findByUserId(userId)
-        const verdict = yield* Option.match(account, {
-          onNone: () => hasher.verifyDummy(password),
-          onSome: (found) => hasher.verify(found.credentials.passwordHash, password)
-        }).pipe(Effect.orElseSucceed(() => ({ valid: false, needsRehash: false })))
-        if (Option.isNone(account) || !verdict.valid) {
-          yield* quotas.consume("failedPasswordChecksPerAccount", key).pipe(Effect.ignore)
-          return yield* new PasswordMismatch()
-        }
       })
 
       /** Uses the code if it is a fresh app code or an unused backup code of this user. */
@@ -145,7 +126,7 @@ export class Mfa extends Context.Service<
         readonly secret: string
         readonly code: string
       }) {
-        yield* checkPassword(request.userId, request.password)
+        yield* passwords.verify(request.userId, request.password)
         const secret = Totp.normaliseSecret(request.secret)
         if (secret === undefined) return yield* new MfaSecretInvalid()
         const key = `user:${request.userId}`
@@ -173,7 +154,7 @@ export class Mfa extends Context.Service<
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
       }) {
-        yield* checkPassword(request.userId, request.password)
+        yield* passwords.verify(request.userId, request.password)
         const { codes, hashes } = yield* freshSet
         if (!(yield* repo.replaceBackupCodes(request.userId, hashes))) return yield* new MfaNotEnabled()
         return codes

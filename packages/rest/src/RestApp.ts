@@ -6,19 +6,22 @@
  */
 
 import type {
+  AccountsRepo,
+  EmailBinding,
   EmailConfirmation,
   Login,
   Mfa,
   Moderation,
+  PhoneChange,
   PhoneChecks,
   Recovery,
   Registration,
   Sessions
 } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
-import type { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
+import type { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
-import type { UsersRepo } from "@veche/users"
+import type { ProfilesRepo, UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
 import { type Etag, FindMyWay, type HttpPlatform, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
@@ -65,6 +68,11 @@ export type Services =
   | EmailConfirmation.EmailConfirmation
   | GeoIp.GeoIp
   | UsersRepo.UsersRepo
+  | ProfilesRepo.ProfilesRepo
+  | AccountsRepo.AccountsRepo
+  | EmailBinding.EmailBinding
+  | PhoneChange.PhoneChange
+  | EventBus.EventBus
   | DevOutbox.DevOutbox
   | DeliveryQueue.DeliveryQueue
 

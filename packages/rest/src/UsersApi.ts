@@ -1,23 +1,155 @@
 /**
- * The Users group: for now the caller's own user. The mirrored platform's user object, minimal: the
- * profile work adds avatar/banner hashes, bio, masked phone, e-mail, settings and guild order.
+ * The Users group: the caller's own account (CurrentUser, profile, settings, phone and e-mail
+ * changes) and other users as the public sees them. Shapes follow the mirrored platform's user
+ * object. Pure data.
  */
-import { UnknownUser } from "@veche/errors"
+import { Phone } from "@veche/auth"
+import {
+  BotsCannotUseThisEndpoint,
+  Conflict,
+  InvalidFormBody,
+  NotImplemented,
+  PhoneCodeInvalid,
+  RateLimited,
+  ServiceUnavailable,
+  UnknownUser
+} from "@veche/errors"
 import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { EmailAddress, RegisterPhoneAnswer } from "./AuthApi.ts"
 import { Authorization } from "./Authorization.ts"
 
-export const CurrentUser = Schema.Struct({
+/** What everybody sees of a user. */
+export const PublicUser = Schema.Struct({
   id: Snowflake.Snowflake,
   username: Schema.String,
   /** Always "0": the platform retired discriminators; libraries still read the field. */
   discriminator: Schema.Literal("0"),
   global_name: Schema.NullOr(Schema.String),
   avatar: Schema.NullOr(Schema.String),
+  banner: Schema.NullOr(Schema.String),
+  accent_color: Schema.Null,
+  avatar_decoration_data: Schema.Null,
+  public_flags: Schema.Int,
   bot: Schema.Boolean
 })
 
+/** The caller's own user: the public fields and what only its owner sees. */
+export const CurrentUser = Schema.Struct({
+  ...PublicUser.fields,
+  bio: Schema.String,
+  flags: Schema.Int,
+  premium_type: Schema.Int,
+  mfa_enabled: Schema.Boolean,
+  locale: Schema.String,
+  /** The e-mail address is confirmed. */
+  verified: Schema.Boolean,
+  email: Schema.NullOr(Schema.String),
+  /** Present while an address waits for its confirmation link to be followed. */
+  email_pending: Schema.optionalKey(Schema.String),
+  /** Always masked. */
+  phone: Schema.NullOr(Schema.String),
+  guild_order: Schema.Array(Snowflake.Snowflake)
+})
+
+const length = (max: number) =>
+  Schema.isMaxLength(max, { message: `Must be ${max} or fewer in length.`, formCode: "BASE_TYPE_MAX_LENGTH" })
+
+/** A data URI of an image, or null to remove it (the size limits are checked on the bytes). */
+const ImageField = Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(8_000_000)))))
+
+export const ProfilePatch = Schema.Struct({
+  /** Empty resets to the username. */
+  display_name: Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(length(32))))),
+  /** Empty removes it. */
+  bio: Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(length(190))))),
+  avatar: ImageField,
+  banner: ImageField
+})
+
+export const UserSettings = Schema.Struct({
+  status: Schema.Literals(["online", "idle", "dnd", "invisible"]),
+  custom_status: Schema.NullOr(Schema.Struct({ text: Schema.String })),
+  theme: Schema.String,
+  locale: Schema.String
+})
+
+/** A single line: no line breaks. */
+const OneLine = Schema.String.pipe(
+  Schema.check(
+    length(128),
+    Schema.isPattern(/^[^\r\n\u2028\u2029]*$/, { message: "Must be a single line.", formCode: "BASE_TYPE_INVALID" })
+  )
+)
+
+/** Only status and custom_status change; other fields are accepted and ignored (records are open). */
+export const SettingsPatch = Schema.Struct({
+  status: Schema.optionalKey(Schema.Literals(["online", "idle", "dnd", "invisible"])),
+  custom_status: Schema.optionalKey(Schema.NullOr(Schema.Struct({ text: Schema.optionalKey(Schema.NullOr(OneLine)) })))
+})
+
+const Password = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(1024)))
+
+export const PhoneChangeBody = Schema.Struct({ password: Password, phone: Phone.PhoneNumber })
+
+export const PhoneConfirmBody = Schema.Struct({
+  verification_id: Snowflake.Snowflake,
+  code: Schema.String.pipe(
+    Schema.check(Schema.isPattern(/^\d{6}$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
+  )
+})
+
+export const EmailAddBody = Schema.Struct({ password: Password, email: EmailAddress })
+export const PasswordBody = Schema.Struct({ password: Password })
+
+const me = "/users/@me"
+const usersOnly = [BotsCannotUseThisEndpoint] as const
+
 export class UsersApi extends HttpApiGroup.make("users")
-  .add(HttpApiEndpoint.get("me", "/users/@me", { success: CurrentUser, error: UnknownUser }).middleware(Authorization))
+  .add(
+    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }).middleware(Authorization),
+    HttpApiEndpoint.patch("updateMe", me, {
+      payload: ProfilePatch,
+      success: CurrentUser,
+      error: [...usersOnly, UnknownUser, InvalidFormBody, NotImplemented, ServiceUnavailable]
+    }).middleware(Authorization),
+    HttpApiEndpoint.get("settings", `${me}/settings`, { success: UserSettings, error: usersOnly }).middleware(
+      Authorization
+    ),
+    HttpApiEndpoint.patch("updateSettings", `${me}/settings`, {
+      payload: SettingsPatch,
+      success: UserSettings,
+      error: [...usersOnly, InvalidFormBody]
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("startPhoneChange", `${me}/phone`, {
+      payload: PhoneChangeBody,
+      success: RegisterPhoneAnswer,
+      error: [...usersOnly, InvalidFormBody, Conflict, RateLimited, ServiceUnavailable]
+    }).middleware(Authorization),
+    HttpApiEndpoint.put("confirmPhoneChange", `${me}/phone`, {
+      payload: PhoneConfirmBody,
+      success: CurrentUser,
+      error: [...usersOnly, InvalidFormBody, PhoneCodeInvalid, Conflict, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("addEmail", `${me}/email`, {
+      payload: EmailAddBody,
+      success: CurrentUser,
+      error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.delete("removeEmail", `${me}/email`, {
+      payload: PasswordBody,
+      success: CurrentUser,
+      error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("resendEmail", `${me}/email/resend`, {
+      success: CurrentUser,
+      error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.get("user", "/users/:user_id", {
+      params: { user_id: Snowflake.Snowflake },
+      success: PublicUser,
+      error: UnknownUser
+    }).middleware(Authorization)
+  )
   .annotate(OpenApi.Description, "Accounts as others and their owners see them.") {}

@@ -14,6 +14,8 @@ export class UsersRepo extends Context.Service<
     readonly insert: (user: User) => Effect.Effect<void, UsernameTaken | UserIdTaken>
     readonly findById: (id: Snowflake.Snowflake) => Effect.Effect<Option.Option<User>>
     readonly findByUsername: (username: string) => Effect.Effect<Option.Option<User>>
+    /** Sets or clears (null) the display name; answers the user as it now is, none if unknown. */
+    readonly setDisplayName: (id: Snowflake.Snowflake, displayName: string | null) => Effect.Effect<Option.Option<User>>
   }
 >()("@veche/users/UsersRepo") {
   static readonly layerMemory: Layer.Layer<UsersRepo> = Layer.effect(
@@ -33,6 +35,13 @@ export class UsersRepo extends Context.Service<
             return [Effect.void, new Map(users).set(user.id, user)]
           }).pipe(Effect.flatten),
         findById: (id) => Ref.get(byId).pipe(Effect.map((users) => Option.fromNullishOr(users.get(id)))),
+        setDisplayName: (id, displayName) =>
+          Ref.modify(byId, (users): [Option.Option<User>, Map<string, User>] => {
+            const user = users.get(id)
+            if (user === undefined) return [Option.none(), users]
+            const next = { ...user, displayName }
+            return [Option.some(next), new Map(users).set(id, next)]
+          }),
         findByUsername: (username) =>
           Ref.get(byId).pipe(
             Effect.map((users) => {

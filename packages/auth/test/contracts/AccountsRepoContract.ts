@@ -249,4 +249,28 @@ export const accountsRepoContract = (it: Vitest.MethodsNonLive<AccountsRepo | Us
       expect(results.filter((result) => result._tag === "Success")).toHaveLength(1)
     })
   )
+
+  it.effect("moves an account to a free phone, refuses a taken one, and unbinds an address", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const mover = yield* newAccount({ email: uniqueEmail("mover") })
+      const holder = yield* newAccount()
+      yield* repo.register(mover)
+      yield* repo.register(holder)
+      const free = uniquePhone()
+      yield* repo.setPhone(mover.user.id, free)
+      expect(Option.getOrThrow(yield* repo.findByPhone(free)).user.id).toBe(mover.user.id)
+      expect(Option.isNone(yield* repo.findByPhone(mover.credentials.phone ?? free))).toBe(
+        mover.credentials.phone !== free
+      )
+      const taken = yield* repo.setPhone(mover.user.id, holder.credentials.phone ?? free).pipe(Effect.flip)
+      expect(taken._tag).toBe("PhoneTaken")
+      yield* repo.unbindEmail(mover.user.id)
+      expect(Option.getOrThrow(yield* repo.findByUserId(mover.user.id)).credentials).toMatchObject({
+        email: null,
+        emailVerified: false
+      })
+      expect(Option.isNone(yield* repo.findByEmail(mover.credentials.email ?? ""))).toBe(true)
+    })
+  )
 }

@@ -88,4 +88,19 @@ export const emailLinksRepoContract = (it: Vitest.MethodsNonLive<EmailLinksRepo 
       expect(Option.isSome(yield* repo.use(foreign.tokenDigest, "recover", NOW))).toBe(true)
     })
   )
+
+  it.effect("names the newest open link of a user and purpose", () =>
+    Effect.gen(function* () {
+      const repo = yield* EmailLinksRepo
+      const userId = yield* newUser()
+      expect(Option.isNone(yield* repo.newestOpen(userId, "bind", NOW))).toBe(true)
+      yield* newLink(userId, "bind")
+      const newer = yield* newLink(userId, "bind")
+      yield* newLink(userId, "recover")
+      expect(Option.getOrThrow(yield* repo.newestOpen(userId, "bind", NOW)).id).toBe(newer.id)
+      expect(Option.isNone(yield* repo.newestOpen(userId, "bind", later("1 hour")))).toBe(true)
+      yield* repo.burnFor(userId, "bind", NOW)
+      expect(Option.isNone(yield* repo.newestOpen(userId, "bind", NOW))).toBe(true)
+    })
+  )
 }

@@ -1,34 +1,114 @@
 /** Handlers of the Users group. */
-import { UnknownUser } from "@veche/errors"
-import { UsersRepo } from "@veche/users"
-import { Effect, Option } from "effect"
+import { AccountsRepo, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
+import { Conflict, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
+import { EventBus } from "@veche/platform"
+import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { Effect, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal } from "../Principal.ts"
+import { CurrentPrincipal, requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { addressOf } from "./Client.ts"
+import * as CurrentUserView from "./CurrentUserView.ts"
+import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
+import * as ProfileEdits from "./ProfileEdits.ts"
+
+const phoneTaken = {
+  PhoneTaken: () => Effect.fail(new Conflict({ message: "This phone number is already registered." }))
+}
 
 export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
   Effect.gen(function* () {
     const users = yield* UsersRepo.UsersRepo
-    return handlers.handle("me", () =>
-      Effect.gen(function* () {
-        const principal = yield* CurrentPrincipal
-        // A valid token whose account is gone (deleted): the account is unknown now.
-        const user = yield* Effect.flatMap(
-          users.findById(principal.userId),
-          Option.match({
-            onNone: () => Effect.fail(new UnknownUser()),
-            onSome: Effect.succeed
+    const profiles = yield* ProfilesRepo.ProfilesRepo
+    const accounts = yield* AccountsRepo.AccountsRepo
+    const email = yield* EmailBinding.EmailBinding
+    const phones = yield* PhoneChange.PhoneChange
+    const events = yield* EventBus.EventBus
+    const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email })
+    const edits = ProfileEdits.make({ users, profiles, events })
+    const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
+
+    return handlers
+      .handle("me", () =>
+        Effect.flatMap(CurrentPrincipal, (principal) => currentUser(principal.userId, principal.kind === "bot"))
+      )
+      .handle("updateMe", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          yield* edits.updateProfile(user.userId, payload)
+          return yield* currentUser(user.userId, false)
+        })
+      )
+      .handle("settings", () => Effect.flatMap(requireUser, (user) => edits.settings(user.userId)))
+      .handle("updateSettings", ({ payload }) =>
+        Effect.flatMap(requireUser, (user) => edits.updateSettings(user.userId, payload))
+      )
+      .handle("startPhoneChange", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const started = yield* phones.start({
+            userId: user.userId,
+            password: Redacted.make(payload.password),
+            phone: payload.phone,
+            address: addressOf(request)
+          })
+          return {
+            verification_id: started.verificationId,
+            expires_in: started.expiresIn,
+            phone: started.maskedPhone,
+            channel: started.channel
+          }
+        }).pipe(Effect.catchTags({ ...passwordMismatch, ...phoneTaken, ...throttled }))
+      )
+      .handle("confirmPhoneChange", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          yield* phones.complete({ userId: user.userId, verificationId: payload.verification_id, code: payload.code })
+          return yield* currentUser(user.userId, false)
+        }).pipe(Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...phoneTaken }))
+      )
+      .handle("addEmail", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          yield* email.add({ userId: user.userId, password: Redacted.make(payload.password), email: payload.email })
+          return yield* currentUser(user.userId, false)
+        }).pipe(
+          Effect.catchTags({
+            ...passwordMismatch,
+            ...throttled,
+            EmailTaken: () =>
+              Effect.fail(formError("email", "EMAIL_ALREADY_REGISTERED", "Email is already registered."))
           })
         )
-        return {
-          id: user.id,
-          username: user.username,
-          discriminator: "0" as const,
-          global_name: user.displayName,
-          avatar: null,
-          bot: principal.kind === "bot"
-        }
-      })
-    )
+      )
+      .handle("removeEmail", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          yield* email.remove({ userId: user.userId, password: Redacted.make(payload.password) })
+          return yield* currentUser(user.userId, false)
+        }).pipe(Effect.catchTags({ ...passwordMismatch, ...throttled }))
+      )
+      .handle("resendEmail", () =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          yield* email.resend(user.userId)
+          return yield* mine
+        }).pipe(
+          Effect.catchTags({
+            ...throttled,
+            NothingPending: () =>
+              Effect.fail(formError("email", "EMAIL_NOT_PENDING", "No address waits for confirmation."))
+          })
+        )
+      )
+      .handle("user", ({ params }) =>
+        Effect.gen(function* () {
+          const user = yield* users.findById(params.user_id)
+          if (Option.isNone(user)) return yield* new UnknownUser()
+          return CurrentUserView.publicView(user.value, yield* profiles.get(params.user_id), false)
+        })
+      )
   })
 )

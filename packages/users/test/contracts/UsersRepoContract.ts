@@ -95,4 +95,17 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
       expect(results.filter((r) => r._tag === "Failure")).toHaveLength(9)
     })
   )
+
+  it.effect("sets and clears the display name, and nothing else", () =>
+    Effect.gen(function* () {
+      const repo = yield* UsersRepo.UsersRepo
+      const user = yield* newUser(uniqueName("dn"), "Shown")
+      yield* repo.insert(user)
+      const renamed = Option.getOrThrow(yield* repo.setDisplayName(user.id, "Другое имя"))
+      expect(renamed).toEqual({ ...user, displayName: "Другое имя" })
+      expect(Option.getOrThrow(yield* repo.setDisplayName(user.id, null)).displayName).toBeNull()
+      expect(Option.getOrThrow(yield* repo.findById(user.id)).displayName).toBeNull()
+      expect(Option.isNone(yield* repo.setDisplayName("1234567890123456789" as Snowflake.Snowflake, "x"))).toBe(true)
+    })
+  )
 }

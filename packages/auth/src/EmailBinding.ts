@@ -1,0 +1,107 @@
+/**
+ * A signed-in user's e-mail address: adding one (password, then a confirmation link; the address
+ * is pending until the link is followed), sending the link again (the previous one stops working),
+ * and removing the address (password; every link burned, so recovery by e-mail ends). Letters are
+ * limited: one request a minute per user, 5 letters per address and 5 per user an hour.
+ */
+import type { Snowflake } from "@veche/platform"
+import { QuotaLimiter } from "@veche/ratelimit"
+import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
+import { emailKey, normaliseEmail } from "./Account.ts"
+import { EmailTaken } from "./AccountsErrors.ts"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import { EmailConfirmation } from "./EmailConfirmation.ts"
+import { EmailLinksRepo } from "./EmailLinksRepo.ts"
+import type { PasswordMismatch } from "./MfaErrors.ts"
+import { PasswordCheck } from "./PasswordCheck.ts"
+import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+
+/** Resend with no address awaiting confirmation (400). */
+export class NothingPending extends Schema.TaggedError<NothingPending>()("NothingPending", {}) {}
+
+type Refusal = PasswordMismatch | TooManyAttempts | TemporarilyUnavailable
+
+export class EmailBinding extends Context.Service<
+  EmailBinding,
+  {
+    /** The address awaiting confirmation, if any. */
+    readonly pending: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<string>>
+    readonly add: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly password: Redacted.Redacted<string>
+      readonly email: string
+    }) => Effect.Effect<void, Refusal | EmailTaken>
+    readonly resend: (
+      userId: Snowflake.Snowflake
+    ) => Effect.Effect<void, NothingPending | TooManyAttempts | TemporarilyUnavailable>
+    readonly remove: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly password: Redacted.Redacted<string>
+    }) => Effect.Effect<void, Refusal>
+  }
+>()("@veche/auth/EmailBinding") {
+  static readonly layer: Layer.Layer<
+    EmailBinding,
+    never,
+    AccountsRepo | EmailLinksRepo | EmailConfirmation | PasswordCheck | QuotaLimiter.QuotaLimiter
+  > = Layer.effect(
+    EmailBinding,
+    Effect.gen(function* () {
+      const accounts = yield* AccountsRepo
+      const links = yield* EmailLinksRepo
+      const confirmation = yield* EmailConfirmation
+      const passwords = yield* PasswordCheck
+      const quotas = yield* QuotaLimiter.QuotaLimiter
+
+      const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
+        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+
+      /** The three letter limits, counted before the letter is queued. */
+      const letter = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, email: string) {
+        yield* count("emailRequestPerUser", userId)
+        yield* count("emailLettersPerAddress", emailKey(email))
+        yield* count("emailLettersPerUser", userId)
+        yield* confirmation.send(userId, email)
+      })
+
+      const pending = (userId: Snowflake.Snowflake) =>
+        Effect.flatMap(DateTime.now, (now) =>
+          Effect.map(
+            links.newestOpen(userId, "bind", now),
+            Option.map((link) => link.email)
+          )
+        )
+
+      const add = Effect.fn("EmailBinding.add")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly password: Redacted.Redacted<string>
+        readonly email: string
+      }) {
+        yield* passwords.verify(request.userId, request.password)
+        const email = normaliseEmail(request.email)
+        const holder = yield* accounts.findByEmail(email)
+        if (Option.isSome(holder) && holder.value.user.id !== request.userId) return yield* new EmailTaken()
+        yield* letter(request.userId, email)
+      })
+
+      const resend = Effect.fn("EmailBinding.resend")(function* (userId: Snowflake.Snowflake) {
+        const address = yield* pending(userId)
+        if (Option.isNone(address)) return yield* new NothingPending()
+        yield* letter(userId, address.value)
+      })
+
+      const remove = Effect.fn("EmailBinding.remove")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly password: Redacted.Redacted<string>
+      }) {
+        yield* passwords.verify(request.userId, request.password)
+        const now = yield* DateTime.now
+        yield* accounts.unbindEmail(request.userId)
+        yield* links.burnFor(request.userId, "bind", now)
+        yield* links.burnFor(request.userId, "recover", now)
+      })
+
+      return EmailBinding.of({ pending, add, resend, remove })
+    })
+  )
+}

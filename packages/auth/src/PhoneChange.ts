@@ -1,0 +1,135 @@
+/**
+ * Moving a signed-in account to a new number: the password, then a 6-digit code to the new number
+ * (the same 3-per-hour SMS quota as registration and recovery), then the code. A number that
+ * already has an account is refused before anything is sent (409), and again when the change is
+ * made (the store settles races).
+ */
+import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
+import { QuotaLimiter } from "@veche/ratelimit"
+import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { PhoneTaken } from "./AccountsErrors.ts"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import * as CodeMessages from "./CodeMessages.ts"
+import type { PasswordMismatch } from "./MfaErrors.ts"
+import { PasswordCheck } from "./PasswordCheck.ts"
+import * as Phone from "./Phone.ts"
+import { CODE_TTL, type Started } from "./Registration.ts"
+import { CodeInvalid, fromQuota, TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
+import { VerificationCodes } from "./VerificationCodes.ts"
+import { VerificationsRepo } from "./VerificationsRepo.ts"
+
+export class PhoneChange extends Context.Service<
+  PhoneChange,
+  {
+    readonly start: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly password: Redacted.Redacted<string>
+      readonly phone: Phone.PhoneNumber
+      readonly address: string
+    }) => Effect.Effect<Started, PasswordMismatch | PhoneTaken | TooManyAttempts | TemporarilyUnavailable>
+    /** Answers the new number. */
+    readonly complete: (request: {
+      readonly userId: Snowflake.Snowflake
+      readonly verificationId: Snowflake.Snowflake
+      readonly code: string
+    }) => Effect.Effect<Phone.PhoneNumber, CodeInvalid | PhoneTaken>
+  }
+>()("@veche/auth/PhoneChange") {
+  static readonly layer: Layer.Layer<
+    PhoneChange,
+    never,
+    | PasswordCheck
+    | AccountsRepo
+    | VerificationsRepo
+    | VerificationCodes
+    | QuotaLimiter.QuotaLimiter
+    | SmsSender.SmsSender
+    | DeliveryQueue.DeliveryQueue
+    | Snowflake.SnowflakeGenerator
+  > = Layer.effect(
+    PhoneChange,
+    Effect.gen(function* () {
+      const passwords = yield* PasswordCheck
+      const accounts = yield* AccountsRepo
+      const verifications = yield* VerificationsRepo
+      const codes = yield* VerificationCodes
+      const quotas = yield* QuotaLimiter.QuotaLimiter
+      const sms = yield* SmsSender.SmsSender
+      const queue = yield* DeliveryQueue.DeliveryQueue
+      const ids = yield* Snowflake.SnowflakeGenerator
+
+      const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
+        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+
+      const start = Effect.fn("PhoneChange.start")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly password: Redacted.Redacted<string>
+        readonly phone: Phone.PhoneNumber
+        readonly address: string
+      }) {
+        yield* passwords.verify(request.userId, request.password)
+        const holder = yield* accounts.findByPhone(request.phone)
+        if (Option.isSome(holder)) return yield* new PhoneTaken()
+        yield* count("smsPerPhone", request.phone)
+        yield* count("smsPerAddress", request.address)
+        yield* count("smsGlobal", "all")
+        const issued = yield* codes.issue(6)
+        const now = yield* DateTime.now
+        yield* verifications.invalidateFor(request.phone, "change_phone")
+        const id = yield* ids.next
+        yield* Effect.orDie(
+          verifications.create({
+            id,
+            purpose: "change_phone",
+            target: request.phone,
+            channel: sms.channel,
+            codeDigest: issued.digest,
+            codeLength: 6,
+            status: "needs_code",
+            attempts: 0,
+            maxAttempts: DEFAULT_MAX_ATTEMPTS,
+            createdAt: now,
+            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) }),
+            consumedAt: null,
+            // Bound to the account that asked: nobody else can use this code to take the number.
+            userId: request.userId,
+            smsSwitched: false
+          })
+        )
+        yield* queue
+          .enqueue(CodeMessages.sms(request.phone, "change_phone", issued.code, now, CODE_TTL))
+          .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what: "sms" }))))
+        return {
+          verificationId: id,
+          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
+          maskedPhone: Phone.mask(request.phone),
+          channel: sms.channel
+        } satisfies Started
+      })
+
+      const complete = Effect.fn("PhoneChange.complete")(function* (request: {
+        readonly userId: Snowflake.Snowflake
+        readonly verificationId: Snowflake.Snowflake
+        readonly code: string
+      }) {
+        const now = yield* DateTime.now
+        const record = yield* verifications.find(request.verificationId, "change_phone", now)
+        // Another account's record looks like a missing one.
+        if (Option.isNone(record) || record.value.userId !== request.userId) return yield* new CodeInvalid()
+        const consumed = yield* verifications.consume(
+          request.verificationId,
+          "change_phone",
+          yield* codes.digest(request.code),
+          now
+        )
+        if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
+        const phone = Phone.Normalised.make(consumed.record.target)
+        yield* accounts.setPhone(request.userId, phone)
+        return phone
+      })
+
+      return PhoneChange.of({ start, complete })
+    })
+  )
+}

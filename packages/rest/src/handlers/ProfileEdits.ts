@@ -1,0 +1,95 @@
+/**
+ * Changes to a user's profile and settings as the routes take them: empty texts mean "remove"
+ * (the display name then falls back to the username), only status and custom status change in
+ * the settings, and every change is announced on the EventBus (USER_UPDATE, USER_SETTINGS_UPDATE,
+ * PRESENCE_UPDATE; the guilds and friends work adds their audiences).
+ */
+import { NotImplemented } from "@veche/errors"
+import type { EventBus, Snowflake } from "@veche/platform"
+import type { Profile, ProfilesRepo, UsersRepo } from "@veche/users"
+import { Effect, Option } from "effect"
+
+export interface Sources {
+  readonly users: UsersRepo.UsersRepo["Service"]
+  readonly profiles: ProfilesRepo.ProfilesRepo["Service"]
+  readonly events: EventBus.EventBus["Service"]
+}
+
+const settingsView = (profile: Profile.Profile) => ({
+  status: profile.status,
+  custom_status: profile.customStatus,
+  theme: profile.theme,
+  locale: profile.locale
+})
+
+/** "" and null both remove. */
+const textOrNull = (text: string | null | undefined): string | null | undefined =>
+  text === undefined ? undefined : text === null || text.trim() === "" ? null : text
+
+export const make = (sources: Sources) => {
+  const updateProfile = Effect.fn("ProfileEdits.updateProfile")(function* (
+    userId: Snowflake.Snowflake,
+    patch: {
+      readonly display_name?: string | null
+      readonly bio?: string | null
+      readonly avatar?: string | null
+      readonly banner?: string | null
+    }
+  ) {
+    // Uploading an image needs the image storage, which this host has not connected.
+    if (typeof patch.avatar === "string" || typeof patch.banner === "string") return yield* new NotImplemented()
+    const displayName = textOrNull(patch.display_name)
+    if (displayName !== undefined) yield* sources.users.setDisplayName(userId, displayName)
+    const profile = yield* sources.profiles.update(userId, {
+      bio: textOrNull(patch.bio),
+      ...(patch.avatar === null ? { avatar: null } : {}),
+      ...(patch.banner === null ? { banner: null } : {})
+    })
+    const user = yield* sources.users.findById(userId)
+    if (Option.isSome(user)) {
+      yield* sources.events.publish({
+        type: "USER_UPDATE",
+        userIds: [userId],
+        data: {
+          id: userId,
+          username: user.value.username,
+          global_name: user.value.displayName,
+          avatar: profile.avatar,
+          banner: profile.banner
+        }
+      })
+    }
+  })
+
+  const settings = (userId: Snowflake.Snowflake) => Effect.map(sources.profiles.get(userId), settingsView)
+
+  const updateSettings = Effect.fn("ProfileEdits.updateSettings")(function* (
+    userId: Snowflake.Snowflake,
+    patch: {
+      readonly status?: Profile.Status
+      readonly custom_status?: { readonly text?: string | null } | null
+    }
+  ) {
+    const text = patch.custom_status === undefined ? undefined : textOrNull(patch.custom_status?.text ?? null)
+    const profile = yield* sources.profiles.update(userId, {
+      status: patch.status,
+      customStatus: text === undefined ? undefined : text === null ? null : { text }
+    })
+    const view = settingsView(profile)
+    yield* sources.events.publish({ type: "USER_SETTINGS_UPDATE", userIds: [userId], data: view })
+    // Others see an invisible user as offline; a custom status shows as an activity of type 4.
+    yield* sources.events.publish({
+      type: "PRESENCE_UPDATE",
+      userIds: [],
+      data: {
+        user: { id: userId },
+        status: profile.status === "invisible" ? "offline" : profile.status,
+        activities:
+          profile.customStatus === null ? [] : [{ type: 4, name: "Custom Status", state: profile.customStatus.text }]
+      }
+    })
+    return view
+  })
+
+  return { updateProfile, settings, updateSettings }
+}
