@@ -2,6 +2,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { EventBus } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
+import { Memberships } from "@veche/users"
 import { Effect, Fiber, Stream } from "effect"
 import { awaitMessage, freshAddress, json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
 
@@ -281,6 +282,47 @@ describe("E-mail binding", () => {
         expect(yield* json(response)).toMatchObject({
           errors: { email: { _errors: [{ code: "EMAIL_ALREADY_REGISTERED" }] } }
         })
+      })
+    )
+  })
+})
+
+describe("Guild order", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("keeps the chosen order without duplicates; servers left out follow in join order", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const account = yield* register("+79661150001", "order_user")
+        const token = account.access_token
+        const [a, b, c, d] = [
+          "1000000000000000001",
+          "1000000000000000002",
+          "1000000000000000003",
+          "1000000000000000004"
+        ]
+        yield* host.run(
+          Effect.gen(function* () {
+            const table = yield* Memberships.MembershipsTable
+            for (const guild of [a, b, c, d]) yield* table.join(account.user_id as never, guild as never)
+          })
+        )
+        expect(yield* me(token)).toMatchObject({ guild_order: [a, b, c, d] })
+        const set = yield* send(
+          "PATCH",
+          "/api/v10/users/@me/guild-order",
+          { guilds: [c, a, c, "1000000000000000099"] },
+          token
+        )
+        expect(set.status).toBe(204)
+        expect(yield* me(token)).toMatchObject({ guild_order: [c, a, b, d] })
+        const tooMany = Array.from({ length: 201 }, (_, i) => String(2000000000000000000n + BigInt(i)))
+        const refused = yield* send("PATCH", "/api/v10/users/@me/guild-order", { guilds: tooMany }, token)
+        expect(refused.status).toBe(400)
+        expect(yield* json(refused)).toMatchObject({ code: 50035, errors: { guilds: {} } })
+        const exactly = yield* send("PATCH", "/api/v10/users/@me/guild-order", { guilds: tooMany.slice(0, 200) }, token)
+        expect(exactly.status).toBe(204)
+        expect((yield* send("PATCH", "/api/v10/users/@me/guild-order", { guilds: ["x"] }, token)).status).toBe(400)
+        expect((yield* send("PATCH", "/api/v10/users/@me/guild-order", {}, token)).status).toBe(400)
       })
     )
   })

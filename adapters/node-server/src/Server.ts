@@ -28,6 +28,7 @@ import {
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { Memberships } from "@veche/users"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -105,7 +106,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const shared = Layer.mergeAll(
       RateLimits.layer(config),
       DevOutbox.DevOutbox.layerMemory,
-      EventBus.EventBus.layerMemory
+      EventBus.EventBus.layerMemory,
+      // No guilds yet: nobody is a member of any server (the guilds package will provide this).
+      Memberships.Memberships.layerNone
     )
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),

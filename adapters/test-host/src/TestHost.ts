@@ -49,7 +49,7 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
-import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -105,6 +105,7 @@ export type DomainServices =
   | AccountsRepo.AccountsRepo
   | BlocksRepo.BlocksRepo
   | EventBus.EventBus
+  | Memberships.MembershipsTable
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -252,6 +253,7 @@ const services = (options: Options) => {
         accounts,
         UsersRepo.UsersRepo.layerMemory,
         ProfilesRepo.ProfilesRepo.layerMemory,
+        Memberships.MembershipsTable.layer,
         EventBus.EventBus.layerMemory,
         DevOutbox.DevOutbox.layerMemory,
         VerificationsRepo.VerificationsRepo.layerMemory,

@@ -40,7 +40,7 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -68,6 +68,7 @@ const counters = RateLimitStore.layerMemory
 const base = Layer.mergeAll(
   UsersRepo.UsersRepo.layerMemory,
   ProfilesRepo.ProfilesRepo.layerMemory,
+  Memberships.Memberships.layerNone,
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No country data in this example: every address is "unknown", so e-mail registration is offered.

@@ -21,7 +21,7 @@ import type {
 import { ErrorBody } from "@veche/errors"
 import type { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
-import type { ProfilesRepo, UsersRepo } from "@veche/users"
+import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
 import { type Etag, FindMyWay, type HttpPlatform, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
@@ -69,6 +69,7 @@ export type Services =
   | GeoIp.GeoIp
   | UsersRepo.UsersRepo
   | ProfilesRepo.ProfilesRepo
+  | Memberships.Memberships
   | AccountsRepo.AccountsRepo
   | EmailBinding.EmailBinding
   | PhoneChange.PhoneChange

@@ -16,7 +16,7 @@ import {
 } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { EmailAddress, RegisterPhoneAnswer } from "./AuthApi.ts"
 import { Authorization } from "./Authorization.ts"
 
@@ -100,6 +100,14 @@ export const PhoneConfirmBody = Schema.Struct({
   )
 })
 
+export const GuildOrderBody = Schema.Struct({
+  guilds: Schema.Array(Snowflake.Snowflake).pipe(
+    Schema.check(
+      Schema.isMaxLength(200, { message: "Must be 200 or fewer in length.", formCode: "BASE_TYPE_MAX_LENGTH" })
+    )
+  )
+})
+
 export const EmailAddBody = Schema.Struct({ password: Password, email: EmailAddress })
 export const PasswordBody = Schema.Struct({ password: Password })
 
@@ -113,6 +121,11 @@ export class UsersApi extends HttpApiGroup.make("users")
       payload: ProfilePatch,
       success: CurrentUser,
       error: [...usersOnly, UnknownUser, InvalidFormBody, NotImplemented, ServiceUnavailable]
+    }).middleware(Authorization),
+    HttpApiEndpoint.patch("guildOrder", `${me}/guild-order`, {
+      payload: GuildOrderBody,
+      success: HttpApiSchema.NoContent,
+      error: [...usersOnly, InvalidFormBody]
     }).middleware(Authorization),
     HttpApiEndpoint.get("settings", `${me}/settings`, { success: UserSettings, error: usersOnly }).middleware(
       Authorization

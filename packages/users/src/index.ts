@@ -1,4 +1,5 @@
 /** @veche/users: user accounts. The profile routes and the account lifecycle build on this port. */
+export * as Memberships from "./Memberships.ts"
 export * as Profile from "./Profile.ts"
 export * as ProfilesRepo from "./ProfilesRepo.ts"
 export * as User from "./User.ts"

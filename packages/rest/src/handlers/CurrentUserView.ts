@@ -5,7 +5,7 @@
 import { type AccountsRepo, type EmailBinding, type Mfa, Phone } from "@veche/auth"
 import { UnknownUser } from "@veche/errors"
 import type { Snowflake } from "@veche/platform"
-import type { Profile, ProfilesRepo, User, UsersRepo } from "@veche/users"
+import { Memberships, type Profile, type ProfilesRepo, type User, type UsersRepo } from "@veche/users"
 import { Effect, Option } from "effect"
 
 export interface Sources {
@@ -14,6 +14,7 @@ export interface Sources {
   readonly accounts: AccountsRepo.AccountsRepo["Service"]
   readonly mfa: Mfa.Mfa["Service"]
   readonly email: EmailBinding.EmailBinding["Service"]
+  readonly memberships: Memberships.Memberships["Service"]
 }
 
 /** The fields everybody sees. */
@@ -36,12 +37,13 @@ export const make = (sources: Sources) =>
     const user = yield* Effect.flatMap(sources.users.findById(userId), (found) =>
       Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new UnknownUser())
     )
-    const [profile, account, mfa, pending] = yield* Effect.all(
+    const [profile, account, mfa, pending, joined] = yield* Effect.all(
       [
         sources.profiles.get(userId),
         sources.accounts.findByUserId(userId),
         sources.mfa.status(userId),
-        sources.email.pending(userId)
+        sources.email.pending(userId),
+        sources.memberships.guildsOf(userId)
       ],
       { concurrency: "unbounded" }
     )
@@ -59,6 +61,6 @@ export const make = (sources: Sources) =>
       email: Option.getOrNull(email),
       ...(Option.isSome(pending) ? { email_pending: pending.value } : {}),
       phone: Option.getOrNull(Option.map(phone, Phone.mask)),
-      guild_order: profile.guildOrder as ReadonlyArray<Snowflake.Snowflake>
+      guild_order: Memberships.effectiveOrder(profile.guildOrder, joined)
     }
   })

@@ -2,7 +2,7 @@
 import { AccountsRepo, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
 import { Conflict, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
 import { EventBus } from "@veche/platform"
-import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -25,7 +25,8 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
     const events = yield* EventBus.EventBus
-    const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email })
+    const memberships = yield* Memberships.Memberships
+    const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
     const edits = ProfileEdits.make({ users, profiles, events })
     const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
 
@@ -38,6 +39,13 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
           const user = yield* requireUser
           yield* edits.updateProfile(user.userId, payload)
           return yield* currentUser(user.userId, false)
+        })
+      )
+      .handle("guildOrder", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          // Kept as chosen (duplicates dropped); shown filtered to the servers the user is in.
+          yield* profiles.update(user.userId, { guildOrder: [...new Set(payload.guilds)] })
         })
       )
       .handle("settings", () => Effect.flatMap(requireUser, (user) => edits.settings(user.userId)))
