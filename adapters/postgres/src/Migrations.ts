@@ -13,6 +13,7 @@ import deliveryQueue0006 from "./migrations/0006_delivery_queue.ts"
 import emailLinks0007 from "./migrations/0007_email_links.ts"
 import accountBlocks0008 from "./migrations/0008_account_blocks.ts"
 import profiles0009 from "./migrations/0009_profiles.ts"
+import accountDeletions0010 from "./migrations/0010_account_deletions.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -23,7 +24,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0006_delivery_queue": deliveryQueue0006,
   "0007_email_links": emailLinks0007,
   "0008_account_blocks": accountBlocks0008,
-  "0009_profiles": profiles0009
+  "0009_profiles": profiles0009,
+  "0010_account_deletions": accountDeletions0010
 })
 
 /**

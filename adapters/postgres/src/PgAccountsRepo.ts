@@ -140,6 +140,9 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
           Effect.asVoid,
           Effect.orDie
         ),
+      erase: (userId) =>
+        sql`UPDATE credentials SET phone = NULL, email = NULL, email_verified = FALSE,
+              password_hash = ${AccountsRepo.ERASED} WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
       setPhone: (userId, phone) =>
         sql`UPDATE credentials SET phone = ${phone} WHERE user_id = ${userId}`.pipe(
           Effect.asVoid,

@@ -1,10 +1,19 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
-import type { AccountsRepo, BlocksRepo, EmailLinksRepo, MfaRepo, SessionsRepo, VerificationsRepo } from "@veche/auth"
+import type {
+  AccountsRepo,
+  BlocksRepo,
+  DeletionsRepo,
+  EmailLinksRepo,
+  MfaRepo,
+  SessionsRepo,
+  VerificationsRepo
+} from "@veche/auth"
 import type { ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
+import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
@@ -20,7 +29,8 @@ export const layer: Layer.Layer<
   | MfaRepo.MfaRepo
   | EmailLinksRepo.EmailLinksRepo
   | BlocksRepo.BlocksRepo
-  | ProfilesRepo.ProfilesRepo,
+  | ProfilesRepo.ProfilesRepo
+  | DeletionsRepo.DeletionsRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -31,5 +41,6 @@ export const layer: Layer.Layer<
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
   PgBlocksRepo.layer,
-  PgProfilesRepo.layer
+  PgProfilesRepo.layer,
+  PgDeletionsRepo.layer
 )

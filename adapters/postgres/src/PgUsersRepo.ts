@@ -72,6 +72,11 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
           Effect.map((row) => row.pipe(Option.map(toUser))),
           Effect.orDie
         ),
+      anonymise: (id) =>
+        sql`UPDATE users SET username = ${UsersRepo.anonymousName(id)}, display_name = NULL WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
       setDisplayName: (id, displayName) =>
         setDisplayName({ id, displayName }).pipe(
           Effect.map((row) => row.pipe(Option.map(toUser))),

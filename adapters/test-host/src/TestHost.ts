@@ -11,6 +11,7 @@ import {
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
+  DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
   Moderation,
@@ -216,6 +217,7 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       MfaRepo.MfaRepo.layerMemory,
+      DeletionsRepo.DeletionsRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,

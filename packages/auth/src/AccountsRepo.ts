@@ -36,6 +36,11 @@ export class AccountsRepo extends Context.Service<
     readonly unbindEmail: (userId: Snowflake.Snowflake) => Effect.Effect<void>
     /** Makes `phone` the user's number. PhoneTaken when another account holds it (the store settles races). */
     readonly setPhone: (userId: Snowflake.Snowflake, phone: PhoneNumber) => Effect.Effect<void, PhoneTaken>
+    /**
+     * A deleted account's credentials: phone and e-mail released, the password replaced by a value
+     * no password matches.
+     */
+    readonly erase: (userId: Snowflake.Snowflake) => Effect.Effect<void>
   }
 >()("@veche/auth/AccountsRepo") {
   /**
@@ -47,6 +52,9 @@ export class AccountsRepo extends Context.Service<
     Effect.suspend(makeMemory)
   )
 }
+
+/** Not a PHC string: verifying any password against it fails. */
+export const ERASED = "!erased"
 
 interface State {
   /** Registered accounts' credentials, by user id. */
@@ -140,6 +148,13 @@ function makeMemory() {
           if (credentials === undefined) return s
           const unbound = { ...credentials, email: null, emailVerified: false }
           return { ...s, credentials: new Map(s.credentials).set(userId, unbound) }
+        }),
+      erase: (userId) =>
+        Ref.update(state, (s) => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return s
+          const erased = { ...credentials, phone: null, email: null, emailVerified: false, passwordHash: ERASED }
+          return { ...s, credentials: new Map(s.credentials).set(userId, erased) }
         }),
       setPhone: (userId, phone) =>
         Ref.modify(state, (s): [Effect.Effect<void, PhoneTaken>, State] => {

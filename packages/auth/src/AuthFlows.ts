@@ -3,6 +3,7 @@
  * captcha gate. Hosts provide the stores and providers underneath.
  */
 import { Layer } from "effect"
+import { AccountDeletion } from "./AccountDeletion.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
 import { EmailBinding } from "./EmailBinding.ts"
@@ -22,6 +23,7 @@ type Flows =
   | typeof Recovery.layer
   | typeof EmailBinding.layer
   | typeof PhoneChange.layer
+  | typeof AccountDeletion.layer
 type Shared =
   | typeof CaptchaGate.layer
   | typeof Mfa.layer
@@ -34,7 +36,7 @@ type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | Pa
 export type Requirements = Exclude<Layer.Services<Flows> | Layer.Services<Shared>, SharedServices>
 
 export const layer: Layer.Layer<
-  Registration | PhoneChecks | Login | Recovery | EmailBinding | PhoneChange | SharedServices,
+  Registration | PhoneChecks | Login | Recovery | EmailBinding | PhoneChange | AccountDeletion | SharedServices,
   never,
   Requirements
 > = Layer.mergeAll(
@@ -43,7 +45,8 @@ export const layer: Layer.Layer<
   Login.layer,
   Recovery.layer,
   EmailBinding.layer,
-  PhoneChange.layer
+  PhoneChange.layer,
+  AccountDeletion.layer
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(CaptchaGate.layer, Mfa.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(

@@ -6,6 +6,7 @@
  */
 
 import type {
+  AccountDeletion,
   AccountsRepo,
   EmailBinding,
   EmailConfirmation,
@@ -73,6 +74,7 @@ export type Services =
   | AccountsRepo.AccountsRepo
   | EmailBinding.EmailBinding
   | PhoneChange.PhoneChange
+  | AccountDeletion.AccountDeletion
   | EventBus.EventBus
   | DevOutbox.DevOutbox
   | DeliveryQueue.DeliveryQueue

@@ -108,6 +108,14 @@ export const GuildOrderBody = Schema.Struct({
   )
 })
 
+/** The state of the account's deletion request (the mirrored platform has none; ours). */
+export const DeletionStatus = Schema.Struct({
+  status: Schema.Literals(["none", "pending", "cancelled", "completed"]),
+  requested_at: Schema.NullOr(Schema.String),
+  /** When the account is (or was to be) deleted. */
+  delete_at: Schema.NullOr(Schema.String)
+})
+
 export const EmailAddBody = Schema.Struct({ password: Password, email: EmailAddress })
 export const PasswordBody = Schema.Struct({ password: Password })
 
@@ -158,6 +166,15 @@ export class UsersApi extends HttpApiGroup.make("users")
     HttpApiEndpoint.post("resendEmail", `${me}/email/resend`, {
       success: CurrentUser,
       error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.post("requestDeletion", `${me}/delete`, {
+      payload: PasswordBody,
+      success: DeletionStatus,
+      error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable]
+    }).middleware(Authorization),
+    HttpApiEndpoint.delete("cancelDeletion", `${me}/delete`, {
+      success: DeletionStatus,
+      error: usersOnly
     }).middleware(Authorization),
     HttpApiEndpoint.get("user", "/users/:user_id", {
       params: { user_id: Snowflake.Snowflake },

@@ -16,6 +16,8 @@ export class UsersRepo extends Context.Service<
     readonly findByUsername: (username: string) => Effect.Effect<Option.Option<User>>
     /** Sets or clears (null) the display name; answers the user as it now is, none if unknown. */
     readonly setDisplayName: (id: Snowflake.Snowflake, displayName: string | null) => Effect.Effect<Option.Option<User>>
+    /** A deleted account: its name is freed (`deleted_user_<id>`) and its display name removed. */
+    readonly anonymise: (id: Snowflake.Snowflake) => Effect.Effect<void>
   }
 >()("@veche/users/UsersRepo") {
   static readonly layerMemory: Layer.Layer<UsersRepo> = Layer.effect(
@@ -35,6 +37,12 @@ export class UsersRepo extends Context.Service<
             return [Effect.void, new Map(users).set(user.id, user)]
           }).pipe(Effect.flatten),
         findById: (id) => Ref.get(byId).pipe(Effect.map((users) => Option.fromNullishOr(users.get(id)))),
+        anonymise: (id) =>
+          Ref.update(byId, (users) => {
+            const user = users.get(id)
+            if (user === undefined) return users
+            return new Map(users).set(id, { ...user, username: anonymousName(id), displayName: null })
+          }),
         setDisplayName: (id, displayName) =>
           Ref.modify(byId, (users): [Option.Option<User>, Map<string, User>] => {
             const user = users.get(id)
@@ -53,3 +61,6 @@ export class UsersRepo extends Context.Service<
     })
   )
 }
+
+/** The name a deleted account keeps: unique (its id) and outside what registration accepts. */
+export const anonymousName = (id: Snowflake.Snowflake): string => `deleted_user_${id}`

@@ -1,9 +1,9 @@
 /** Handlers of the Users group. */
-import { AccountsRepo, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
+import { AccountDeletion, AccountsRepo, type Deletion, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
 import { Conflict, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
 import { EventBus } from "@veche/platform"
 import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
-import { Effect, Option, Redacted } from "effect"
+import { DateTime, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal, requireUser } from "../Principal.ts"
@@ -12,6 +12,16 @@ import { addressOf } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
 import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
+
+const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
+  Option.match(deletion, {
+    onNone: () => ({ status: "none" as const, requested_at: null, delete_at: null }),
+    onSome: (found) => ({
+      status: found.state,
+      requested_at: DateTime.formatIso(found.requestedAt),
+      delete_at: DateTime.formatIso(found.deleteAt)
+    })
+  })
 
 const phoneTaken = {
   PhoneTaken: () => Effect.fail(new Conflict({ message: "This phone number is already registered." }))
@@ -24,6 +34,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const accounts = yield* AccountsRepo.AccountsRepo
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
+    const deletions = yield* AccountDeletion.AccountDeletion
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
     const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
@@ -110,6 +121,28 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
               Effect.fail(formError("email", "EMAIL_NOT_PENDING", "No address waits for confirmation."))
           })
         )
+      )
+      .handle("requestDeletion", ({ payload }) =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          const deletion = yield* deletions.request({ userId: user.userId, password: Redacted.make(payload.password) })
+          return deletionView(Option.some(deletion))
+        }).pipe(
+          Effect.catchTags({
+            ...passwordMismatch,
+            ...throttled,
+            OwnsGuilds: () =>
+              Effect.fail(
+                formError("guilds", "OWNS_GUILDS_WITH_MEMBERS", "Transfer or dissolve the servers you own first.")
+              )
+          })
+        )
+      )
+      .handle("cancelDeletion", () =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          return deletionView(yield* deletions.cancel(user.userId))
+        })
       )
       .handle("user", ({ params }) =>
         Effect.gen(function* () {
