@@ -1,6 +1,6 @@
 /** What every request meets before and after the routes: 404/405, path decoding, docs, bodies. */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { FormBodyErrors, HttpEdge, RestApi, RestApp } from "@veche/rest"
+import { FormBodyErrors, HttpEdge, RestApi } from "@veche/rest"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -113,7 +113,6 @@ const probeRoutes = HttpApiBuilder.layer(ProbeApi).pipe(
     )
   ),
   Layer.provide(FormBodyErrors.layer),
-  Layer.provide(RestApp.bodyLimit),
   Layer.provide(HttpServer.layerServices)
 )
 

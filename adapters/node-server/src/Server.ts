@@ -4,6 +4,7 @@
  */
 
 import { createServer } from "node:http"
+import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import {
   AuthFlows,
@@ -16,6 +17,7 @@ import {
   VerificationCodes,
   WebLinks
 } from "@veche/auth"
+import { MediaStorageConfig, ProfileImages } from "@veche/media"
 import {
   DeliveryQueue,
   DevOutbox,
@@ -110,8 +112,14 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       // No guilds yet: nobody is a member of any server (the guilds package will provide this).
       Memberships.Memberships.layerNone
     )
+    // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
+    const images = ProfileImages.ProfileImages.layerConfig.pipe(
+      Layer.provide(MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") })),
+      Layer.provide(FetchHttpClient.layer)
+    )
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
+      images,
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
@@ -131,7 +139,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       disableLogger: true,
       disableListenLog: true,
       middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog: config.accessLog })
-    }).pipe(Layer.provide(RestApp.bodyLimit))
+    })
 
     // Order matters: the Node server starts listening when its layer is built, and a request that
     // arrives before the routes are attached would be accepted and never answered. So the domain

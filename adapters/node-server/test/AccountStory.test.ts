@@ -1,12 +1,14 @@
 /**
  * A person's whole account story against the reference server as `pnpm start` runs it (embedded
- * PostgreSQL, dev providers): register by phone with the code from the dev outbox, turn on TOTP
+ * PostgreSQL, dev providers): register by phone with the code from the dev outbox, upload an
+ * avatar and fetch it from the media route, turn on TOTP
  * with an authenticator app's secret, log out, log in with the app code, keep working across a
  * restart (the sealed TOTP secret still opens), and recover the password by phone.
  */
 import * as fs from "node:fs"
 import { Totp } from "@veche/auth"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { dataUri, png } from "../../../test/support/Png.ts"
 import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
@@ -61,7 +63,16 @@ describe("a person's account on the reference server (embedded PostgreSQL)", () 
       consent: true
     })
     expect(registered.status).toBe(201)
-    const { access_token } = registered.body as { access_token: string }
+    const { access_token, user_id } = registered.body as { access_token: string; user_id: string }
+
+    // An avatar, stored on the filesystem under the data folder and served from the media route.
+    const withAvatar = await api.call("PATCH", "/users/@me", { avatar: dataUri(png(48)) }, access_token)
+    expect(withAvatar.status).toBe(200)
+    const avatar = (withAvatar.body as { avatar: string }).avatar
+    const image = await fetch(`${server.base}/api/v10/avatars/${user_id}/${avatar}.png`)
+    expect(image.status).toBe(200)
+    expect(image.headers.get("content-type")).toBe("image/png")
+    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(0)
 
     // Codes of the previous, current and next period are accepted, each step once. So that the
     // steps below stay inside that window, start well clear of a period boundary.

@@ -25,6 +25,7 @@ import {
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
+import { MediaStorage, ProfileImages } from "@veche/media"
 import {
   Captcha,
   CarrierCheck,
@@ -120,6 +121,8 @@ export interface Options {
   readonly carrierCheck?: boolean | undefined
   /** `down`: the delivery queue refuses every message (requests that send one answer 503). */
   readonly delivery?: "memory" | "down" | undefined
+  /** `none`: no image storage connected (uploads answer 501). Default: in memory. */
+  readonly mediaStorage?: "memory" | "none" | undefined
   /** Platform staff, by user id or phone (default: nobody). */
   readonly staff?: Partial<Staff.StaffList> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
@@ -229,6 +232,13 @@ const registration = AuthFlows.layer.pipe(
   )
 )
 
+const imagesOf = (options: Options) =>
+  ProfileImages.ProfileImages.layer().pipe(
+    Layer.provide(
+      options.mediaStorage === "none" ? MediaStorage.MediaStorage.layerNone : MediaStorage.MediaStorage.layerMemory
+    )
+  )
+
 const carrierCheckOf = (options: Options) =>
   options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone
 
@@ -275,9 +285,9 @@ const services = (options: Options) => {
       Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits)),
       Layer.provide(RateLimitStore.layerMemory)
     ),
+    imagesOf(options),
     // file system, paths and ETags for the docs page, as a real server has them
-    HttpServer.layerServices,
-    RestApp.bodyLimit
+    HttpServer.layerServices
   ).pipe(Layer.provideMerge(domain))
 }
 

@@ -26,6 +26,7 @@ import {
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
+import { MediaStorage, ProfileImages } from "@veche/media"
 import {
   Captcha,
   CarrierCheck,
@@ -72,6 +73,8 @@ const base = Layer.mergeAll(
   Memberships.Memberships.layerNone,
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
+  // No image storage in this example: avatar uploads answer 501.
+  ProfileImages.ProfileImages.layer().pipe(Layer.provide(MediaStorage.MediaStorage.layerNone)),
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
@@ -123,10 +126,6 @@ const domain = Layer.mergeAll(
 const app = HttpRouter.serve(RestApp.routes, {
   disableLogger: true,
   middleware: HttpEdge.middleware({ trustedProxies: [], accessLog: true })
-}).pipe(
-  Layer.provide(RestApp.bodyLimit),
-  Layer.provide(domain),
-  Layer.provide(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 8090 }))
-)
+}).pipe(Layer.provide(domain), Layer.provide(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 8090 })))
 
 Layer.launch(app).pipe(NodeRuntime.runMain)

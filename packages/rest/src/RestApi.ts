@@ -6,6 +6,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./AuthApi.ts"
 import { DevApi } from "./DevApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { MediaApi } from "./MediaApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { ServiceApi } from "./ServiceApi.ts"
@@ -19,6 +20,9 @@ export class RestApi extends HttpApi.make("veche")
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)
   .middleware(RateLimit)
+  // After the API-wide middleware: an image decodes nothing that can fail, and a page of fifty
+  // avatars must not spend the viewer's API rate limit (the CDN of the mirrored platform is apart).
+  .add(MediaApi)
   // Report every invalid field, not only the first.
   .annotate(HttpApi.ParseOptions, { errors: "all" })
   .annotateMerge(

@@ -20,6 +20,7 @@ import type {
   Sessions
 } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
+import type { ProfileImages } from "@veche/media"
 import type { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
 import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
@@ -30,8 +31,10 @@ import type { Authenticator } from "./Authenticator.ts"
 import * as Authorization from "./Authorization.ts"
 import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
+import * as HttpEdge from "./HttpEdge.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
@@ -39,10 +42,10 @@ import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
 
 /**
- * Largest request body read (1 MiB; larger answers 413 40005). Routes that take images raise it
- * for themselves.
+ * Largest request body read (1 MiB; larger answers 413 40005). `HttpEdge.middleware` sets it per
+ * request (image routes get more); this layer is for hosts that serve the routes without the edge.
  */
-export const MAX_BODY_BYTES = 1024 * 1024
+export const MAX_BODY_BYTES = HttpEdge.MAX_BODY_BYTES
 export const bodyLimit: Layer.Layer<never> = Layer.succeed(
   HttpServerRequest.MaxBodySize,
   ByteSize.bytes(MAX_BODY_BYTES)
@@ -76,6 +79,7 @@ export type Services =
   | PhoneChange.PhoneChange
   | AccountDeletion.AccountDeletion
   | EventBus.EventBus
+  | ProfileImages.ProfileImages
   | DevOutbox.DevOutbox
   | DeliveryQueue.DeliveryQueue
 
@@ -88,6 +92,7 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "auth">
   | HttpApiGroup.Service<"veche", "users">
   | HttpApiGroup.Service<"veche", "moderation">
+  | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
   Services
@@ -96,6 +101,7 @@ export const handlers: Layer.Layer<
   AuthHandlers.layer,
   UsersHandlers.layer,
   ModerationHandlers.layer,
+  MediaHandlers.layer,
   DevHandlers.layer
 ).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context

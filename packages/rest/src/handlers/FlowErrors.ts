@@ -4,8 +4,7 @@ import { RateLimitHeaders } from "@veche/ratelimit"
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
 
-export const formError = (field: string, code: string, message: string) =>
-  new InvalidFormBody(InvalidFormBody.field([field], code, message))
+export const formError = (field: string, code: string, message: string) => InvalidFormBody.field([field], code, message)
 
 /**
  * A quota ran out (429 in the spec's shape, with Retry-After and the scope `shared`: the quota

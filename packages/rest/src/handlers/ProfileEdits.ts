@@ -4,15 +4,17 @@
  * the settings, and every change is announced on the EventBus (USER_UPDATE, USER_SETTINGS_UPDATE,
  * PRESENCE_UPDATE; the guilds and friends work adds their audiences).
  */
-import { NotImplemented } from "@veche/errors"
+import type { ImageKind, ProfileImages } from "@veche/media"
 import type { EventBus, Snowflake } from "@veche/platform"
 import type { Profile, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Effect, Option } from "effect"
+import * as MediaHandlers from "./MediaHandlers.ts"
 
 export interface Sources {
   readonly users: UsersRepo.UsersRepo["Service"]
   readonly profiles: ProfilesRepo.ProfilesRepo["Service"]
   readonly events: EventBus.EventBus["Service"]
+  readonly images: ProfileImages.ProfileImages["Service"]
 }
 
 const settingsView = (profile: Profile.Profile) => ({
@@ -27,6 +29,17 @@ const textOrNull = (text: string | null | undefined): string | null | undefined 
   text === undefined ? undefined : text === null || text.trim() === "" ? null : text
 
 export const make = (sources: Sources) => {
+  /** The new hash of an uploaded image, null to remove it, undefined to leave it. */
+  const image = (
+    userId: Snowflake.Snowflake,
+    kind: ImageKind.ImageKind,
+    field: string,
+    value: string | null | undefined
+  ) =>
+    typeof value === "string"
+      ? sources.images.store(kind, userId, value).pipe(Effect.catchTags(MediaHandlers.uploadErrors(field)))
+      : Effect.succeed(value)
+
   const updateProfile = Effect.fn("ProfileEdits.updateProfile")(function* (
     userId: Snowflake.Snowflake,
     patch: {
@@ -36,15 +49,12 @@ export const make = (sources: Sources) => {
       readonly banner?: string | null
     }
   ) {
-    // Uploading an image needs the image storage, which this host has not connected.
-    if (typeof patch.avatar === "string" || typeof patch.banner === "string") return yield* new NotImplemented()
+    // Images first: a refused image changes nothing else (no half-applied edit).
+    const avatar = yield* image(userId, "avatars", "avatar", patch.avatar)
+    const banner = yield* image(userId, "user-banners", "banner", patch.banner)
     const displayName = textOrNull(patch.display_name)
     if (displayName !== undefined) yield* sources.users.setDisplayName(userId, displayName)
-    const profile = yield* sources.profiles.update(userId, {
-      bio: textOrNull(patch.bio),
-      ...(patch.avatar === null ? { avatar: null } : {}),
-      ...(patch.banner === null ? { banner: null } : {})
-    })
+    const profile = yield* sources.profiles.update(userId, { bio: textOrNull(patch.bio), avatar, banner })
     const user = yield* sources.users.findById(userId)
     if (Option.isSome(user)) {
       yield* sources.events.publish({

@@ -1,6 +1,7 @@
 /** Handlers of the Users group. */
 import { AccountDeletion, AccountsRepo, type Deletion, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
 import { Conflict, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
+import { ProfileImages } from "@veche/media"
 import { EventBus } from "@veche/platform"
 import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option, Redacted } from "effect"
@@ -38,7 +39,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
     const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
-    const edits = ProfileEdits.make({ users, profiles, events })
+    const edits = ProfileEdits.make({ users, profiles, events, images: yield* ProfileImages.ProfileImages })
     const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
