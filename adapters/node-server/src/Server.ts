@@ -113,10 +113,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Memberships.Memberships.layerNone
     )
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
-    const images = ProfileImages.ProfileImages.layerConfig.pipe(
-      Layer.provide(MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") })),
+    // (export archives share the storage).
+    const storage = MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") }).pipe(
       Layer.provide(FetchHttpClient.layer)
     )
+    const images = ProfileImages.ProfileImages.layerConfig
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       images,
@@ -125,6 +126,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     ).pipe(
       Layer.provideMerge(Layer.merge(registration, moderation)),
       Layer.provideMerge(delivery),
+      Layer.provideMerge(storage),
       Layer.provideMerge(accounts),
       Layer.provideMerge(providers),
       Layer.provideMerge(SecretBox.SecretBox.layerConfig),

@@ -14,6 +14,7 @@ import emailLinks0007 from "./migrations/0007_email_links.ts"
 import accountBlocks0008 from "./migrations/0008_account_blocks.ts"
 import profiles0009 from "./migrations/0009_profiles.ts"
 import accountDeletions0010 from "./migrations/0010_account_deletions.ts"
+import dataExports0011 from "./migrations/0011_data_exports.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -25,7 +26,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0007_email_links": emailLinks0007,
   "0008_account_blocks": accountBlocks0008,
   "0009_profiles": profiles0009,
-  "0010_account_deletions": accountDeletions0010
+  "0010_account_deletions": accountDeletions0010,
+  "0011_data_exports": dataExports0011
 })
 
 /**

@@ -2,6 +2,7 @@
 import type {
   AccountsRepo,
   BlocksRepo,
+  DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
@@ -13,6 +14,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
+import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
 import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
@@ -30,7 +32,8 @@ export const layer: Layer.Layer<
   | EmailLinksRepo.EmailLinksRepo
   | BlocksRepo.BlocksRepo
   | ProfilesRepo.ProfilesRepo
-  | DeletionsRepo.DeletionsRepo,
+  | DeletionsRepo.DeletionsRepo
+  | DataExportsRepo.DataExportsRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -42,5 +45,6 @@ export const layer: Layer.Layer<
   PgEmailLinksRepo.layer,
   PgBlocksRepo.layer,
   PgProfilesRepo.layer,
-  PgDeletionsRepo.layer
+  PgDeletionsRepo.layer,
+  PgDataExportsRepo.layer
 )

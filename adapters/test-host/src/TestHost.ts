@@ -11,6 +11,8 @@ import {
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
+  type DataExports,
+  DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
@@ -108,6 +110,7 @@ export type DomainServices =
   | BlocksRepo.BlocksRepo
   | EventBus.EventBus
   | Memberships.MembershipsTable
+  | DataExports.DataExports
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -221,6 +224,7 @@ const registration = AuthFlows.layer.pipe(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       MfaRepo.MfaRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,
+      DataExportsRepo.DataExportsRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,
@@ -232,12 +236,9 @@ const registration = AuthFlows.layer.pipe(
   )
 )
 
-const imagesOf = (options: Options) =>
-  ProfileImages.ProfileImages.layer().pipe(
-    Layer.provide(
-      options.mediaStorage === "none" ? MediaStorage.MediaStorage.layerNone : MediaStorage.MediaStorage.layerMemory
-    )
-  )
+/** Where images and export archives go: memory, or nothing connected. */
+const storageOf = (options: Options) =>
+  options.mediaStorage === "none" ? MediaStorage.MediaStorage.layerNone : MediaStorage.MediaStorage.layerMemory
 
 const carrierCheckOf = (options: Options) =>
   options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone
@@ -258,6 +259,7 @@ const services = (options: Options) => {
   )
   const domain = Layer.merge(registration, moderation).pipe(
     Layer.provideMerge(carrierCheckOf(options)),
+    Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
     Layer.provideMerge(
@@ -285,7 +287,7 @@ const services = (options: Options) => {
       Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits)),
       Layer.provide(RateLimitStore.layerMemory)
     ),
-    imagesOf(options),
+    ProfileImages.ProfileImages.layer(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices
   ).pipe(Layer.provideMerge(domain))

@@ -12,6 +12,7 @@ import {
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
+  DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
@@ -74,7 +75,7 @@ const base = Layer.mergeAll(
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No image storage in this example: avatar uploads answer 501.
-  ProfileImages.ProfileImages.layer().pipe(Layer.provide(MediaStorage.MediaStorage.layerNone)),
+  ProfileImages.ProfileImages.layer().pipe(Layer.provideMerge(MediaStorage.MediaStorage.layerNone)),
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
@@ -98,6 +99,7 @@ const registration = AuthFlows.layer.pipe(
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
       MfaRepo.MfaRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,
+      DataExportsRepo.DataExportsRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layer(),

@@ -6,8 +6,10 @@ import { Layer } from "effect"
 import { AccountDeletion } from "./AccountDeletion.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
+import { DataExports } from "./DataExports.ts"
 import { EmailBinding } from "./EmailBinding.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
+import { ExportArchive } from "./ExportArchive.ts"
 import { Login } from "./Login.ts"
 import { Mfa } from "./Mfa.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
@@ -24,19 +26,29 @@ type Flows =
   | typeof EmailBinding.layer
   | typeof PhoneChange.layer
   | typeof AccountDeletion.layer
+  | typeof DataExports.layer
 type Shared =
   | typeof CaptchaGate.layer
   | typeof Mfa.layer
   | typeof EmailConfirmation.layer
   | typeof CarrierChecks.layer
   | typeof PasswordCheck.layer
-type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck
+  | typeof ExportArchive.layer
+type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck | ExportArchive
 
 /** What the flows need from the host: what each needs, but the shared services they get here. */
 export type Requirements = Exclude<Layer.Services<Flows> | Layer.Services<Shared>, SharedServices>
 
 export const layer: Layer.Layer<
-  Registration | PhoneChecks | Login | Recovery | EmailBinding | PhoneChange | AccountDeletion | SharedServices,
+  | Registration
+  | PhoneChecks
+  | Login
+  | Recovery
+  | EmailBinding
+  | PhoneChange
+  | AccountDeletion
+  | DataExports
+  | SharedServices,
   never,
   Requirements
 > = Layer.mergeAll(
@@ -46,10 +58,13 @@ export const layer: Layer.Layer<
   Recovery.layer,
   EmailBinding.layer,
   PhoneChange.layer,
-  AccountDeletion.layer
+  AccountDeletion.layer,
+  DataExports.layer
 ).pipe(
   Layer.provideMerge(
-    Layer.mergeAll(CaptchaGate.layer, Mfa.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
+    Layer.mergeAll(CaptchaGate.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
+      Layer.provideMerge(ExportArchive.layer),
+      Layer.provideMerge(Mfa.layer),
       Layer.provideMerge(PasswordCheck.layer)
     )
   )

@@ -11,7 +11,9 @@ export const PREFIXES = {
   access: "vat_",
   refresh: "vrt_",
   /** The secret inside an e-mail link (confirmation, password change). */
-  link: "vlk_"
+  link: "vlk_",
+  /** The secret of a data-export download link. */
+  download: "vdl_"
 } as const
 export type Kind = keyof typeof PREFIXES
 
@@ -53,6 +55,7 @@ export class Tokens extends Context.Service<
           if (value.startsWith(PREFIXES.access)) return "access"
           if (value.startsWith(PREFIXES.refresh)) return "refresh"
           if (value.startsWith(PREFIXES.link)) return "link"
+          if (value.startsWith(PREFIXES.download)) return "download"
           return undefined
         }
       })

@@ -8,6 +8,7 @@
 import type {
   AccountDeletion,
   AccountsRepo,
+  DataExports,
   EmailBinding,
   EmailConfirmation,
   Login,
@@ -78,6 +79,7 @@ export type Services =
   | EmailBinding.EmailBinding
   | PhoneChange.PhoneChange
   | AccountDeletion.AccountDeletion
+  | DataExports.DataExports
   | EventBus.EventBus
   | ProfileImages.ProfileImages
   | DevOutbox.DevOutbox

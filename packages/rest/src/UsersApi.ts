@@ -8,6 +8,7 @@ import {
   BotsCannotUseThisEndpoint,
   Conflict,
   InvalidFormBody,
+  NotFound,
   NotImplemented,
   PhoneCodeInvalid,
   RateLimited,
@@ -116,6 +117,22 @@ export const DeletionStatus = Schema.Struct({
   delete_at: Schema.NullOr(Schema.String)
 })
 
+/** The latest data export; a ready one comes with a download link valid one hour (a path under the API). */
+export const DataExportView = Schema.Struct({
+  id: Schema.NullOr(Snowflake.Snowflake),
+  status: Schema.Literals(["none", "preparing", "ready", "failed", "expired"]),
+  requested_at: Schema.NullOr(Schema.String),
+  ready_at: Schema.NullOr(Schema.String),
+  /** When the archive is deleted. */
+  expires_at: Schema.NullOr(Schema.String),
+  size: Schema.NullOr(Schema.Int),
+  url: Schema.NullOr(Schema.String),
+  url_expires_at: Schema.NullOr(Schema.String)
+})
+
+/** The archive itself. */
+export const ArchiveBytes = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/zip" }))
+
 export const EmailAddBody = Schema.Struct({ password: Password, email: EmailAddress })
 export const PasswordBody = Schema.Struct({ password: Password })
 
@@ -176,6 +193,20 @@ export class UsersApi extends HttpApiGroup.make("users")
       success: DeletionStatus,
       error: usersOnly
     }).middleware(Authorization),
+    HttpApiEndpoint.get("dataExport", `${me}/export`, { success: DataExportView, error: usersOnly }).middleware(
+      Authorization
+    ),
+    HttpApiEndpoint.post("requestDataExport", `${me}/export`, {
+      success: DataExportView,
+      error: [...usersOnly, Conflict, RateLimited, ServiceUnavailable]
+    }).middleware(Authorization),
+    // The link carries its own secret (it is meant for a browser's download), so no credentials.
+    HttpApiEndpoint.get("downloadDataExport", "/exports/:export_id", {
+      params: { export_id: Schema.String },
+      query: { token: Schema.optionalKey(Schema.String) },
+      success: ArchiveBytes,
+      error: NotFound
+    }),
     HttpApiEndpoint.get("user", "/users/:user_id", {
       params: { user_id: Snowflake.Snowflake },
       success: PublicUser,

@@ -5,8 +5,9 @@
  */
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import type { UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option } from "effect"
+import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import type { Block } from "../../src/Block.ts"
 import { BlocksRepo } from "../../src/BlocksRepo.ts"
 import { SessionsRepo } from "../../src/SessionsRepo.ts"
@@ -17,16 +18,7 @@ const T0 = DateTime.makeUnsafe(Date.UTC(2026, 5, 1))
 const at = (ms: number) => DateTime.makeUnsafe(Date.UTC(2026, 5, 1) + ms)
 const DAY = 86_400_000
 
-const newUser = Effect.fnUntraced(function* () {
-  const id = yield* ids.next
-  yield* (yield* UsersRepo.UsersRepo).insert({
-    id,
-    username: `block_${process.pid}_${Date.now() % 1_000_000}_${++counter}`,
-    displayName: null,
-    createdAt: T0
-  })
-  return id
-})
+const newUser = () => insertUser(ids, "block")
 
 const block = (userId: Snowflake.Snowflake, overrides: Partial<Block> = {}): Block => ({
   userId,

@@ -4,26 +4,17 @@
  */
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import type { UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option } from "effect"
+import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import type { Deletion } from "../../src/Deletion.ts"
 import { DeletionsRepo } from "../../src/DeletionsRepo.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(16))
-let counter = 0
 const T0 = Date.UTC(2026, 5, 1)
 const at = (days: number) => DateTime.makeUnsafe(T0 + days * 86_400_000)
 
-const newUser = Effect.fnUntraced(function* () {
-  const id = yield* ids.next
-  yield* (yield* UsersRepo.UsersRepo).insert({
-    id,
-    username: `deletion_${process.pid}_${Date.now() % 1_000_000}_${++counter}`,
-    displayName: null,
-    createdAt: at(0)
-  })
-  return id
-})
+const newUser = () => insertUser(ids, "deletion")
 
 const pending = (userId: Snowflake.Snowflake, requestedDay = 0): Deletion => ({
   userId,

@@ -5,27 +5,19 @@
 import { randomBytes } from "node:crypto"
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import type { UsersRepo } from "@veche/users"
 import { DateTime, Duration, Effect, Option } from "effect"
+import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import type { EmailLink, Purpose } from "../../src/EmailLink.ts"
 import { EmailLinksRepo } from "../../src/EmailLinksRepo.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(13))
-let counter = 0
+const counter = 0
 const NOW = DateTime.makeUnsafe(Date.UTC(2026, 5, 1, 12))
 const later = (duration: Duration.Input) =>
   DateTime.add(NOW, { milliseconds: Duration.toMillis(Duration.fromInputUnsafe(duration)) })
 
-const newUser = Effect.fnUntraced(function* () {
-  const id = yield* ids.next
-  yield* (yield* UsersRepo.UsersRepo).insert({
-    id,
-    username: `link_${process.pid}_${Date.now() % 1_000_000}_${++counter}`,
-    displayName: null,
-    createdAt: NOW
-  })
-  return id
-})
+const newUser = () => insertUser(ids, "link")
 
 const newLink = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, purpose: Purpose = "bind") {
   const link: EmailLink = {

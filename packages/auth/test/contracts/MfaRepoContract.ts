@@ -5,24 +5,14 @@
  */
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import type { UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option } from "effect"
+import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import { MfaRepo, type TotpRecord } from "../../src/MfaRepo.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(12))
-let counter = 0
 
-const newUser = Effect.fnUntraced(function* () {
-  const users = yield* UsersRepo.UsersRepo
-  const id = yield* ids.next
-  yield* users.insert({
-    id,
-    username: `mfa_${process.pid}_${Date.now() % 1_000_000}_${++counter}`,
-    displayName: null,
-    createdAt: DateTime.makeUnsafe(Math.floor(Date.now()))
-  })
-  return id
-})
+const newUser = () => insertUser(ids, "mfa")
 
 const record = (userId: Snowflake.Snowflake, lastStep = 1000): TotpRecord => ({
   userId,

@@ -1,11 +1,11 @@
 /** Handlers of the Users group. */
-import { AccountDeletion, AccountsRepo, type Deletion, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
-import { Conflict, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
+import { AccountDeletion, AccountsRepo, DataExports, type Deletion, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
+import { Conflict, NotFound, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
 import { ProfileImages } from "@veche/media"
-import { EventBus } from "@veche/platform"
+import { EventBus, Snowflake } from "@veche/platform"
 import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option, Redacted } from "effect"
-import { HttpServerRequest } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal, requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
@@ -24,6 +24,34 @@ const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
     })
   })
 
+const iso = (time: DateTime.Utc | null) => (time === null ? null : DateTime.formatIso(time))
+
+const exportView = (found: Option.Option<DataExports.ExportView>) =>
+  Option.match(found, {
+    onNone: () => ({
+      id: null,
+      status: "none" as const,
+      requested_at: null,
+      ready_at: null,
+      expires_at: null,
+      size: null,
+      url: null,
+      url_expires_at: null
+    }),
+    onSome: ({ export: exported, link }) => ({
+      id: exported.id,
+      status: exported.state,
+      requested_at: DateTime.formatIso(exported.requestedAt),
+      ready_at: iso(exported.readyAt),
+      expires_at: iso(exported.expiresAt),
+      size: exported.sizeBytes,
+      url: Option.getOrNull(
+        Option.map(link, (l) => `/api/v10/exports/${exported.id}?token=${encodeURIComponent(Redacted.value(l.token))}`)
+      ),
+      url_expires_at: Option.getOrNull(Option.map(link, (l) => DateTime.formatIso(l.expiresAt)))
+    })
+  })
+
 const phoneTaken = {
   PhoneTaken: () => Effect.fail(new Conflict({ message: "This phone number is already registered." }))
 }
@@ -36,6 +64,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
+    const exports = yield* DataExports.DataExports
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
     const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
@@ -143,6 +172,42 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           return deletionView(yield* deletions.cancel(user.userId))
+        })
+      )
+      .handle("dataExport", () =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          return exportView(yield* exports.latest(user.userId))
+        })
+      )
+      .handle("requestDataExport", () =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          const queued = yield* exports.request(user.userId)
+          return exportView(Option.some({ export: queued, link: Option.none() }))
+        }).pipe(
+          Effect.catchTags({
+            ...throttled,
+            ExportInProgress: () => Effect.fail(new Conflict({ message: "An export is being prepared already." }))
+          })
+        )
+      )
+      .handle("downloadDataExport", ({ params, query }) =>
+        Effect.gen(function* () {
+          // Anything that is not a valid link for this export looks the same: 404.
+          if (query.token === undefined || !/^\d{1,20}$/.test(params.export_id)) return yield* new NotFound()
+          const archive = yield* exports.download(
+            Snowflake.Snowflake.make(params.export_id),
+            Redacted.make(query.token)
+          )
+          if (Option.isNone(archive)) return yield* new NotFound()
+          return HttpServerResponse.uint8Array(archive.value, {
+            contentType: "application/zip",
+            headers: {
+              "content-disposition": `attachment; filename="veche-export-${params.export_id}.zip"`,
+              "cache-control": "no-store"
+            }
+          })
         })
       )
       .handle("user", ({ params }) =>

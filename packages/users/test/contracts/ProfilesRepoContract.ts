@@ -4,24 +4,15 @@
  */
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { DateTime, Effect } from "effect"
+import { Effect } from "effect"
 import { DEFAULT } from "../../src/Profile.ts"
 import { ProfilesRepo } from "../../src/ProfilesRepo.ts"
-import { UsersRepo } from "../../src/UsersRepo.ts"
+import type { UsersRepo } from "../../src/UsersRepo.ts"
+import { insertUser } from "../support/TestUsers.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(15))
-let counter = 0
 
-const newUser = Effect.fnUntraced(function* () {
-  const id = yield* ids.next
-  yield* (yield* UsersRepo).insert({
-    id,
-    username: `profile_${process.pid}_${Date.now() % 1_000_000}_${++counter}`,
-    displayName: null,
-    createdAt: DateTime.makeUnsafe(Math.floor(Date.now()))
-  })
-  return id
-})
+const newUser = () => insertUser(ids, "profile")
 
 export const profilesRepoContract = (it: Vitest.MethodsNonLive<ProfilesRepo | UsersRepo>) => {
   it.effect("a user without a stored profile has the defaults", () =>
