@@ -66,6 +66,14 @@ describe("Avatars and banners", () => {
         expect(yield* json(tooBig)).toMatchObject({
           errors: { avatar: { _errors: [{ code: "BINARY_TYPE_MAX_SIZE" }] } }
         })
+        // a polyglot (a PNG followed by a script) comes back re-encoded, without the payload
+        const payload = "<script>alert(document.cookie)</script>"
+        const polyglot = yield* patchMe(token, { avatar: dataUri(Buffer.concat([png(24), Buffer.from(payload)])) })
+        expect(polyglot.status).toBe(200)
+        const hash = ((yield* json(polyglot)) as { avatar: string }).avatar
+        const host = yield* TestHost.TestHost
+        const served = Buffer.from(yield* bytesOf(yield* host.fetch(`/api/v10/avatars/${account.user_id}/${hash}`)))
+        expect(served.includes(Buffer.from("<script>"))).toBe(false)
         // a banner may be larger than an avatar
         expect((yield* patchMe(token, { banner: dataUri(png(2048, 1024)) })).status).toBe(200)
       })

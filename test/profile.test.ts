@@ -2,8 +2,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { EventBus } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Memberships } from "@veche/users"
-import { Effect, Fiber, Stream } from "effect"
+import { Memberships, RelationshipsRepo } from "@veche/users"
+import { DateTime, Effect, Fiber, Stream } from "effect"
 import { awaitMessage, freshAddress, json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
 
 const me = (token: string) => Effect.flatMap(send("GET", "/api/v10/users/@me", undefined, token), json)
@@ -184,6 +184,23 @@ describe("Phone change", () => {
       })
     )
 
+    it.effect("shares the 3-per-hour SMS limit of the new number", () =>
+      Effect.gen(function* () {
+        const account = yield* register("+79661130006", "phone_limited")
+        const start = () =>
+          post(
+            "/api/v10/users/@me/phone",
+            { password: PASSWORD, phone: "+79661130007" },
+            account.access_token,
+            freshAddress()
+          )
+        for (let i = 0; i < 3; i++) expect((yield* start()).status).toBe(200)
+        const limited = yield* start()
+        expect(limited.status).toBe(429)
+        expect(limited.headers.get("retry-after")).not.toBeNull()
+      })
+    )
+
     it.effect("a code is bound to the account that asked for it", () =>
       Effect.gen(function* () {
         const asker = yield* register("+79661130003", "phone_asker")
@@ -323,6 +340,62 @@ describe("Guild order", () => {
         expect(exactly.status).toBe(204)
         expect((yield* send("PATCH", "/api/v10/users/@me/guild-order", { guilds: ["x"] }, token)).status).toBe(400)
         expect((yield* send("PATCH", "/api/v10/users/@me/guild-order", {}, token)).status).toBe(400)
+      })
+    )
+  })
+})
+
+describe("Relationships", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("lists the caller's friends, requests and blocks in the platform's shape", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const me = yield* register("+79661160001", "rel_me")
+        const friend = yield* register("+79661160002", "rel_friend")
+        const asker = yield* register("+79661160003", "rel_asker")
+        expect(yield* json(yield* send("GET", "/api/v10/users/@me/relationships", undefined, me.access_token))).toEqual(
+          []
+        )
+        yield* host.run(
+          Effect.gen(function* () {
+            const repo = yield* RelationshipsRepo.RelationshipsRepo
+            const now = yield* DateTime.now
+            yield* repo.put({
+              userId: me.user_id as never,
+              otherId: friend.user_id as never,
+              type: 1,
+              nickname: "Друг",
+              since: now
+            })
+            yield* repo.put({
+              userId: me.user_id as never,
+              otherId: asker.user_id as never,
+              type: 3,
+              nickname: null,
+              since: now
+            })
+            yield* repo.put({
+              userId: friend.user_id as never,
+              otherId: me.user_id as never,
+              type: 1,
+              nickname: null,
+              since: now
+            })
+          })
+        )
+        const mine = (yield* json(
+          yield* send("GET", "/api/v10/users/@me/relationships", undefined, me.access_token)
+        )) as Array<{
+          id: string
+          type: number
+          nickname: string | null
+          user: { id: string; username: string }
+        }>
+        expect(mine.map((row) => [row.id, row.type, row.nickname, row.user.username])).toEqual([
+          [friend.user_id, 1, "Друг", "rel_friend"],
+          [asker.user_id, 3, null, "rel_asker"]
+        ])
+        expect((yield* send("GET", "/api/v10/users/@me/relationships")).status).toBe(401)
       })
     )
   })

@@ -15,6 +15,7 @@ import accountBlocks0008 from "./migrations/0008_account_blocks.ts"
 import profiles0009 from "./migrations/0009_profiles.ts"
 import accountDeletions0010 from "./migrations/0010_account_deletions.ts"
 import dataExports0011 from "./migrations/0011_data_exports.ts"
+import relationships0012 from "./migrations/0012_relationships.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -27,7 +28,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0008_account_blocks": accountBlocks0008,
   "0009_profiles": profiles0009,
   "0010_account_deletions": accountDeletions0010,
-  "0011_data_exports": dataExports0011
+  "0011_data_exports": dataExports0011,
+  "0012_relationships": relationships0012
 })
 
 /**

@@ -9,7 +9,7 @@ import type {
   SessionsRepo,
   VerificationsRepo
 } from "@veche/auth"
-import type { ProfilesRepo, UsersRepo } from "@veche/users"
+import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
@@ -19,6 +19,7 @@ import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
+import * as PgRelationshipsRepo from "./PgRelationshipsRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
@@ -33,7 +34,8 @@ export const layer: Layer.Layer<
   | BlocksRepo.BlocksRepo
   | ProfilesRepo.ProfilesRepo
   | DeletionsRepo.DeletionsRepo
-  | DataExportsRepo.DataExportsRepo,
+  | DataExportsRepo.DataExportsRepo
+  | RelationshipsRepo.RelationshipsRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -46,5 +48,6 @@ export const layer: Layer.Layer<
   PgBlocksRepo.layer,
   PgProfilesRepo.layer,
   PgDeletionsRepo.layer,
-  PgDataExportsRepo.layer
+  PgDataExportsRepo.layer,
+  PgRelationshipsRepo.layer
 )

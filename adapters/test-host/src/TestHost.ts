@@ -53,7 +53,7 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
-import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -111,6 +111,7 @@ export type DomainServices =
   | EventBus.EventBus
   | Memberships.MembershipsTable
   | DataExports.DataExports
+  | RelationshipsRepo.RelationshipsRepo
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -267,6 +268,7 @@ const services = (options: Options) => {
         accounts,
         UsersRepo.UsersRepo.layerMemory,
         ProfilesRepo.ProfilesRepo.layerMemory,
+        RelationshipsRepo.RelationshipsRepo.layerMemory,
         Memberships.MembershipsTable.layer,
         EventBus.EventBus.layerMemory,
         DevOutbox.DevOutbox.layerMemory,

@@ -43,7 +43,7 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -71,6 +71,7 @@ const counters = RateLimitStore.layerMemory
 const base = Layer.mergeAll(
   UsersRepo.UsersRepo.layerMemory,
   ProfilesRepo.ProfilesRepo.layerMemory,
+  RelationshipsRepo.RelationshipsRepo.layerMemory,
   Memberships.Memberships.layerNone,
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,

@@ -24,7 +24,7 @@ import { ErrorBody } from "@veche/errors"
 import type { ProfileImages } from "@veche/media"
 import type { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
-import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
+import type { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { ByteSize, Effect, type FileSystem, Layer, type Path } from "effect"
 import { type Etag, FindMyWay, type HttpPlatform, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
@@ -74,6 +74,7 @@ export type Services =
   | GeoIp.GeoIp
   | UsersRepo.UsersRepo
   | ProfilesRepo.ProfilesRepo
+  | RelationshipsRepo.RelationshipsRepo
   | Memberships.Memberships
   | AccountsRepo.AccountsRepo
   | EmailBinding.EmailBinding

@@ -133,6 +133,15 @@ export const DataExportView = Schema.Struct({
 /** The archive itself. */
 export const ArchiveBytes = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/zip" }))
 
+/** The mirrored platform's relationship object (1 friend, 2 blocked, 3 incoming, 4 outgoing). */
+export const RelationshipView = Schema.Struct({
+  id: Snowflake.Snowflake,
+  type: Schema.Literals([1, 2, 3, 4]),
+  nickname: Schema.NullOr(Schema.String),
+  since: Schema.String,
+  user: PublicUser
+})
+
 export const EmailAddBody = Schema.Struct({ password: Password, email: EmailAddress })
 export const PasswordBody = Schema.Struct({ password: Password })
 
@@ -191,6 +200,10 @@ export class UsersApi extends HttpApiGroup.make("users")
     }).middleware(Authorization),
     HttpApiEndpoint.delete("cancelDeletion", `${me}/delete`, {
       success: DeletionStatus,
+      error: usersOnly
+    }).middleware(Authorization),
+    HttpApiEndpoint.get("relationships", `${me}/relationships`, {
+      success: Schema.Array(RelationshipView),
       error: usersOnly
     }).middleware(Authorization),
     HttpApiEndpoint.get("dataExport", `${me}/export`, { success: DataExportView, error: usersOnly }).middleware(

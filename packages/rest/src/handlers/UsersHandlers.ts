@@ -3,7 +3,7 @@ import { AccountDeletion, AccountsRepo, DataExports, type Deletion, EmailBinding
 import { Conflict, NotFound, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
 import { ProfileImages } from "@veche/media"
 import { EventBus, Snowflake } from "@veche/platform"
-import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
+import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -65,6 +65,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
     const exports = yield* DataExports.DataExports
+    const relationships = yield* RelationshipsRepo.RelationshipsRepo
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
     const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
@@ -172,6 +173,26 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           return deletionView(yield* deletions.cancel(user.userId))
+        })
+      )
+      .handle("relationships", () =>
+        Effect.gen(function* () {
+          const user = yield* requireUser
+          const rows = yield* relationships.list(user.userId)
+          const views = yield* Effect.forEach(rows, (row) =>
+            Effect.gen(function* () {
+              const other = yield* users.findById(row.otherId)
+              if (Option.isNone(other)) return Option.none()
+              return Option.some({
+                id: row.otherId,
+                type: row.type,
+                nickname: row.nickname,
+                since: DateTime.formatIso(row.since),
+                user: CurrentUserView.publicView(other.value, yield* profiles.get(row.otherId), false)
+              })
+            })
+          )
+          return views.flatMap((view) => Option.toArray(view))
         })
       )
       .handle("dataExport", () =>
