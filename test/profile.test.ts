@@ -400,3 +400,37 @@ describe("Relationships", () => {
     )
   })
 })
+
+describe("Profile events reach friends and servers", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("USER_UPDATE goes to the user and friends, GUILD_MEMBER_UPDATE and PRESENCE_UPDATE to the servers", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const me = yield* register("+79661170001", "events_me")
+        const friend = yield* register("+79661170002", "events_friend")
+        const guild = "1000000000000000777"
+        yield* host.run(
+          Effect.gen(function* () {
+            const now = yield* DateTime.now
+            yield* (yield* RelationshipsRepo.RelationshipsRepo).put({
+              userId: me.user_id as never,
+              otherId: friend.user_id as never,
+              type: 1,
+              nickname: null,
+              since: now
+            })
+            yield* (yield* Memberships.MembershipsTable).join(me.user_id as never, guild as never)
+          })
+        )
+        const [userUpdate, memberUpdate] = yield* eventsDuring(2, patchMe(me.access_token, { bio: "hi" }))
+        expect(userUpdate).toMatchObject({ type: "USER_UPDATE", userIds: [me.user_id, friend.user_id] })
+        expect(memberUpdate).toMatchObject({ type: "GUILD_MEMBER_UPDATE", guildIds: [guild] })
+        const [, presence] = yield* eventsDuring(
+          2,
+          send("PATCH", "/api/v10/users/@me/settings", { status: "dnd" }, me.access_token)
+        )
+        expect(presence).toMatchObject({ type: "PRESENCE_UPDATE", userIds: [friend.user_id], guildIds: [guild] })
+      })
+    )
+  })
+})

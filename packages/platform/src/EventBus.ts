@@ -13,6 +13,8 @@ export interface Event {
   readonly type: string
   /** The users whose sessions receive it. */
   readonly userIds: ReadonlyArray<Snowflake>
+  /** Servers whose members receive it (the gateway resolves the members). */
+  readonly guildIds?: ReadonlyArray<Snowflake> | undefined
   readonly data: unknown
 }
 

@@ -6,7 +6,14 @@
  */
 import type { ImageKind, ProfileImages } from "@veche/media"
 import type { EventBus, Snowflake } from "@veche/platform"
-import type { Profile, ProfilesRepo, UsersRepo } from "@veche/users"
+import {
+  type Memberships,
+  type Profile,
+  type ProfilesRepo,
+  Relationship,
+  type RelationshipsRepo,
+  type UsersRepo
+} from "@veche/users"
 import { Effect, Option } from "effect"
 import * as MediaHandlers from "./MediaHandlers.ts"
 
@@ -15,6 +22,8 @@ export interface Sources {
   readonly profiles: ProfilesRepo.ProfilesRepo["Service"]
   readonly events: EventBus.EventBus["Service"]
   readonly images: ProfileImages.ProfileImages["Service"]
+  readonly relationships: RelationshipsRepo.RelationshipsRepo["Service"]
+  readonly memberships: Memberships.Memberships["Service"]
 }
 
 const settingsView = (profile: Profile.Profile) => ({
@@ -29,6 +38,15 @@ const textOrNull = (text: string | null | undefined): string | null | undefined 
   text === undefined ? undefined : text === null || text.trim() === "" ? null : text
 
 export const make = (sources: Sources) => {
+  /** Who else hears of a user's changes: friends, and the servers the user is in. */
+  const audience = (userId: Snowflake.Snowflake) =>
+    Effect.all({
+      friends: Effect.map(sources.relationships.list(userId), (rows) =>
+        rows.filter((row) => row.type === Relationship.FRIEND).map((row) => row.otherId)
+      ),
+      guilds: sources.memberships.guildsOf(userId)
+    })
+
   /** The new hash of an uploaded image, null to remove it, undefined to leave it. */
   const image = (
     userId: Snowflake.Snowflake,
@@ -57,17 +75,24 @@ export const make = (sources: Sources) => {
     const profile = yield* sources.profiles.update(userId, { bio: textOrNull(patch.bio), avatar, banner })
     const user = yield* sources.users.findById(userId)
     if (Option.isSome(user)) {
-      yield* sources.events.publish({
-        type: "USER_UPDATE",
-        userIds: [userId],
-        data: {
-          id: userId,
-          username: user.value.username,
-          global_name: user.value.displayName,
-          avatar: profile.avatar,
-          banner: profile.banner
-        }
-      })
+      const data = {
+        id: userId,
+        username: user.value.username,
+        global_name: user.value.displayName,
+        avatar: profile.avatar,
+        banner: profile.banner
+      }
+      const { friends, guilds } = yield* audience(userId)
+      // (direct-message partners join the audience with the messages work)
+      yield* sources.events.publish({ type: "USER_UPDATE", userIds: [userId, ...friends], data })
+      if (guilds.length > 0) {
+        yield* sources.events.publish({
+          type: "GUILD_MEMBER_UPDATE",
+          userIds: [],
+          guildIds: guilds,
+          data: { user: data }
+        })
+      }
     }
   })
 
@@ -88,9 +113,11 @@ export const make = (sources: Sources) => {
     const view = settingsView(profile)
     yield* sources.events.publish({ type: "USER_SETTINGS_UPDATE", userIds: [userId], data: view })
     // Others see an invisible user as offline; a custom status shows as an activity of type 4.
+    const { friends, guilds } = yield* audience(userId)
     yield* sources.events.publish({
       type: "PRESENCE_UPDATE",
-      userIds: [],
+      userIds: friends,
+      guildIds: guilds,
       data: {
         user: { id: userId },
         status: profile.status === "invisible" ? "offline" : profile.status,

@@ -69,7 +69,14 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
     const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
-    const edits = ProfileEdits.make({ users, profiles, events, images: yield* ProfileImages.ProfileImages })
+    const edits = ProfileEdits.make({
+      users,
+      profiles,
+      events,
+      images: yield* ProfileImages.ProfileImages,
+      relationships,
+      memberships
+    })
     const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
