@@ -1,5 +1,6 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
 import type {
+  AccountSnapshot,
   AccountsRepo,
   BlocksRepo,
   DataExportsRepo,
@@ -12,6 +13,7 @@ import type {
 import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
+import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
@@ -35,7 +37,8 @@ export const layer: Layer.Layer<
   | ProfilesRepo.ProfilesRepo
   | DeletionsRepo.DeletionsRepo
   | DataExportsRepo.DataExportsRepo
-  | RelationshipsRepo.RelationshipsRepo,
+  | RelationshipsRepo.RelationshipsRepo
+  | AccountSnapshot.AccountSnapshots,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -49,5 +52,6 @@ export const layer: Layer.Layer<
   PgProfilesRepo.layer,
   PgDeletionsRepo.layer,
   PgDataExportsRepo.layer,
-  PgRelationshipsRepo.layer
+  PgRelationshipsRepo.layer,
+  PgAccountSnapshots.layer
 )

@@ -3,6 +3,7 @@
  * a PostgreSQL server (DATABASE_URL) and on the reference server's embedded instance.
  */
 export * as Migrations from "./Migrations.ts"
+export * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 export * as PgAccountsRepo from "./PgAccountsRepo.ts"
 export * as PgBlocksRepo from "./PgBlocksRepo.ts"
 export * as PgDatabase from "./PgDatabase.ts"

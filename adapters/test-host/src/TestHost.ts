@@ -8,6 +8,7 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import {
+  AccountSnapshot,
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
@@ -223,10 +224,8 @@ const registration = AuthFlows.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
-      MfaRepo.MfaRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,
       DataExportsRepo.DataExportsRepo.layerMemory,
-      EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
@@ -258,11 +257,17 @@ const services = (options: Options) => {
   const moderation = Moderation.Moderation.layer.pipe(
     Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
   )
-  const domain = Layer.merge(registration, moderation).pipe(
+  const domain = Layer.mergeAll(registration, moderation, AccountSnapshot.AccountSnapshots.layerFromRepos).pipe(
     Layer.provideMerge(carrierCheckOf(options)),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
-    Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        AccountsRepo.AccountsRepo.layerMemory,
+        MfaRepo.MfaRepo.layerMemory,
+        EmailLinksRepo.EmailLinksRepo.layerMemory
+      )
+    ),
     Layer.provideMerge(
       Layer.mergeAll(
         accounts,

@@ -9,6 +9,7 @@
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import {
+  AccountSnapshot,
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
@@ -98,10 +99,8 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-      MfaRepo.MfaRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,
       DataExportsRepo.DataExportsRepo.layerMemory,
-      EmailLinksRepo.EmailLinksRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layer(),
       Captcha.Captcha.layerDev,
@@ -116,11 +115,17 @@ const domain = Layer.mergeAll(
   ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
 ).pipe(
-  Layer.provideMerge(registration),
+  Layer.provideMerge(Layer.merge(registration, AccountSnapshot.AccountSnapshots.layerFromRepos)),
   // No staff in this example: the moderation routes answer 403 to everyone.
   Layer.provideMerge(Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })))),
   Layer.provideMerge(delivery),
-  Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
+  Layer.provideMerge(
+    Layer.mergeAll(
+      AccountsRepo.AccountsRepo.layerMemory,
+      MfaRepo.MfaRepo.layerMemory,
+      EmailLinksRepo.EmailLinksRepo.layerMemory
+    )
+  ),
   Layer.provideMerge(sessions),
   Layer.provideMerge(tokens),
   Layer.provideMerge(base)

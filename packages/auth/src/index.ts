@@ -1,6 +1,7 @@
 /** @veche/auth: accounts and sessions. */
 export * as Account from "./Account.ts"
 export * as AccountDeletion from "./AccountDeletion.ts"
+export * as AccountSnapshot from "./AccountSnapshot.ts"
 export * as AccountsErrors from "./AccountsErrors.ts"
 export * as AccountsRepo from "./AccountsRepo.ts"
 export * as AuthFlows from "./AuthFlows.ts"

@@ -7,7 +7,7 @@
 
 import type {
   AccountDeletion,
-  AccountsRepo,
+  AccountSnapshot,
   DataExports,
   EmailBinding,
   EmailConfirmation,
@@ -76,7 +76,7 @@ export type Services =
   | ProfilesRepo.ProfilesRepo
   | RelationshipsRepo.RelationshipsRepo
   | Memberships.Memberships
-  | AccountsRepo.AccountsRepo
+  | AccountSnapshot.AccountSnapshots
   | EmailBinding.EmailBinding
   | PhoneChange.PhoneChange
   | AccountDeletion.AccountDeletion

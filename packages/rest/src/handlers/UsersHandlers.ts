@@ -1,5 +1,5 @@
 /** Handlers of the Users group. */
-import { AccountDeletion, AccountsRepo, DataExports, type Deletion, EmailBinding, Mfa, PhoneChange } from "@veche/auth"
+import { AccountDeletion, AccountSnapshot, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
 import { Conflict, NotFound, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
 import { ProfileImages } from "@veche/media"
 import { EventBus, Snowflake } from "@veche/platform"
@@ -60,7 +60,6 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
   Effect.gen(function* () {
     const users = yield* UsersRepo.UsersRepo
     const profiles = yield* ProfilesRepo.ProfilesRepo
-    const accounts = yield* AccountsRepo.AccountsRepo
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
@@ -68,7 +67,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const relationships = yield* RelationshipsRepo.RelationshipsRepo
     const events = yield* EventBus.EventBus
     const memberships = yield* Memberships.Memberships
-    const currentUser = CurrentUserView.make({ users, profiles, accounts, mfa: yield* Mfa.Mfa, email, memberships })
+    const currentUser = CurrentUserView.make({ snapshots: yield* AccountSnapshot.AccountSnapshots, memberships })
     const edits = ProfileEdits.make({
       users,
       profiles,
