@@ -14,7 +14,7 @@ import { EmailConfirmation } from "./EmailConfirmation.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
 import type { PasswordMismatch } from "./MfaErrors.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
-import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+import { countWith, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
 
 /** Resend with no address awaiting confirmation (400). */
 export class NothingPending extends Schema.TaggedError<NothingPending>()("NothingPending", {}) {}
@@ -53,8 +53,7 @@ export class EmailBinding extends Context.Service<
       const passwords = yield* PasswordCheck
       const quotas = yield* QuotaLimiter.QuotaLimiter
 
-      const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
-        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+      const count = countWith(quotas)
 
       /** The three letter limits, counted before the letter is queued. */
       const letter = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, email: string) {

@@ -14,8 +14,8 @@ import type { PasswordMismatch } from "./MfaErrors.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
 import * as Phone from "./Phone.ts"
 import { CODE_TTL, type Started } from "./Registration.ts"
-import { CodeInvalid, fromQuota, TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
-import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
+import { CodeInvalid, countWith, TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 
@@ -59,8 +59,7 @@ export class PhoneChange extends Context.Service<
       const queue = yield* DeliveryQueue.DeliveryQueue
       const ids = yield* Snowflake.SnowflakeGenerator
 
-      const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
-        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+      const count = countWith(quotas)
 
       const start = Effect.fn("PhoneChange.start")(function* (request: {
         readonly userId: Snowflake.Snowflake
@@ -79,23 +78,19 @@ export class PhoneChange extends Context.Service<
         yield* verifications.invalidateFor(request.phone, "change_phone")
         const id = yield* ids.next
         yield* Effect.orDie(
-          verifications.create({
-            id,
-            purpose: "change_phone",
-            target: request.phone,
-            channel: sms.channel,
-            codeDigest: issued.digest,
-            codeLength: 6,
-            status: "needs_code",
-            attempts: 0,
-            maxAttempts: DEFAULT_MAX_ATTEMPTS,
-            createdAt: now,
-            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) }),
-            consumedAt: null,
-            // Bound to the account that asked: nobody else can use this code to take the number.
-            userId: request.userId,
-            smsSwitched: false
-          })
+          verifications.create(
+            Verification.fresh({
+              id,
+              purpose: "change_phone",
+              target: request.phone,
+              channel: sms.channel,
+              codeDigest: issued.digest,
+              now,
+              ttl: CODE_TTL,
+              // Bound to the account that asked: nobody else can use this code to take the number.
+              userId: request.userId
+            })
+          )
         )
         yield* queue
           .enqueue(CodeMessages.sms(request.phone, "change_phone", issued.code, now, CODE_TTL))

@@ -6,7 +6,7 @@
  * new session. It never turns two-factor authentication off.
  */
 import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
-import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
+import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { type Account, emailKey, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
@@ -20,7 +20,7 @@ import { CODE_TTL, type Started } from "./Registration.ts"
 import {
   type CaptchaNeeded,
   CodeInvalid,
-  fromQuota,
+  countWith,
   LinkInvalid,
   type TemporarilyUnavailable,
   type TooManyAttempts
@@ -29,7 +29,7 @@ import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
 import type { AccountBlocked } from "./SessionsErrors.ts"
 import { Tokens } from "./Tokens.ts"
-import { DEFAULT_MAX_ATTEMPTS } from "./Verification.ts"
+import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 import { WebLinks } from "./WebLinks.ts"
@@ -98,7 +98,7 @@ export class Recovery extends Context.Service<
       // Background work lives as long as the service: a shutdown interrupts it, nothing leaks.
       const scope: Scope.Scope = yield* Effect.scope
 
-      const count = (quota: Quotas.Name, key: string) => quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+      const count = countWith(quotas)
 
       /** Runs off the request path; failures are logged (without secrets), never answered. */
       const inBackground = (what: string, effect: Effect.Effect<void, unknown>) =>
@@ -120,27 +120,21 @@ export class Recovery extends Context.Service<
         yield* count("smsGlobal", "all")
         const issued = yield* codes.issue(6)
         const now = yield* DateTime.now
-        const expiresAt = DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) })
         yield* verifications.invalidateFor(request.phone, "recover")
         const id = yield* ids.next
+        // The account is resolved from the phone when the code comes back, so nothing here depends on it.
         yield* Effect.orDie(
-          verifications.create({
-            id,
-            purpose: "recover",
-            target: request.phone,
-            channel: sms.channel,
-            codeDigest: issued.digest,
-            codeLength: 6,
-            status: "needs_code",
-            attempts: 0,
-            maxAttempts: DEFAULT_MAX_ATTEMPTS,
-            createdAt: now,
-            expiresAt,
-            consumedAt: null,
-            // Resolved from the phone when the code comes back, so nothing here depends on the account.
-            userId: null,
-            smsSwitched: false
-          })
+          verifications.create(
+            Verification.fresh({
+              id,
+              purpose: "recover",
+              target: request.phone,
+              channel: sms.channel,
+              codeDigest: issued.digest,
+              now,
+              ttl: CODE_TTL
+            })
+          )
         )
         yield* inBackground(
           "queueing a recovery SMS",

@@ -19,13 +19,13 @@ import * as Phone from "./Phone.ts"
 import {
   type CaptchaNeeded,
   CodeInvalid,
-  fromQuota,
+  countWith,
   TemporarilyUnavailable,
   type TooManyAttempts
 } from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
-import { DEFAULT_MAX_ATTEMPTS, type Purpose, type Verification } from "./Verification.ts"
+import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 
@@ -124,9 +124,9 @@ export class Registration extends Context.Service<
 
       /** A fresh record for a code just issued; an earlier open one for the same target stops working. */
       const openRecord = Effect.fnUntraced(function* (
-        purpose: Purpose,
+        purpose: Verification.Purpose,
         target: string,
-        channel: Verification["channel"],
+        channel: Verification.Channel,
         digest: string,
         now: DateTime.Utc,
         carrier = false
@@ -134,29 +134,14 @@ export class Registration extends Context.Service<
         yield* verifications.invalidateFor(target, purpose)
         const id = yield* ids.next
         yield* Effect.orDie(
-          verifications.create({
-            id,
-            purpose,
-            target,
-            channel,
-            codeDigest: digest,
-            // A carrier check waits for its call (4 digits); the service's own codes have 6.
-            codeLength: carrier ? 4 : 6,
-            status: carrier ? "pending" : "needs_code",
-            attempts: 0,
-            maxAttempts: DEFAULT_MAX_ATTEMPTS,
-            createdAt: now,
-            expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(CODE_TTL) }),
-            consumedAt: null,
-            userId: null,
-            smsSwitched: false
-          })
+          verifications.create(
+            Verification.fresh({ id, purpose, target, channel, codeDigest: digest, now, ttl: CODE_TTL, carrier })
+          )
         )
         return id
       })
 
-      const count = (quota: Parameters<typeof quotas.consume>[0], key: string) =>
-        quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota))
+      const count = countWith(quotas)
 
       const startByPhone = Effect.fn("Registration.startByPhone")(function* (request: {
         readonly phone: Phone.PhoneNumber

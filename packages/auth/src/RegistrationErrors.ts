@@ -1,5 +1,8 @@
 /** Why a registration step was refused, as data. */
+import type { QuotaLimiter, Quotas } from "@veche/ratelimit"
 import { Effect, Schema } from "effect"
+
+type QuotaError = QuotaLimiter.QuotaExceeded | QuotaLimiter.QuotaUnavailable
 
 /** A captcha is due (not the first attempt from this address) and none, or a bad one, was sent. */
 export class CaptchaNeeded extends Schema.TaggedError<CaptchaNeeded>()("CaptchaNeeded", {
@@ -28,3 +31,9 @@ export const fromQuota = {
 
 /** The e-mail link is unknown, used, expired, or its address is no longer the account's (70004). */
 export class LinkInvalid extends Schema.TaggedError<LinkInvalid>()("LinkInvalid", {}) {}
+
+/** Counts one use of a quota, refusing in the flows' terms (see fromQuota). */
+export const countWith =
+  (quotas: { readonly consume: (quota: Quotas.Name, key: string) => Effect.Effect<unknown, QuotaError> }) =>
+  (quota: Quotas.Name, key: string) =>
+    Effect.asVoid(quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota)))

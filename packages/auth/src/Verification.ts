@@ -4,7 +4,7 @@
  * carries its own attempt counter and expiry, which the stores check atomically on every use.
  */
 import { Snowflake } from "@veche/platform"
-import { Data, Schema } from "effect"
+import { Data, DateTime, type Duration, Schema } from "effect"
 
 /** What the code proves; a record answers only to its own purpose (else 403 70003). */
 export const Purpose = Schema.Literals(["register", "recover", "change_phone", "email_register"])
@@ -51,6 +51,37 @@ export const Verification = Schema.Struct({
   smsSwitched: Schema.Boolean
 })
 export type Verification = typeof Verification.Type
+
+/**
+ * A new record for a code just issued: 6 digits waiting for the code, or (carrier) a 4-digit
+ * carrier check waiting for its call.
+ */
+export const fresh = (options: {
+  readonly id: Snowflake.Snowflake
+  readonly purpose: Purpose
+  readonly target: string
+  readonly channel: Channel
+  readonly codeDigest: string
+  readonly now: DateTime.Utc
+  readonly ttl: Duration.Duration
+  readonly carrier?: boolean | undefined
+  readonly userId?: Snowflake.Snowflake | undefined
+}): Verification => ({
+  id: options.id,
+  purpose: options.purpose,
+  target: options.target,
+  channel: options.channel,
+  codeDigest: options.codeDigest,
+  codeLength: options.carrier === true ? 4 : 6,
+  status: options.carrier === true ? "pending" : "needs_code",
+  attempts: 0,
+  maxAttempts: DEFAULT_MAX_ATTEMPTS,
+  createdAt: options.now,
+  expiresAt: DateTime.addDuration(options.now, options.ttl),
+  consumedAt: null,
+  userId: options.userId ?? null,
+  smsSwitched: false
+})
 
 /** Open = still able to succeed, expiry aside: neither consumed nor burned. */
 export const isOpen = (record: Verification): boolean =>
