@@ -14,7 +14,13 @@ import type { PasswordMismatch } from "./MfaErrors.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
 import * as Phone from "./Phone.ts"
 import { CODE_TTL, type Started } from "./Registration.ts"
-import { CodeInvalid, countWith, TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
+import {
+  CodeInvalid,
+  countSmsCode,
+  countWith,
+  TemporarilyUnavailable,
+  type TooManyAttempts
+} from "./RegistrationErrors.ts"
 import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
@@ -70,9 +76,7 @@ export class PhoneChange extends Context.Service<
         yield* passwords.verify(request.userId, request.password)
         const holder = yield* accounts.findByPhone(request.phone)
         if (Option.isSome(holder)) return yield* new PhoneTaken()
-        yield* count("smsPerPhone", request.phone)
-        yield* count("smsPerAddress", request.address)
-        yield* count("smsGlobal", "all")
+        yield* countSmsCode(count, request.phone, request.address)
         const issued = yield* codes.issue(6)
         const now = yield* DateTime.now
         yield* verifications.invalidateFor(request.phone, "change_phone")

@@ -20,6 +20,7 @@ import { CODE_TTL, type Started } from "./Registration.ts"
 import {
   type CaptchaNeeded,
   CodeInvalid,
+  countSmsCode,
   countWith,
   LinkInvalid,
   type TemporarilyUnavailable,
@@ -115,9 +116,7 @@ export class Recovery extends Context.Service<
       }) {
         yield* gate.check("recover", request.captchaToken, request.address)
         // The same quotas as registration, counted the same for numbers with and without an account.
-        yield* count("smsPerPhone", request.phone)
-        yield* count("smsPerAddress", request.address)
-        yield* count("smsGlobal", "all")
+        yield* countSmsCode(count, request.phone, request.address)
         const issued = yield* codes.issue(6)
         const now = yield* DateTime.now
         yield* verifications.invalidateFor(request.phone, "recover")

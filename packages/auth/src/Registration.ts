@@ -19,6 +19,7 @@ import * as Phone from "./Phone.ts"
 import {
   type CaptchaNeeded,
   CodeInvalid,
+  countSmsCode,
   countWith,
   TemporarilyUnavailable,
   type TooManyAttempts
@@ -150,9 +151,7 @@ export class Registration extends Context.Service<
       }) {
         yield* gate.check("register", request.captchaToken, request.address)
         // Counted before sending, the same for numbers with and without an account.
-        yield* count("smsPerPhone", request.phone)
-        yield* count("smsPerAddress", request.address)
-        yield* count("smsGlobal", "all")
+        yield* countSmsCode(count, request.phone, request.address)
         const issued = yield* codes.issue(6)
         const now = yield* DateTime.now
         if (carrier.enabled) {

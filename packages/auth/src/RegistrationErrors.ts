@@ -37,3 +37,14 @@ export const countWith =
   (quotas: { readonly consume: (quota: Quotas.Name, key: string) => Effect.Effect<unknown, QuotaError> }) =>
   (quota: Quotas.Name, key: string) =>
     Effect.asVoid(quotas.consume(quota, key).pipe(Effect.catchTags(fromQuota)))
+
+/**
+ * The quotas every SMS code counts against before it is sent, the same for numbers with and without
+ * an account: 3 per phone an hour (registration, recovery and phone change share it), per client
+ * address, and for the whole service.
+ */
+export const countSmsCode = (count: ReturnType<typeof countWith>, phone: string, address: string) =>
+  Effect.andThen(
+    count("smsPerPhone", phone),
+    Effect.andThen(count("smsPerAddress", address), count("smsGlobal", "all"))
+  )

@@ -13,7 +13,7 @@ import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
-import { addressOf, clientOf } from "./Client.ts"
+import { addressOf, clientOf, startedView } from "./Client.ts"
 import { blocked, captcha, formError, throttled } from "./FlowErrors.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
@@ -88,12 +88,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             captchaToken: payload.captcha_token,
             address: addressOf(request)
           })
-          return {
-            verification_id: started.verificationId,
-            expires_in: started.expiresIn,
-            phone: started.maskedPhone,
-            channel: started.channel
-          }
+          return startedView(started)
         }).pipe(Effect.catchTags({ ...captcha, ...throttled }))
       )
       .handle("registerVerify", ({ payload }) =>

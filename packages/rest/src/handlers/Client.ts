@@ -1,5 +1,5 @@
 /** What the account flows learn about the caller: the address (after trusted proxies) and the device. */
-import type { GeoIp } from "@veche/platform"
+import type { GeoIp, Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
 
@@ -17,3 +17,16 @@ export const clientOf = (request: HttpServerRequest.HttpServerRequest, geo: GeoI
       country: Option.getOrNull(country)
     }
   })
+
+/** The answer to a started phone check (registration, recovery, phone change). */
+export const startedView = (started: {
+  readonly verificationId: Snowflake.Snowflake
+  readonly expiresIn: number
+  readonly maskedPhone: string
+  readonly channel: "sms" | "messenger" | "console"
+}) => ({
+  verification_id: started.verificationId,
+  expires_in: started.expiresIn,
+  phone: started.maskedPhone,
+  channel: started.channel
+})

@@ -4,7 +4,7 @@ import { EmailLinkInvalid, PhoneCodeInvalid } from "@veche/errors"
 import type { GeoIp, Snowflake } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { addressOf, clientOf } from "./Client.ts"
+import { addressOf, clientOf, startedView } from "./Client.ts"
 import { blocked, captcha, throttled } from "./FlowErrors.ts"
 import { toWire } from "./TokenPairs.ts"
 
@@ -23,12 +23,7 @@ export const make = (
         captchaToken: payload.captcha_token,
         address: addressOf(request)
       })
-      return {
-        verification_id: started.verificationId,
-        expires_in: started.expiresIn,
-        phone: started.maskedPhone,
-        channel: started.channel
-      }
+      return startedView(started)
     }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
 
   recoverVerify: (payload: {

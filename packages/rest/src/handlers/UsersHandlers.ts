@@ -9,7 +9,7 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal, requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
-import { addressOf } from "./Client.ts"
+import { addressOf, startedView } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
 import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
@@ -110,12 +110,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
             phone: payload.phone,
             address: addressOf(request)
           })
-          return {
-            verification_id: started.verificationId,
-            expires_in: started.expiresIn,
-            phone: started.maskedPhone,
-            channel: started.channel
-          }
+          return startedView(started)
         }).pipe(Effect.catchTags({ ...passwordMismatch, ...phoneTaken, ...throttled }))
       )
       .handle("confirmPhoneChange", ({ payload }) =>
