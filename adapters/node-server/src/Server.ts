@@ -17,6 +17,7 @@ import {
   VerificationCodes,
   WebLinks
 } from "@veche/auth"
+import { GuildMemberships } from "@veche/guilds"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
 import {
   DeliveryQueue,
@@ -30,7 +31,6 @@ import {
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { Memberships } from "@veche/users"
 import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -109,8 +109,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       RateLimits.layer(config),
       DevOutbox.DevOutbox.layerMemory,
       EventBus.EventBus.layerMemory,
-      // No guilds yet: nobody is a member of any server (the guilds package will provide this).
-      Memberships.Memberships.layerNone
+      // Servers a user is in, from the guilds store.
+      GuildMemberships.layer.pipe(Layer.provide(repositories))
     )
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
     // (export archives share the storage).

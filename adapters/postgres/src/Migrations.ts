@@ -16,6 +16,7 @@ import profiles0009 from "./migrations/0009_profiles.ts"
 import accountDeletions0010 from "./migrations/0010_account_deletions.ts"
 import dataExports0011 from "./migrations/0011_data_exports.ts"
 import relationships0012 from "./migrations/0012_relationships.ts"
+import guilds0013 from "./migrations/0013_guilds.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -29,7 +30,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0009_profiles": profiles0009,
   "0010_account_deletions": accountDeletions0010,
   "0011_data_exports": dataExports0011,
-  "0012_relationships": relationships0012
+  "0012_relationships": relationships0012,
+  "0013_guilds": guilds0013
 })
 
 /**

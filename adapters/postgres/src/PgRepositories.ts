@@ -10,6 +10,7 @@ import type {
   SessionsRepo,
   VerificationsRepo
 } from "@veche/auth"
+import type { GuildsRepo } from "@veche/guilds"
 import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -19,6 +20,7 @@ import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
 import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
+import * as PgGuildsRepo from "./PgGuildsRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
 import * as PgRelationshipsRepo from "./PgRelationshipsRepo.ts"
@@ -38,7 +40,8 @@ export const layer: Layer.Layer<
   | DeletionsRepo.DeletionsRepo
   | DataExportsRepo.DataExportsRepo
   | RelationshipsRepo.RelationshipsRepo
-  | AccountSnapshot.AccountSnapshots,
+  | AccountSnapshot.AccountSnapshots
+  | GuildsRepo.GuildsRepo,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -53,5 +56,6 @@ export const layer: Layer.Layer<
   PgDeletionsRepo.layer,
   PgDataExportsRepo.layer,
   PgRelationshipsRepo.layer,
-  PgAccountSnapshots.layer
+  PgAccountSnapshots.layer,
+  PgGuildsRepo.layer
 )
