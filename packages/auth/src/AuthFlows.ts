@@ -6,6 +6,7 @@ import { Layer } from "effect"
 import { AccountDeletion } from "./AccountDeletion.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
+import { CodeChecks } from "./CodeChecks.ts"
 import { DataExports } from "./DataExports.ts"
 import { EmailBinding } from "./EmailBinding.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
@@ -34,7 +35,8 @@ type Shared =
   | typeof CarrierChecks.layer
   | typeof PasswordCheck.layer
   | typeof ExportArchive.layer
-type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck | ExportArchive
+  | typeof CodeChecks.layer
+type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck | ExportArchive | CodeChecks
 
 /** What the flows need from the host: what each needs, but the shared services they get here. */
 export type Requirements = Exclude<Layer.Services<Flows> | Layer.Services<Shared>, SharedServices>
@@ -65,7 +67,8 @@ export const layer: Layer.Layer<
     Layer.mergeAll(CaptchaGate.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
       Layer.provideMerge(ExportArchive.layer),
       Layer.provideMerge(Mfa.layer),
-      Layer.provideMerge(PasswordCheck.layer)
+      Layer.provideMerge(PasswordCheck.layer),
+      Layer.provideMerge(CodeChecks.layer)
     )
   )
 )

@@ -4,24 +4,23 @@
  * already has an account is refused before anything is sent (409), and again when the change is
  * made (the store settles races).
  */
-import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
+import { SmsSender, type Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
-import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { PhoneTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
+import { CODE_TTL, CodeChecks, type Started, started } from "./CodeChecks.ts"
 import * as CodeMessages from "./CodeMessages.ts"
 import type { PasswordMismatch } from "./MfaErrors.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
 import * as Phone from "./Phone.ts"
-import { CODE_TTL, type Started } from "./Registration.ts"
 import {
   CodeInvalid,
   countSmsCode,
   countWith,
-  TemporarilyUnavailable,
+  type TemporarilyUnavailable,
   type TooManyAttempts
 } from "./RegistrationErrors.ts"
-import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 
@@ -45,14 +44,13 @@ export class PhoneChange extends Context.Service<
   static readonly layer: Layer.Layer<
     PhoneChange,
     never,
+    | CodeChecks
     | PasswordCheck
     | AccountsRepo
     | VerificationsRepo
     | VerificationCodes
     | QuotaLimiter.QuotaLimiter
     | SmsSender.SmsSender
-    | DeliveryQueue.DeliveryQueue
-    | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     PhoneChange,
     Effect.gen(function* () {
@@ -62,8 +60,7 @@ export class PhoneChange extends Context.Service<
       const codes = yield* VerificationCodes
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const sms = yield* SmsSender.SmsSender
-      const queue = yield* DeliveryQueue.DeliveryQueue
-      const ids = yield* Snowflake.SnowflakeGenerator
+      const checks = yield* CodeChecks
 
       const count = countWith(quotas)
 
@@ -77,34 +74,15 @@ export class PhoneChange extends Context.Service<
         const holder = yield* accounts.findByPhone(request.phone)
         if (Option.isSome(holder)) return yield* new PhoneTaken()
         yield* countSmsCode(count, request.phone, request.address)
-        const issued = yield* codes.issue(6)
-        const now = yield* DateTime.now
-        yield* verifications.invalidateFor(request.phone, "change_phone")
-        const id = yield* ids.next
-        yield* Effect.orDie(
-          verifications.create(
-            Verification.fresh({
-              id,
-              purpose: "change_phone",
-              target: request.phone,
-              channel: sms.channel,
-              codeDigest: issued.digest,
-              now,
-              ttl: CODE_TTL,
-              // Bound to the account that asked: nobody else can use this code to take the number.
-              userId: request.userId
-            })
-          )
-        )
-        yield* queue
-          .enqueue(CodeMessages.sms(request.phone, "change_phone", issued.code, now, CODE_TTL))
-          .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what: "sms" }))))
-        return {
-          verificationId: id,
-          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
-          maskedPhone: Phone.mask(request.phone),
-          channel: sms.channel
-        } satisfies Started
+        const opened = yield* checks.open({
+          purpose: "change_phone",
+          target: request.phone,
+          channel: sms.channel,
+          // Bound to the account that asked: nobody else can use this code to take the number.
+          userId: request.userId
+        })
+        yield* checks.send(CodeMessages.sms(request.phone, "change_phone", opened.code, opened.now, CODE_TTL), "sms")
+        return started(opened.id, request.phone, sms.channel)
       })
 
       const complete = Effect.fn("PhoneChange.complete")(function* (request: {

@@ -11,12 +11,12 @@ import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scop
 import { type Account, emailKey, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
+import { CODE_TTL, CodeChecks, type Started, started } from "./CodeChecks.ts"
 import * as CodeMessages from "./CodeMessages.ts"
 import { LIFETIME } from "./EmailLink.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
-import { CODE_TTL, type Started } from "./Registration.ts"
 import {
   type CaptchaNeeded,
   CodeInvalid,
@@ -30,7 +30,6 @@ import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
 import type { AccountBlocked } from "./SessionsErrors.ts"
 import { Tokens } from "./Tokens.ts"
-import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 import { WebLinks } from "./WebLinks.ts"
@@ -67,6 +66,7 @@ export class Recovery extends Context.Service<
   static readonly layer: Layer.Layer<
     Recovery,
     never,
+    | CodeChecks
     | VerificationsRepo
     | VerificationCodes
     | EmailLinksRepo
@@ -93,6 +93,7 @@ export class Recovery extends Context.Service<
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const gate = yield* CaptchaGate
       const sms = yield* SmsSender.SmsSender
+      const checks = yield* CodeChecks
       const queue = yield* DeliveryQueue.DeliveryQueue
       const web = yield* WebLinks
       const ids = yield* Snowflake.SnowflakeGenerator
@@ -117,37 +118,16 @@ export class Recovery extends Context.Service<
         yield* gate.check("recover", request.captchaToken, request.address)
         // The same quotas as registration, counted the same for numbers with and without an account.
         yield* countSmsCode(count, request.phone, request.address)
-        const issued = yield* codes.issue(6)
-        const now = yield* DateTime.now
-        yield* verifications.invalidateFor(request.phone, "recover")
-        const id = yield* ids.next
         // The account is resolved from the phone when the code comes back, so nothing here depends on it.
-        yield* Effect.orDie(
-          verifications.create(
-            Verification.fresh({
-              id,
-              purpose: "recover",
-              target: request.phone,
-              channel: sms.channel,
-              codeDigest: issued.digest,
-              now,
-              ttl: CODE_TTL
-            })
-          )
-        )
+        const opened = yield* checks.open({ purpose: "recover", target: request.phone, channel: sms.channel })
         yield* inBackground(
           "queueing a recovery SMS",
           Effect.gen(function* () {
             if (Option.isNone(yield* accounts.findByPhone(request.phone))) return
-            yield* queue.enqueue(CodeMessages.sms(request.phone, "recover", issued.code, now, CODE_TTL))
+            yield* queue.enqueue(CodeMessages.sms(request.phone, "recover", opened.code, opened.now, CODE_TTL))
           })
         )
-        return {
-          verificationId: id,
-          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
-          maskedPhone: Phone.mask(request.phone),
-          channel: sms.channel
-        } satisfies Started
+        return started(opened.id, request.phone, sms.channel)
       })
 
       /** The end of every recovery: new password, every session ended, other ways in burned. */

@@ -3,15 +3,16 @@
  * is sent, with a captcha after the first attempt from an address), then the code, username,
  * password and birth date create the account and its first session.
  */
-import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
+import { SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { UsersErrors, UsersRepo } from "@veche/users"
-import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { emailKey, normaliseEmail } from "./Account.ts"
 import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
+import { CODE_TTL, CodeChecks, expiresIn, type Started, started } from "./CodeChecks.ts"
 import * as CodeMessages from "./CodeMessages.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
@@ -21,24 +22,13 @@ import {
   CodeInvalid,
   countSmsCode,
   countWith,
-  TemporarilyUnavailable,
+  type TemporarilyUnavailable,
   type TooManyAttempts
 } from "./RegistrationErrors.ts"
 import type { ClientInfo } from "./Session.ts"
 import { Sessions, type TokenPair } from "./Sessions.ts"
-import * as Verification from "./Verification.ts"
 import { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
-
-/** How long a registration code is valid (the answer's `expires_in`). */
-export const CODE_TTL = Duration.minutes(5)
-
-export interface Started {
-  readonly verificationId: Snowflake.Snowflake
-  readonly expiresIn: number
-  readonly maskedPhone: string
-  readonly channel: "sms" | "messenger" | "console"
-}
 
 export interface StartedByEmail {
   readonly verificationId: Snowflake.Snowflake
@@ -88,6 +78,7 @@ export class Registration extends Context.Service<
   static readonly layer: Layer.Layer<
     Registration,
     never,
+    | CodeChecks
     | VerificationsRepo
     | VerificationCodes
     | AccountsRepo
@@ -97,7 +88,6 @@ export class Registration extends Context.Service<
     | QuotaLimiter.QuotaLimiter
     | CaptchaGate
     | SmsSender.SmsSender
-    | DeliveryQueue.DeliveryQueue
     | EmailConfirmation
     | CarrierChecks
     | Snowflake.SnowflakeGenerator
@@ -113,34 +103,10 @@ export class Registration extends Context.Service<
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const gate = yield* CaptchaGate
       const sms = yield* SmsSender.SmsSender
-      const queue = yield* DeliveryQueue.DeliveryQueue
       const confirmation = yield* EmailConfirmation
       const carrier = yield* CarrierChecks
+      const checks = yield* CodeChecks
       const ids = yield* Snowflake.SnowflakeGenerator
-
-      const queueOrUnavailable = (job: Parameters<typeof queue.enqueue>[0], what: string) =>
-        queue
-          .enqueue(job)
-          .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what }))))
-
-      /** A fresh record for a code just issued; an earlier open one for the same target stops working. */
-      const openRecord = Effect.fnUntraced(function* (
-        purpose: Verification.Purpose,
-        target: string,
-        channel: Verification.Channel,
-        digest: string,
-        now: DateTime.Utc,
-        carrier = false
-      ) {
-        yield* verifications.invalidateFor(target, purpose)
-        const id = yield* ids.next
-        yield* Effect.orDie(
-          verifications.create(
-            Verification.fresh({ id, purpose, target, channel, codeDigest: digest, now, ttl: CODE_TTL, carrier })
-          )
-        )
-        return id
-      })
 
       const count = countWith(quotas)
 
@@ -152,30 +118,23 @@ export class Registration extends Context.Service<
         yield* gate.check("register", request.captchaToken, request.address)
         // Counted before sending, the same for numbers with and without an account.
         yield* countSmsCode(count, request.phone, request.address)
-        const issued = yield* codes.issue(6)
-        const now = yield* DateTime.now
         if (carrier.enabled) {
           // The carrier rings first; until its code arrives the record holds a code nobody has.
-          const id = yield* openRecord("register", request.phone, "mobileid", issued.digest, now, true)
-          yield* carrier.begin(id, request.phone, "register", CODE_TTL)
-          return {
-            verificationId: id,
-            expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
-            maskedPhone: Phone.mask(request.phone),
-            // The spec's answer names where the code may come as text; GET /auth/verify/{id} tells
-            // the carrier check (channel mobileid, 4 digits) and whether it moved to SMS.
-            channel: sms.channel
-          } satisfies Started
+          const opened = yield* checks.open({
+            purpose: "register",
+            target: request.phone,
+            channel: "mobileid",
+            carrier: true
+          })
+          yield* carrier.begin(opened.id, request.phone, "register", CODE_TTL)
+          // The spec's answer names where the code may come as text; GET /auth/verify/{id} tells
+          // the carrier check (channel mobileid, 4 digits) and whether it moved to SMS.
+          return started(opened.id, request.phone, sms.channel)
         }
-        const id = yield* openRecord("register", request.phone, sms.channel, issued.digest, now)
+        const opened = yield* checks.open({ purpose: "register", target: request.phone, channel: sms.channel })
         // Queued, not sent: a slow SMS gateway never holds the request.
-        yield* queueOrUnavailable(CodeMessages.sms(request.phone, "register", issued.code, now, CODE_TTL), "sms")
-        return {
-          verificationId: id,
-          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
-          maskedPhone: Phone.mask(request.phone),
-          channel: sms.channel
-        } satisfies Started
+        yield* checks.send(CodeMessages.sms(request.phone, "register", opened.code, opened.now, CODE_TTL), "sms")
+        return started(opened.id, request.phone, sms.channel)
       })
 
       const startByEmail = Effect.fn("Registration.startByEmail")(function* (request: {
@@ -187,13 +146,11 @@ export class Registration extends Context.Service<
         yield* gate.check("register", request.captchaToken, request.address)
         yield* count("emailLettersPerAddress", emailKey(email))
         yield* count("registrationLettersPerAddress", request.address)
-        const issued = yield* codes.issue(6)
-        const now = yield* DateTime.now
-        const id = yield* openRecord("email_register", email, "email", issued.digest, now)
-        yield* queueOrUnavailable(CodeMessages.letter(email, issued.code, now, CODE_TTL), "mail")
+        const opened = yield* checks.open({ purpose: "email_register", target: email, channel: "email" })
+        yield* checks.send(CodeMessages.letter(email, opened.code, opened.now, CODE_TTL), "mail")
         return {
-          verificationId: id,
-          expiresIn: Math.floor(Duration.toSeconds(CODE_TTL)),
+          verificationId: opened.id,
+          expiresIn: expiresIn(),
           maskedEmail: maskEmail(email)
         } satisfies StartedByEmail
       })
@@ -255,3 +212,5 @@ export class Registration extends Context.Service<
     })
   )
 }
+
+export { CODE_TTL, type Started } from "./CodeChecks.ts"
