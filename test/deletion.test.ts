@@ -1,9 +1,9 @@
 /** Account deletion through HTTP: a 14-day delay, cancellable, refused while owning servers with members. */
 import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
-import { Memberships } from "@veche/users"
 import { Effect } from "effect"
 import { json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
+import { guildWith } from "./support/Guilds.ts"
 
 const requestDeletion = (token: string, password = PASSWORD) => post("/api/v10/users/@me/delete", { password }, token)
 
@@ -76,13 +76,9 @@ describe("Account deletion", () => {
 
     it.effect("is refused while the user owns servers with other members", () =>
       Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
         const account = yield* register("+79761110004", "deleting_owner")
-        yield* host.run(
-          Effect.flatMap(Effect.service(Memberships.MembershipsTable), (table) =>
-            table.setOwnsGuildsWithOthers(account.user_id as never, true)
-          )
-        )
+        const member = yield* register("+79761110005", "deleting_member")
+        yield* guildWith(account.access_token, [member.access_token])
         const refused = yield* requestDeletion(account.access_token)
         expect(refused.status).toBe(400)
         expect(yield* json(refused)).toMatchObject({

@@ -2,9 +2,10 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { EventBus } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Memberships, RelationshipsRepo } from "@veche/users"
+import { RelationshipsRepo } from "@veche/users"
 import { DateTime, Effect, Fiber, Stream } from "effect"
 import { awaitMessage, freshAddress, json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
+import { createGuild } from "./support/Guilds.ts"
 
 const me = (token: string) => Effect.flatMap(send("GET", "/api/v10/users/@me", undefined, token), json)
 const patchMe = (token: string, body: unknown) => send("PATCH", "/api/v10/users/@me", body, token)
@@ -308,21 +309,12 @@ describe("Guild order", () => {
   layer(TestHost.layer())((it) => {
     it.effect("keeps the chosen order without duplicates; servers left out follow in join order", () =>
       Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
         const account = yield* register("+79661150001", "order_user")
         const token = account.access_token
-        const [a, b, c, d] = [
-          "1000000000000000001",
-          "1000000000000000002",
-          "1000000000000000003",
-          "1000000000000000004"
-        ]
-        yield* host.run(
-          Effect.gen(function* () {
-            const table = yield* Memberships.MembershipsTable
-            for (const guild of [a, b, c, d]) yield* table.join(account.user_id as never, guild as never)
-          })
-        )
+        const a = (yield* createGuild(token, "Order A")).id
+        const b = (yield* createGuild(token, "Order B")).id
+        const c = (yield* createGuild(token, "Order C")).id
+        const d = (yield* createGuild(token, "Order D")).id
         expect(yield* me(token)).toMatchObject({ guild_order: [a, b, c, d] })
         const set = yield* send(
           "PATCH",
@@ -408,7 +400,7 @@ describe("Profile events reach friends and servers", () => {
         const host = yield* TestHost.TestHost
         const me = yield* register("+79661170001", "events_me")
         const friend = yield* register("+79661170002", "events_friend")
-        const guild = "1000000000000000777"
+        const guild = (yield* createGuild(me.access_token, "Events")).id
         yield* host.run(
           Effect.gen(function* () {
             const now = yield* DateTime.now
@@ -419,7 +411,6 @@ describe("Profile events reach friends and servers", () => {
               nickname: null,
               since: now
             })
-            yield* (yield* Memberships.MembershipsTable).join(me.user_id as never, guild as never)
           })
         )
         const [userUpdate, memberUpdate] = yield* eventsDuring(2, patchMe(me.access_token, { bio: "hi" }))

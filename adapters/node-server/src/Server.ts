@@ -17,7 +17,7 @@ import {
   VerificationCodes,
   WebLinks
 } from "@veche/auth"
-import { GuildMemberships } from "@veche/guilds"
+import { AccountStandings, GuildsDomain } from "@veche/guilds"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
 import {
   DeliveryQueue,
@@ -108,9 +108,13 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const shared = Layer.mergeAll(
       RateLimits.layer(config),
       DevOutbox.DevOutbox.layerMemory,
-      EventBus.EventBus.layerMemory,
-      // Servers a user is in, from the guilds store.
-      GuildMemberships.layer.pipe(Layer.provide(repositories))
+      EventBus.EventBus.layerMemory
+    )
+    // Guilds on PostgreSQL; they also answer the users domain's Memberships (servers a user is in).
+    // Joining reads the account's standing (verification, restriction) from the accounts domain.
+    const guilds = GuildsDomain.layer.pipe(
+      Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
+      Layer.provide(NodeCrypto.layer)
     )
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
     // (export archives share the storage).
@@ -125,6 +129,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       SessionAuthenticator.layer
     ).pipe(
       Layer.provideMerge(Layer.merge(registration, moderation)),
+      Layer.provideMerge(guilds),
       Layer.provideMerge(delivery),
       Layer.provideMerge(storage),
       Layer.provideMerge(accounts),

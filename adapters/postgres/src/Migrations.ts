@@ -17,6 +17,8 @@ import accountDeletions0010 from "./migrations/0010_account_deletions.ts"
 import dataExports0011 from "./migrations/0011_data_exports.ts"
 import relationships0012 from "./migrations/0012_relationships.ts"
 import guilds0013 from "./migrations/0013_guilds.ts"
+import guildParts0014 from "./migrations/0014_guild_parts.ts"
+import accountRestrictions0015 from "./migrations/0015_account_restrictions.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -31,7 +33,9 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0010_account_deletions": accountDeletions0010,
   "0011_data_exports": dataExports0011,
   "0012_relationships": relationships0012,
-  "0013_guilds": guilds0013
+  "0013_guilds": guilds0013,
+  "0014_guild_parts": guildParts0014,
+  "0015_account_restrictions": accountRestrictions0015
 })
 
 /**

@@ -7,6 +7,7 @@ import type {
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
+  RestrictionsRepo,
   SessionsRepo,
   VerificationsRepo
 } from "@veche/auth"
@@ -24,6 +25,7 @@ import * as PgGuildsRepo from "./PgGuildsRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
 import * as PgRelationshipsRepo from "./PgRelationshipsRepo.ts"
+import * as PgRestrictionsRepo from "./PgRestrictionsRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
@@ -36,6 +38,7 @@ export const layer: Layer.Layer<
   | MfaRepo.MfaRepo
   | EmailLinksRepo.EmailLinksRepo
   | BlocksRepo.BlocksRepo
+  | RestrictionsRepo.RestrictionsRepo
   | ProfilesRepo.ProfilesRepo
   | DeletionsRepo.DeletionsRepo
   | DataExportsRepo.DataExportsRepo
@@ -52,6 +55,7 @@ export const layer: Layer.Layer<
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
   PgBlocksRepo.layer,
+  PgRestrictionsRepo.layer,
   PgProfilesRepo.layer,
   PgDeletionsRepo.layer,
   PgDataExportsRepo.layer,

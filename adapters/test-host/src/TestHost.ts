@@ -19,6 +19,7 @@ import {
   MfaRepo,
   Moderation,
   PasswordHasher,
+  RestrictionsRepo,
   Sessions,
   SessionsConfig,
   SessionsRepo,
@@ -28,6 +29,7 @@ import {
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
+import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
 import {
   Captcha,
@@ -54,7 +56,7 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -109,14 +111,17 @@ export type DomainServices =
   | DeliveryQueue.DeliveryQueue
   | AccountsRepo.AccountsRepo
   | BlocksRepo.BlocksRepo
+  | RestrictionsRepo.RestrictionsRepo
+  | Moderation.Moderation
   | EventBus.EventBus
-  | Memberships.MembershipsTable
+  | GuildsRepo.GuildsRepo
+  | GuildsDomain.Services
   | DataExports.DataExports
   | RelationshipsRepo.RelationshipsRepo
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
-  readonly authenticator?: Layer.Layer<Authenticator.Authenticator> | undefined
+  readonly authenticator?: Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions> | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined
   /**
@@ -255,9 +260,19 @@ const deliveryOf = (options: Options) =>
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
   const moderation = Moderation.Moderation.layer.pipe(
-    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
+    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] })),
+    // restrictions on memory, shared with tests through `run`
+    Layer.provideMerge(RestrictionsRepo.RestrictionsRepo.layerMemory)
+  )
+  // guilds on memory; joining reads the account's standing from the accounts domain beside it
+  const guilds = GuildsDomain.layer.pipe(
+    // the same `moderation` value as below: layers are shared by reference within one build
+    Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
+    Layer.provideMerge(GuildsRepo.GuildsRepo.layerMemory),
+    Layer.provide(SecureRandom.layerWebCrypto)
   )
   const domain = Layer.mergeAll(registration, moderation, AccountSnapshot.AccountSnapshots.layerFromRepos).pipe(
+    Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
@@ -274,7 +289,6 @@ const services = (options: Options) => {
         UsersRepo.UsersRepo.layerMemory,
         ProfilesRepo.ProfilesRepo.layerMemory,
         RelationshipsRepo.RelationshipsRepo.layerMemory,
-        Memberships.MembershipsTable.layer,
         EventBus.EventBus.layerMemory,
         DevOutbox.DevOutbox.layerMemory,
         VerificationsRepo.VerificationsRepo.layerMemory,

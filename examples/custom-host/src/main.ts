@@ -19,6 +19,7 @@ import {
   MfaRepo,
   Moderation,
   PasswordHasher,
+  RestrictionsRepo,
   Sessions,
   SessionsConfig,
   SessionsRepo,
@@ -28,6 +29,7 @@ import {
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
+import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
 import {
   Captcha,
@@ -44,7 +46,7 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -73,7 +75,6 @@ const base = Layer.mergeAll(
   UsersRepo.UsersRepo.layerMemory,
   ProfilesRepo.ProfilesRepo.layerMemory,
   RelationshipsRepo.RelationshipsRepo.layerMemory,
-  Memberships.Memberships.layerNone,
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No image storage in this example: avatar uploads answer 501.
@@ -116,8 +117,21 @@ const domain = Layer.mergeAll(
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
 ).pipe(
   Layer.provideMerge(Layer.merge(registration, AccountSnapshot.AccountSnapshots.layerFromRepos)),
+  // Guilds in memory (they also tell the accounts domain which servers a user is in).
+  Layer.provideMerge(
+    GuildsDomain.layer.pipe(
+      Layer.provide(AccountStandings.AccountStandings.layerFromAccounts),
+      Layer.provideMerge(GuildsRepo.GuildsRepo.layerMemory),
+      Layer.provide(NodeCrypto.layer)
+    )
+  ),
   // No staff in this example: the moderation routes answer 403 to everyone.
-  Layer.provideMerge(Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })))),
+  Layer.provideMerge(
+    Moderation.Moderation.layer.pipe(
+      Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })),
+      Layer.provideMerge(RestrictionsRepo.RestrictionsRepo.layerMemory)
+    )
+  ),
   Layer.provideMerge(delivery),
   Layer.provideMerge(
     Layer.mergeAll(

@@ -94,6 +94,7 @@ export class InvalidFormBody extends ApiError.makeWith<InvalidFormBody>()("Inval
     return new InvalidFormBody({ errors: FormErrors.field(path, code, message) })
   }
 }
+export class InvalidGuild extends ApiError.make<InvalidGuild>()("InvalidGuild") {}
 export class CannotDeleteCommunityChannel extends ApiError.make<CannotDeleteCommunityChannel>()(
   "CannotDeleteCommunityChannel"
 ) {}

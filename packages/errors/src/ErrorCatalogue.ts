@@ -76,6 +76,8 @@ export const entries = {
   InvalidWebhookToken: { code: 50027, status: 401, message: "Invalid Webhook Token" },
   InvalidRecipients: { code: 50033, status: 400, message: "Invalid Recipient(s)" },
   InvalidFormBody: { code: 50035, status: 400, message: "Invalid Form Body" },
+  /** Not in the spec's table: the mirrored platform's answer when an owner tries to leave their guild. */
+  InvalidGuild: { code: 50055, status: 400, message: "Invalid Guild" },
   CannotDeleteCommunityChannel: {
     code: 50074,
     status: 400,

@@ -76,12 +76,13 @@ describe("ErrorCatalogue", () => {
     for (const specRow of specRows) expect(catalogued).toContainEqual(specRow)
   })
 
-  it("holds nothing beyond the table but the general code-0 answers, 50109 and 60001", () => {
+  it("holds nothing beyond the table but the general code-0 answers, 50055, 50109 and 60001", () => {
     const extra = ErrorCatalogue.names
       .map((name) => ErrorCatalogue.get(name))
       .filter((entry) => !specRows.some((specRow) => JSON.stringify(specRow) === JSON.stringify(row(entry))))
       .map(row)
     expect(extra).toEqual([
+      [50055, 400, "Invalid Guild"],
       [50109, 400, "The request body contains invalid JSON."],
       [60001, 400, "Two factor is already enabled"],
       [0, 403, "403: Forbidden"],

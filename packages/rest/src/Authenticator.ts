@@ -57,4 +57,27 @@ export class Authenticator extends Context.Service<
           })
       })
     )
+
+  /**
+   * Asks `first`, and when it does not know the token (TokenInvalid) asks `fallback`: a fixed table
+   * of bot tokens in front of the host's real sessions, for tests that need both. An expired or
+   * blocked answer from `first` stands.
+   */
+  static readonly layerFirstOf = <E, R>(
+    first: Layer.Layer<Authenticator>,
+    fallback: Layer.Layer<Authenticator, E, R>
+  ): Layer.Layer<Authenticator, E, R> =>
+    Layer.effect(
+      Authenticator,
+      Effect.gen(function* () {
+        const primary = Context.get(yield* Layer.build(first), Authenticator)
+        const secondary = Context.get(yield* Layer.build(fallback), Authenticator)
+        return Authenticator.of({
+          authenticate: (scheme, token) =>
+            primary
+              .authenticate(scheme, token)
+              .pipe(Effect.catchTag("TokenInvalid", () => secondary.authenticate(scheme, token)))
+        })
+      })
+    )
 }

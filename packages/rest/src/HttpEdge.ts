@@ -48,7 +48,10 @@ export const MAX_BODY_BYTES = 1024 * 1024
  */
 export const LARGE_BODY_BYTES = 6 * 1024 * 1024
 const LARGE_BODY_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: RegExp }> = [
-  { method: "PATCH", path: /^(https?:\/\/[^/]+)?\/api\/v(1|9|10)\/users\/@me\/?(\?|$)/ }
+  { method: "PATCH", path: /^(https?:\/\/[^/]+)?\/api\/v(1|9|10)\/users\/@me\/?(\?|$)/ },
+  // a guild's icon and banner
+  { method: "POST", path: /^(https?:\/\/[^/]+)?\/api\/v(1|9|10)\/guilds\/?(\?|$)/ },
+  { method: "PATCH", path: /^(https?:\/\/[^/]+)?\/api\/v(1|9|10)\/guilds\/\d+\/?(\?|$)/ }
 ]
 
 /** The body limit per request, set here at the edge (hosts must not also provide one in a layer). */

@@ -1,4 +1,4 @@
-/** The staff group: account blocks. Staff are configured by the operator (SERVICE_STAFF_*). Pure data. */
+/** The staff group: account blocks and restrictions. Staff are configured by the operator (SERVICE_STAFF_*). Pure data. */
 import { BotsCannotUseThisEndpoint, InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
@@ -26,6 +26,20 @@ export const BlockView = Schema.Struct({
   created_at: Schema.String
 })
 
+/** The same rules as a block's: a reason of 1–200 characters, an optional end (null or absent: permanent). */
+export const RestrictionBody = Schema.Struct({
+  reason: BlockBody.fields.reason,
+  until: BlockBody.fields.until
+})
+
+export const RestrictionView = Schema.Struct({
+  user_id: Snowflake.Snowflake,
+  reason: Schema.String,
+  until: Schema.NullOr(Schema.String),
+  restricted_by: Schema.NullOr(Snowflake.Snowflake),
+  created_at: Schema.String
+})
+
 const params = { user_id: Snowflake.Snowflake }
 
 export class ModerationApi extends HttpApiGroup.make("moderation")
@@ -40,9 +54,21 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
       params,
       success: HttpApiSchema.NoContent,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
+    }).middleware(Authorization),
+    HttpApiEndpoint.put("restrictUser", "/moderation/users/:user_id/restriction", {
+      params,
+      payload: RestrictionBody,
+      success: RestrictionView,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser, InvalidFormBody]
+    }).middleware(Authorization),
+    HttpApiEndpoint.delete("unrestrictUser", "/moderation/users/:user_id/restriction", {
+      params,
+      success: HttpApiSchema.NoContent,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
     }).middleware(Authorization)
   )
   .annotate(
     OpenApi.Description,
-    "Platform staff only (SERVICE_STAFF_USER_IDS / SERVICE_STAFF_PHONES): block and unblock accounts."
+    "Platform staff only (SERVICE_STAFF_USER_IDS / SERVICE_STAFF_PHONES): block and unblock accounts; " +
+      "restrict and lift restrictions (a shadow restriction: friend requests and invitations answer 20025)."
   ) {}

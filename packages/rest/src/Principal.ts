@@ -27,3 +27,13 @@ export const requireBot: Effect.Effect<Principal, OnlyBotsCanUseThisEndpoint, Cu
   Effect.service(CurrentPrincipal),
   (principal) => (principal.kind === "bot" ? Effect.succeed(principal) : Effect.fail(new OnlyBotsCanUseThisEndpoint()))
 )
+
+/** The caller as the guilds domain sees them. */
+export const currentActor: Effect.Effect<
+  { readonly userId: Snowflake.Snowflake; readonly bot: boolean },
+  never,
+  CurrentPrincipal
+> = Effect.map(Effect.service(CurrentPrincipal), (principal) => ({
+  userId: principal.userId,
+  bot: principal.kind === "bot"
+}))

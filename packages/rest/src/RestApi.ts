@@ -4,8 +4,11 @@
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./AuthApi.ts"
+import { ChannelsApi } from "./ChannelsApi.ts"
 import { DevApi } from "./DevApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { GuildsApi, MembersApi, RolesApi } from "./GuildsApi.ts"
+import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
 import { RateLimit } from "./RateLimit.ts"
@@ -15,7 +18,7 @@ import { UsersApi } from "./UsersApi.ts"
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
-  .add(ServiceApi, AuthApi, UsersApi, ModerationApi, DevApi)
+  .add(ServiceApi, AuthApi, UsersApi, GuildsApi, MembersApi, RolesApi, ChannelsApi, InvitesApi, ModerationApi, DevApi)
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)

@@ -21,6 +21,7 @@ import type {
   Sessions
 } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
+import type { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import type { ProfileImages } from "@veche/media"
 import type { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import type { RouteLimiter } from "@veche/ratelimit"
@@ -34,9 +35,14 @@ import * as FormBodyErrors from "./FormBodyErrors.ts"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as HttpEdge from "./HttpEdge.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
+import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
+import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
+import * as MembersHandlers from "./handlers/MembersHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
+import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -85,6 +91,11 @@ export type Services =
   | ProfileImages.ProfileImages
   | DevOutbox.DevOutbox
   | DeliveryQueue.DeliveryQueue
+  | Guilds.Guilds
+  | Members.Members
+  | Roles.Roles
+  | Channels.Channels
+  | Invites.Invites
 
 /** Every handler group, with the API-wide middleware they need. */
 export const handlers: Layer.Layer<
@@ -94,6 +105,11 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "service">
   | HttpApiGroup.Service<"veche", "auth">
   | HttpApiGroup.Service<"veche", "users">
+  | HttpApiGroup.Service<"veche", "guilds">
+  | HttpApiGroup.Service<"veche", "members">
+  | HttpApiGroup.Service<"veche", "roles">
+  | HttpApiGroup.Service<"veche", "channels">
+  | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
@@ -103,6 +119,11 @@ export const handlers: Layer.Layer<
   ServiceHandlers.layer,
   AuthHandlers.layer,
   UsersHandlers.layer,
+  GuildsHandlers.layer,
+  MembersHandlers.layer,
+  RolesHandlers.layer,
+  ChannelsHandlers.layer,
+  InvitesHandlers.layer,
   ModerationHandlers.layer,
   MediaHandlers.layer,
   DevHandlers.layer

@@ -16,25 +16,14 @@ import {
   UnknownUser
 } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
+import { PublicUser as PublicUserShape } from "@veche/users"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { EmailAddress, RegisterPhoneAnswer } from "./AuthApi.ts"
 import { Authorization } from "./Authorization.ts"
 
 /** What everybody sees of a user. */
-export const PublicUser = Schema.Struct({
-  id: Snowflake.Snowflake,
-  username: Schema.String,
-  /** Always "0": the platform retired discriminators; libraries still read the field. */
-  discriminator: Schema.Literal("0"),
-  global_name: Schema.NullOr(Schema.String),
-  avatar: Schema.NullOr(Schema.String),
-  banner: Schema.NullOr(Schema.String),
-  accent_color: Schema.Null,
-  avatar_decoration_data: Schema.Null,
-  public_flags: Schema.Int,
-  bot: Schema.Boolean
-})
+export const PublicUser = PublicUserShape.PublicUser
 
 /** The caller's own user: the public fields and what only its owner sees. */
 export const CurrentUser = Schema.Struct({

@@ -2,6 +2,8 @@
 export * as Memberships from "./Memberships.ts"
 export * as Profile from "./Profile.ts"
 export * as ProfilesRepo from "./ProfilesRepo.ts"
+export * as PublicUser from "./PublicUser.ts"
+export * as PublicUsers from "./PublicUsers.ts"
 export * as Relationship from "./Relationship.ts"
 export * as RelationshipsRepo from "./RelationshipsRepo.ts"
 export * as User from "./User.ts"

@@ -5,7 +5,7 @@
 import { type AccountSnapshot, Phone } from "@veche/auth"
 import { UnknownUser } from "@veche/errors"
 import type { Snowflake } from "@veche/platform"
-import { Memberships, type Profile, type User } from "@veche/users"
+import { Memberships, PublicUser } from "@veche/users"
 import { Effect, Option } from "effect"
 
 export interface Sources {
@@ -14,18 +14,7 @@ export interface Sources {
 }
 
 /** The fields everybody sees. */
-export const publicView = (user: User.User, profile: Profile.Profile, bot: boolean) => ({
-  id: user.id,
-  username: user.username,
-  discriminator: "0" as const,
-  global_name: user.displayName,
-  avatar: profile.avatar,
-  banner: profile.banner,
-  accent_color: null,
-  avatar_decoration_data: null,
-  public_flags: 0,
-  bot
-})
+export const publicView = PublicUser.view
 
 export const make = (sources: Sources) =>
   Effect.fn("CurrentUserView")(function* (userId: Snowflake.Snowflake, bot: boolean) {

@@ -47,5 +47,37 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
           yield* moderation.unblock({ staffId: staff.userId, userId: params.user_id })
         }).pipe(Effect.catchTags(refusals))
       )
+      .handle("restrictUser", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const staff = yield* requireUser
+          const restriction = yield* moderation.restrict({
+            staffId: staff.userId,
+            userId: params.user_id,
+            reason: payload.reason,
+            until: payload.until ?? null
+          })
+          return {
+            user_id: restriction.userId,
+            reason: restriction.reason,
+            until: restriction.until === null ? null : DateTime.formatIso(restriction.until),
+            restricted_by: restriction.restrictedBy,
+            created_at: DateTime.formatIso(restriction.createdAt)
+          }
+        }).pipe(
+          Effect.catchTags({
+            ...refusals,
+            CannotRestrictSelf: () =>
+              Effect.fail(formError("user_id", "CANNOT_RESTRICT_SELF", "You cannot restrict yourself.")),
+            RestrictionEndInPast: () =>
+              Effect.fail(formError("until", "BASE_TYPE_BAD_DATE", "The end must be in the future."))
+          })
+        )
+      )
+      .handle("unrestrictUser", ({ params }) =>
+        Effect.gen(function* () {
+          const staff = yield* requireUser
+          yield* moderation.unrestrict({ staffId: staff.userId, userId: params.user_id })
+        }).pipe(Effect.catchTags(refusals))
+      )
   })
 )

@@ -1,0 +1,112 @@
+/**
+ * What the guild services announce on the EventBus, in the mirrored platform's dispatch names and
+ * payloads (built by GuildViews). Guild-wide events name the guild as their audience (the gateway
+ * resolves its members); a member who leaves, is kicked or banned is told apart, as they are no
+ * longer among the members.
+ */
+import { EventBus, type Snowflake } from "@veche/platform"
+import { type PublicUser, PublicUsers } from "@veche/users"
+import { Context, Effect, Layer, Option } from "effect"
+import type { Ban, Channel, Guild, Invite, Member, Role } from "./Guild.ts"
+import { isBotMember } from "./GuildBots.ts"
+import { GuildSnapshots } from "./GuildSnapshots.ts"
+import { GuildsRepo } from "./GuildsRepo.ts"
+import * as GuildViews from "./GuildViews.ts"
+
+type Publish<A extends ReadonlyArray<unknown>> = (...args: A) => Effect.Effect<void>
+
+export class GuildEvents extends Context.Service<
+  GuildEvents,
+  {
+    /** The whole guild to a member who just joined. */
+    readonly guildCreate: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake]>
+    readonly guildUpdate: Publish<[guild: Guild, roles: ReadonlyArray<Role>]>
+    /** To the members it had (read before it was dissolved). */
+    readonly guildDelete: Publish<[guildId: Snowflake.Snowflake, memberIds: ReadonlyArray<Snowflake.Snowflake>]>
+    readonly memberAdd: Publish<[member: Member]>
+    readonly memberUpdate: Publish<[member: Member]>
+    /** GUILD_MEMBER_REMOVE to the guild and GUILD_DELETE to the member who left. */
+    readonly memberRemove: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake]>
+    readonly banAdd: Publish<[ban: Ban]>
+    readonly banRemove: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake]>
+    readonly roleCreate: Publish<[role: Role]>
+    readonly roleUpdate: Publish<[role: Role]>
+    readonly roleDelete: Publish<[guildId: Snowflake.Snowflake, roleId: Snowflake.Snowflake]>
+    readonly channelCreate: Publish<[channel: Channel]>
+    readonly channelUpdate: Publish<[channel: Channel]>
+    readonly channelDelete: Publish<[channel: Channel]>
+    readonly inviteCreate: Publish<[invite: Invite]>
+    readonly inviteDelete: Publish<[invite: Invite]>
+  }
+>()("@veche/guilds/GuildEvents") {
+  static readonly layer: Layer.Layer<
+    GuildEvents,
+    never,
+    EventBus.EventBus | GuildsRepo | PublicUsers.PublicUsers | GuildSnapshots
+  > = Layer.effect(
+    GuildEvents,
+    Effect.gen(function* () {
+      const bus = yield* EventBus.EventBus
+      const repo = yield* GuildsRepo
+      const users = yield* PublicUsers.PublicUsers
+      const snapshots = yield* GuildSnapshots
+
+      const toGuild = (guildId: Snowflake.Snowflake, type: string, data: unknown) =>
+        bus.publish({ type, userIds: [], guildIds: [guildId], data })
+      const withUser = (
+        userId: Snowflake.Snowflake,
+        bot: boolean,
+        f: (user: PublicUser.PublicUser) => Effect.Effect<void>
+      ) => Effect.flatMap(users.find(userId, bot), Option.match({ onNone: () => Effect.void, onSome: f }))
+      const memberEvent = (type: string) => (member: Member) =>
+        Effect.flatMap(repo.roles(member.guildId), (roles) =>
+          withUser(member.userId, isBotMember(roles, member), (user) =>
+            toGuild(member.guildId, type, GuildViews.guildMemberAdd(member, user))
+          )
+        )
+
+      return GuildEvents.of({
+        guildCreate: (guildId, userId) =>
+          Effect.flatMap(
+            snapshots.guildCreate(guildId, userId),
+            Option.match({
+              onNone: () => Effect.void,
+              onSome: (data) => bus.publish({ type: "GUILD_CREATE", userIds: [userId], data })
+            })
+          ),
+        guildUpdate: (guild, roles) => toGuild(guild.id, "GUILD_UPDATE", GuildViews.guildUpdate(guild, roles)),
+        guildDelete: (guildId, memberIds) =>
+          bus.publish({ type: "GUILD_DELETE", userIds: memberIds, data: GuildViews.guildDelete(guildId) }),
+        memberAdd: memberEvent("GUILD_MEMBER_ADD"),
+        memberUpdate: memberEvent("GUILD_MEMBER_UPDATE"),
+        memberRemove: (guildId, userId) =>
+          withUser(userId, false, (user) =>
+            Effect.andThen(
+              toGuild(guildId, "GUILD_MEMBER_REMOVE", GuildViews.guildMemberRemove(guildId, user)),
+              bus.publish({ type: "GUILD_DELETE", userIds: [userId], data: GuildViews.guildDelete(guildId) })
+            )
+          ),
+        banAdd: (ban) =>
+          withUser(ban.userId, false, (user) =>
+            toGuild(ban.guildId, "GUILD_BAN_ADD", GuildViews.guildBanAdd(ban.guildId, user))
+          ),
+        banRemove: (guildId, userId) =>
+          withUser(userId, false, (user) =>
+            toGuild(guildId, "GUILD_BAN_REMOVE", GuildViews.guildBanRemove(guildId, user))
+          ),
+        roleCreate: (role) => toGuild(role.guildId, "GUILD_ROLE_CREATE", GuildViews.guildRoleCreate(role)),
+        roleUpdate: (role) => toGuild(role.guildId, "GUILD_ROLE_UPDATE", GuildViews.guildRoleUpdate(role)),
+        roleDelete: (guildId, roleId) =>
+          toGuild(guildId, "GUILD_ROLE_DELETE", GuildViews.guildRoleDelete(guildId, roleId)),
+        channelCreate: (channel) => toGuild(channel.guildId, "CHANNEL_CREATE", GuildViews.channelCreate(channel)),
+        channelUpdate: (channel) => toGuild(channel.guildId, "CHANNEL_UPDATE", GuildViews.channelUpdate(channel)),
+        channelDelete: (channel) => toGuild(channel.guildId, "CHANNEL_DELETE", GuildViews.channelDelete(channel)),
+        inviteCreate: (invite) =>
+          Effect.flatMap(invite.inviterId === null ? Effect.succeedNone : users.find(invite.inviterId), (inviter) =>
+            toGuild(invite.guildId, "INVITE_CREATE", GuildViews.inviteCreate(invite, Option.getOrNull(inviter)))
+          ),
+        inviteDelete: (invite) => toGuild(invite.guildId, "INVITE_DELETE", GuildViews.inviteDelete(invite))
+      })
+    })
+  )
+}

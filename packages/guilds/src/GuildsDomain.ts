@@ -1,0 +1,54 @@
+/**
+ * The guilds domain as one layer: its services (guilds, members and bans, roles, channels,
+ * invitations), the events they publish and the GUILD_CREATE builder, and the users domain's
+ * Memberships port answered from the same store. Hosts supply the store, the event bus, ids,
+ * account standings and secure randomness.
+ */
+import type { EventBus, Snowflake } from "@veche/platform"
+import { type Memberships, type ProfilesRepo, PublicUsers, type UsersRepo } from "@veche/users"
+import { Layer } from "effect"
+import type { SecureRandom } from "effect/crypto"
+import type { AccountStandings } from "./AccountStandings.ts"
+import { Channels } from "./Channels.ts"
+import { GuildEvents } from "./GuildEvents.ts"
+import * as GuildMemberships from "./GuildMemberships.ts"
+import { GuildSnapshots } from "./GuildSnapshots.ts"
+import { Guilds } from "./Guilds.ts"
+import type { GuildsRepo } from "./GuildsRepo.ts"
+import { Invites } from "./Invites.ts"
+import { Members } from "./Members.ts"
+import { Roles } from "./Roles.ts"
+
+export type Services =
+  | Guilds
+  | Members
+  | Roles
+  | Channels
+  | Invites
+  | GuildEvents
+  | GuildSnapshots
+  | PublicUsers.PublicUsers
+  | Memberships.Memberships
+
+export const layer: Layer.Layer<
+  Services,
+  never,
+  | GuildsRepo
+  | UsersRepo.UsersRepo
+  | ProfilesRepo.ProfilesRepo
+  | EventBus.EventBus
+  | Snowflake.SnowflakeGenerator
+  | AccountStandings
+  | SecureRandom.SecureRandom
+> = Layer.mergeAll(
+  Guilds.layer,
+  Members.layer,
+  Roles.layer,
+  Channels.layer,
+  Invites.layer,
+  GuildMemberships.layer
+).pipe(
+  Layer.provideMerge(GuildEvents.layer),
+  Layer.provideMerge(GuildSnapshots.layer),
+  Layer.provideMerge(PublicUsers.PublicUsers.layer)
+)

@@ -1,0 +1,120 @@
+/** Handlers of the guilds group: guilds themselves, the caller's list, leaving, and their membership. */
+import { Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
+import { ProfileImages } from "@veche/media"
+import type { Snowflake } from "@veche/platform"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import type { GuildPatchBody } from "../GuildsApi.ts"
+import { currentActor, requireUser } from "../Principal.ts"
+import { RestApi } from "../RestApi.ts"
+import { refuse } from "./GuildRefusals.ts"
+import * as MediaHandlers from "./MediaHandlers.ts"
+
+/** What the body asks to change, in the domain's terms (an absent or null field may mean "reset"). */
+const changeOf = (body: GuildPatchBody): Guilds.Change => {
+  const change: { -readonly [K in keyof Guilds.Change]: Guilds.Change[K] } = {}
+  if (body.name !== undefined) change.name = body.name
+  if (body.description !== undefined) change.description = body.description === "" ? null : body.description
+  if (body.verification_level !== undefined) change.verificationLevel = body.verification_level ?? 0
+  if (body.default_message_notifications !== undefined)
+    change.defaultMessageNotifications = body.default_message_notifications ?? 0
+  if (body.explicit_content_filter !== undefined) change.explicitContentFilter = body.explicit_content_filter ?? 0
+  if (body.afk_channel_id !== undefined) change.afkChannelId = body.afk_channel_id
+  if (body.afk_timeout !== undefined) change.afkTimeout = body.afk_timeout
+  if (body.system_channel_id !== undefined) change.systemChannelId = body.system_channel_id
+  if (body.rules_channel_id !== undefined) change.rulesChannelId = body.rules_channel_id
+  if (body.public_updates_channel_id !== undefined) change.publicUpdatesChannelId = body.public_updates_channel_id
+  if (body.preferred_locale !== undefined) change.preferredLocale = body.preferred_locale ?? "en-US"
+  if (body.features !== undefined) change.features = body.features
+  if (body.owner_id !== undefined) change.ownerId = body.owner_id
+  return change
+}
+
+export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
+  Effect.gen(function* () {
+    const guilds = yield* Guilds.Guilds
+    const members = yield* Members.Members
+    const images = yield* ProfileImages.ProfileImages
+
+    /** Stores an uploaded image under the guild, or answers null to remove it. */
+    const image = (kind: "icons" | "banners", field: string, guildId: Snowflake.Snowflake, value: string | null) =>
+      value === null
+        ? Effect.succeed(null)
+        : images.store(kind, guildId, value).pipe(Effect.catchTags(MediaHandlers.uploadErrors(field)))
+
+    const countsOf = (guildIds: ReadonlyArray<Snowflake.Snowflake>) =>
+      // Online counts arrive with the gateway's presence; until then nobody shows as online.
+      Effect.map(guilds.memberCounts(guildIds), (counts) => (guildId: Snowflake.Snowflake) => ({
+        members: counts.get(guildId) ?? 0,
+        presences: 0
+      }))
+
+    return handlers
+      .handle("createGuild", ({ payload }) =>
+        Effect.gen(function* () {
+          yield* requireUser
+          const actor = yield* currentActor
+          const created = yield* guilds.create(
+            actor,
+            {
+              name: payload.name,
+              verificationLevel: payload.verification_level,
+              defaultMessageNotifications: payload.default_message_notifications,
+              explicitContentFilter: payload.explicit_content_filter,
+              afkTimeout: payload.afk_timeout
+            },
+            (guildId) =>
+              payload.icon === undefined ? Effect.succeed(null) : image("icons", "icon", guildId, payload.icon)
+          )
+          return GuildViews.guild(created.guild, created.roles)
+        }).pipe(Effect.mapError(refuse))
+      )
+      .handle("getGuild", ({ params, query }) =>
+        Effect.gen(function* () {
+          const { guild, roles } = yield* guilds.read(yield* currentActor, params.guild_id)
+          if (query.with_counts !== true) return GuildViews.guild(guild, roles)
+          const counts = yield* countsOf([guild.id])
+          return GuildViews.guild(guild, roles, counts(guild.id))
+        }).pipe(Effect.mapError(refuse))
+      )
+      .handle("updateGuild", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const { guild, roles } = yield* guilds.update(yield* currentActor, params.guild_id, changeOf(payload), {
+            icon: payload.icon === undefined ? undefined : image("icons", "icon", params.guild_id, payload.icon),
+            banner:
+              payload.banner === undefined ? undefined : image("banners", "banner", params.guild_id, payload.banner)
+          })
+          return GuildViews.guild(guild, roles)
+        }).pipe(Effect.mapError(refuse))
+      )
+      .handle("deleteGuild", ({ params }) =>
+        Effect.flatMap(currentActor, (actor) => guilds.remove(actor, params.guild_id)).pipe(Effect.mapError(refuse))
+      )
+      .handle("myGuilds", ({ query }) =>
+        Effect.gen(function* () {
+          const listed = yield* guilds.mine(yield* currentActor, {
+            before: query.before,
+            after: query.after,
+            limit: query.limit
+          })
+          if (query.with_counts !== true) return listed.map((entry) => GuildViews.partialGuild(entry.guild, entry))
+          const counts = yield* countsOf(listed.map((entry) => entry.guild.id))
+          return listed.map((entry) => GuildViews.partialGuild(entry.guild, entry, counts(entry.guild.id)))
+        })
+      )
+      .handle("leaveGuild", ({ params }) =>
+        Effect.flatMap(currentActor, (actor) => guilds.leave(actor, params.guild_id)).pipe(Effect.mapError(refuse))
+      )
+      .handle("myMember", ({ params }) =>
+        Effect.gen(function* () {
+          yield* requireUser
+          const actor = yield* currentActor
+          const shown = yield* members
+            .get(actor, params.guild_id, actor.userId)
+            // Not a member: as far as the caller's own guilds go, there is no such guild.
+            .pipe(Effect.catchTag(["NoAccess", "NoSuchMember"], () => Effect.fail(new GuildsErrors.NoSuchGuild())))
+          return GuildViews.member(shown.member, shown.user)
+        }).pipe(Effect.mapError(refuse))
+      )
+  })
+)

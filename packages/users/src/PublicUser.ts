@@ -1,0 +1,37 @@
+/**
+ * A user as everybody sees them, in the mirrored platform's user-object shape: the wire schema and
+ * the one function that builds it, shared by the users routes and every object that embeds a user
+ * (members, bans, invites).
+ */
+import { Snowflake } from "@veche/platform"
+import { Schema } from "effect"
+import type { Profile } from "./Profile.ts"
+import type { User } from "./User.ts"
+
+export const PublicUser = Schema.Struct({
+  id: Snowflake.Snowflake,
+  username: Schema.String,
+  /** Always "0": the platform retired discriminators; libraries still read the field. */
+  discriminator: Schema.Literal("0"),
+  global_name: Schema.NullOr(Schema.String),
+  avatar: Schema.NullOr(Schema.String),
+  banner: Schema.NullOr(Schema.String),
+  accent_color: Schema.Null,
+  avatar_decoration_data: Schema.Null,
+  public_flags: Schema.Int,
+  bot: Schema.Boolean
+})
+export type PublicUser = typeof PublicUser.Type
+
+export const view = (user: User, profile: Profile, bot: boolean): PublicUser => ({
+  id: user.id,
+  username: user.username,
+  discriminator: "0",
+  global_name: user.displayName,
+  avatar: profile.avatar,
+  banner: profile.banner,
+  accent_color: null,
+  avatar_decoration_data: null,
+  public_flags: 0,
+  bot
+})
