@@ -1,6 +1,7 @@
 /**
  * The whole REST API in-process, for our tests and integrators' tests: the same routes and edge
- * middleware as the reference server, on memory layers, with its own test clock. Requests go
+ * middleware as the reference server, on memory layers (or on repositories the caller supplies,
+ * e.g. PostgreSQL), with its own test clock. Requests go
  * through `fetch` (exact wire format) or a typed client derived from the HttpApi.
  *
  *   const host = yield* TestHost.TestHost
@@ -137,7 +138,50 @@ export interface Options {
   readonly staff?: Partial<Staff.StaffList> | undefined
   /** Bucket sizes, routes and the global limit; default the production table. */
   readonly rateLimits?: Parameters<typeof RouteBuckets.RouteBuckets.layer>[0] | undefined
+  /**
+   * Every repository at once (e.g. `PgRepositories.layer` over a test schema). Default: memory.
+   * All of them come from one layer so rows that refer to each other (accounts, users, guilds) meet.
+   */
+  readonly repositories?: Layer.Layer<Repositories> | undefined
 }
+
+/** The repository ports the host is built on: what `options.repositories` must provide. */
+export type Repositories =
+  | UsersRepo.UsersRepo
+  | AccountsRepo.AccountsRepo
+  | SessionsRepo.SessionsRepo
+  | VerificationsRepo.VerificationsRepo
+  | MfaRepo.MfaRepo
+  | EmailLinksRepo.EmailLinksRepo
+  | BlocksRepo.BlocksRepo
+  | RestrictionsRepo.RestrictionsRepo
+  | ProfilesRepo.ProfilesRepo
+  | DeletionsRepo.DeletionsRepo
+  | DataExportsRepo.DataExportsRepo
+  | RelationshipsRepo.RelationshipsRepo
+  | AccountSnapshot.AccountSnapshots
+  | GuildsRepo.GuildsRepo
+
+/** Every repository on memory (the default), fresh per build of the host. */
+export const layerMemoryRepositories: Layer.Layer<Repositories> = AccountSnapshot.AccountSnapshots.layerFromRepos.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      AccountsRepo.AccountsRepo.layerMemory,
+      MfaRepo.MfaRepo.layerMemory,
+      EmailLinksRepo.EmailLinksRepo.layerMemory,
+      SessionsRepo.SessionsRepo.layerMemory,
+      VerificationsRepo.VerificationsRepo.layerMemory,
+      RestrictionsRepo.RestrictionsRepo.layerMemory,
+      DeletionsRepo.DeletionsRepo.layerMemory,
+      DataExportsRepo.DataExportsRepo.layerMemory,
+      GuildsRepo.GuildsRepo.layerMemory,
+      ProfilesRepo.ProfilesRepo.layerMemory,
+      RelationshipsRepo.RelationshipsRepo.layerMemory
+    )
+  ),
+  // sessions read blocks, accounts read users: both shared with the rest of the host
+  Layer.provideMerge(Layer.merge(BlocksRepo.BlocksRepo.layerMemory, UsersRepo.UsersRepo.layerMemory))
+)
 
 const LOOPBACK = Schema.decodeSync(TrustedProxies.NetworkList)("127.0.0.1/32")[0] as IpNetwork.IpNetwork
 
@@ -197,14 +241,8 @@ const tokens = Tokens.Tokens.layer.pipe(
   Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto))
 )
 
-/** Sessions on memory. */
-const accounts = Sessions.Sessions.layer.pipe(
-  Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
-  Layer.provide(SessionsConfig.SessionsConfig.layer())
-)
-
-/** Blocks on memory: read by the sessions store beside them and by the staff routes. */
-const blocks = BlocksRepo.BlocksRepo.layerMemory
+/** Sessions over the host's repositories. */
+const accounts = Sessions.Sessions.layer.pipe(Layer.provide(SessionsConfig.SessionsConfig.layer()))
 
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
@@ -221,16 +259,14 @@ export const WEB_URL = "https://veche.test"
 export const COUNTRIES = { "77.88.55.242": "RU", "8.8.8.8": "US" } as const
 
 /**
- * The account flows on memory stores with the dev providers: the dev captcha (any non-empty token),
- * SMS and letters to the console and the host's outbox through an in-memory delivery queue, and a
- * cheap (still real) password hash.
+ * The account flows over the host's repositories with the dev providers: the dev captcha (any
+ * non-empty token), SMS and letters to the console and the host's outbox through an in-memory
+ * delivery queue, and a cheap (still real) password hash.
  */
 const registration = AuthFlows.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
-      DeletionsRepo.DeletionsRepo.layerMemory,
-      DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       PasswordHasher.PasswordHasher.layerTest,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
@@ -256,47 +292,34 @@ const deliveryOf = (options: Options) =>
     Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
   )
 
-/** Everything the routes need, on memory. */
+/** Everything the routes need, over memory repositories unless the caller supplies them. */
 const services = (options: Options) => {
   // the recorded outbox: every code, link and letter the dev adapters send
   const moderation = Moderation.Moderation.layer.pipe(
-    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] })),
-    // restrictions on memory, shared with tests through `run`
-    Layer.provideMerge(RestrictionsRepo.RestrictionsRepo.layerMemory)
+    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
   )
-  // guilds on memory; joining reads the account's standing from the accounts domain beside it
+  // guilds; joining reads the account's standing from the accounts domain beside it
   const guilds = GuildsDomain.layer.pipe(
     // the same `moderation` value as below: layers are shared by reference within one build
     Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
-    Layer.provideMerge(GuildsRepo.GuildsRepo.layerMemory),
     Layer.provide(SecureRandom.layerWebCrypto)
   )
-  const domain = Layer.mergeAll(registration, moderation, AccountSnapshot.AccountSnapshots.layerFromRepos).pipe(
+  const domain = Layer.mergeAll(registration, moderation).pipe(
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(
       Layer.mergeAll(
-        AccountsRepo.AccountsRepo.layerMemory,
-        MfaRepo.MfaRepo.layerMemory,
-        EmailLinksRepo.EmailLinksRepo.layerMemory
-      )
-    ),
-    Layer.provideMerge(
-      Layer.mergeAll(
         accounts,
-        UsersRepo.UsersRepo.layerMemory,
-        ProfilesRepo.ProfilesRepo.layerMemory,
-        RelationshipsRepo.RelationshipsRepo.layerMemory,
         EventBus.EventBus.layerMemory,
         DevOutbox.DevOutbox.layerMemory,
-        VerificationsRepo.VerificationsRepo.layerMemory,
         GeoIp.GeoIp.layerTest(COUNTRIES)
       )
     ),
     Layer.provideMerge(tokens),
-    Layer.provideMerge(blocks),
+    // one layer for every repository, shared with tests through `run`
+    Layer.provideMerge(options.repositories ?? layerMemoryRepositories),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
   )
   return Layer.mergeAll(
