@@ -33,6 +33,12 @@ export class CannotRestrictSelf extends Schema.TaggedError<CannotRestrictSelf>()
 /** The end of a restriction must lie in the future. */
 export class RestrictionEndInPast extends Schema.TaggedError<RestrictionEndInPast>()("RestrictionEndInPast", {}) {}
 
+/** A term that has already ended by `now` (a block or restriction must end in the future). */
+const endsBy = (until: DateTime.Utc | null, now: DateTime.Utc): boolean =>
+  until !== null && !DateTime.isGreaterThan(until, now)
+
+const termEnd = (until: DateTime.Utc | null): string => (until === null ? "forever" : DateTime.formatIso(until))
+
 export class Moderation extends Context.Service<
   Moderation,
   {
@@ -84,7 +90,7 @@ export class Moderation extends Context.Service<
           yield* authorise(request.staffId, request.userId)
           if (request.staffId === request.userId) return yield* new CannotBlockSelf()
           const now = yield* DateTime.now
-          if (request.until !== null && !DateTime.isGreaterThan(request.until, now)) return yield* new BlockEndInPast()
+          if (endsBy(request.until, now)) return yield* new BlockEndInPast()
           const set: Block = {
             userId: request.userId,
             reason: request.reason,
@@ -94,9 +100,7 @@ export class Moderation extends Context.Service<
           }
           yield* blocks.put(set)
           yield* Effect.logInfo(
-            `moderation: user ${request.userId} blocked by ${request.staffId} until ${
-              request.until === null ? "forever" : DateTime.formatIso(request.until)
-            }`
+            `moderation: user ${request.userId} blocked by ${request.staffId} until ${termEnd(request.until)}`
           )
           return set
         })
@@ -120,9 +124,7 @@ export class Moderation extends Context.Service<
           yield* authorise(request.staffId, request.userId)
           if (request.staffId === request.userId) return yield* new CannotRestrictSelf()
           const now = yield* DateTime.now
-          if (request.until !== null && !DateTime.isGreaterThan(request.until, now)) {
-            return yield* new RestrictionEndInPast()
-          }
+          if (endsBy(request.until, now)) return yield* new RestrictionEndInPast()
           const set: Restriction.Restriction = {
             userId: request.userId,
             reason: request.reason,
@@ -132,9 +134,7 @@ export class Moderation extends Context.Service<
           }
           yield* restrictions.put(set)
           yield* Effect.logInfo(
-            `moderation: user ${request.userId} restricted by ${request.staffId} until ${
-              request.until === null ? "forever" : DateTime.formatIso(request.until)
-            }`
+            `moderation: user ${request.userId} restricted by ${request.staffId} until ${termEnd(request.until)}`
           )
           return set
         })
