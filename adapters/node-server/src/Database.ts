@@ -15,12 +15,17 @@ export const layer = (config: ServerConfig) =>
       PgDatabase.layer({
         url,
         schema: Option.getOrUndefined(config.databaseSchema),
-        maxConnections: config.databaseMaxConnections
+        maxConnections: config.databaseMaxConnections,
+        multiplex: config.databaseMultiplex
       }),
     onNone: () =>
       Layer.unwrap(
         Effect.map(EmbeddedPostgres, (embedded) =>
-          PgDatabase.layer({ url: embedded.url, maxConnections: config.databaseMaxConnections })
+          PgDatabase.layer({
+            url: embedded.url,
+            maxConnections: config.databaseMaxConnections,
+            multiplex: config.databaseMultiplex
+          })
         )
       ).pipe(Layer.provide(EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) })))
   })

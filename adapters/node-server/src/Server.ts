@@ -30,8 +30,8 @@ import {
   Snowflake
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
-import { GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { type Config, Effect, Layer, Option, References, type Schema } from "effect"
+import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { type Config, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
 import * as Database from "./Database.ts"
@@ -141,11 +141,16 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)
     )
 
+    // One line per request, written to stdout in batches rather than through a logger call each:
+    // the framework's per-request logger halved throughput, ours through Effect.logInfo cost a fifth.
+    const accessLog =
+      config.accessLog && LogLevel.isGreaterThanOrEqualTo("Info", config.logLevel)
+        ? AccessLog.batched((chunk) => process.stdout.write(chunk))
+        : false
     const http = HttpRouter.serve(RestApp.routes, {
-      // Our own one-line access log replaces the framework's per-request logger (half the throughput).
       disableLogger: true,
       disableListenLog: true,
-      middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog: config.accessLog })
+      middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog })
     })
 
     // Order matters: the Node server starts listening when its layer is built, and a request that
@@ -159,7 +164,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
           gracefulShutdownTimeout: config.shutdownTimeout
         })
       ),
-      Layer.provide(domain)
+      // The routes see their own services only (each request copies what its handlers can see).
+      Layer.provide(RestApp.onlyServices.pipe(Layer.provide(domain)))
     )
     return app.pipe(
       Layer.provide(DevSecrets.layer(config.dataDir)),

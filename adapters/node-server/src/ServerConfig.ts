@@ -15,6 +15,8 @@ export interface ServerConfig {
   readonly databaseSchema: Option.Option<string>
   /** The connection pool's size (DATABASE_URL and the embedded database alike). */
   readonly databaseMaxConnections: number
+  /** Pipelining of concurrent statements on each pooled connection (PgDatabase.Options.multiplex). */
+  readonly databaseMultiplex: boolean
   readonly dataDir: string
   /** Whether SERVICE_DATA_DIR was set (a configured folder is never replaced by a fallback). */
   readonly dataDirConfigured: boolean
@@ -53,6 +55,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 }))),
     "DATABASE_MAX_CONNECTIONS"
   ).pipe(Config.withDefault(10))
+  const databaseMultiplex = yield* Config.Boolean("DATABASE_MULTIPLEX").pipe(Config.withDefault(true))
   const redisUrl = yield* Config.Redacted("REDIS_URL").pipe(
     Config.option,
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
@@ -78,6 +81,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     databaseUrl,
     databaseSchema,
     databaseMaxConnections,
+    databaseMultiplex,
     dataDir,
     dataDirConfigured,
     redisUrl,

@@ -5,9 +5,10 @@
  * oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Clock, Effect, Option } from "effect"
+import { ByteSize, Context, Effect, Option } from "effect"
 import { HttpEffect, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
+import * as AccessLog from "./AccessLog.ts"
 
 /**
  * `/users/%40me` routes as `/users/@me` (bot libraries encode `@`). Segments are decoded one by
@@ -54,17 +55,19 @@ const LARGE_BODY_ROUTES: ReadonlyArray<{ readonly method: string; readonly path:
   { method: "PATCH", path: /^(https?:\/\/[^/]+)?\/api\/v(1|9|10)\/guilds\/\d+\/?(\?|$)/ }
 ]
 
+const LARGE_BODY = ByteSize.bytes(LARGE_BODY_BYTES)
+const DEFAULT_BODY = ByteSize.bytes(MAX_BODY_BYTES)
+
 /** The body limit per request, set here at the edge (hosts must not also provide one in a layer). */
 const withBodyLimit = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
   Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
     Effect.provideService(
       app,
       HttpServerRequest.MaxBodySize,
-      ByteSize.bytes(
+      request.method !== "GET" &&
         LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
-          ? LARGE_BODY_BYTES
-          : MAX_BODY_BYTES
-      )
+        ? LARGE_BODY
+        : DEFAULT_BODY
     )
   )
 
@@ -84,35 +87,56 @@ export const withErrorBody = (
 
 export interface Options {
   readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
-  /** One line per request at Info level. Off in tests. */
-  readonly accessLog: boolean
+  /**
+   * One line per answered request: `false` (tests), `true` (through the Effect logger at Info), or
+   * a sink that takes the line (the reference server's batched stdout writer, far cheaper than a
+   * logger call per request).
+   */
+  readonly accessLog: boolean | AccessLog.Sink
 }
 
-/** Wraps the router app. Order, outermost first: client address, access log, error bodies, path. */
+/**
+ * Wraps the router app. Order, outermost first: client address (only when a request carries
+ * X-Forwarded-For; then only from trusted peers), one pre-response step that gives error answers
+ * our body and writes the access-log line, then decoded path and body limit.
+ */
 export const middleware =
   (options: Options) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
     const inner = withDecodedPath(withBodyLimit(app))
-    const withBodies = Effect.andThen(
-      HttpEffect.appendPreResponseHandler((_request, response) => Effect.succeed(withErrorBody(response))),
-      inner
+    const log = options.accessLog
+    const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
+      Effect.withFiber((fiber) => {
+        if (log === false) {
+          HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, errorBodies)
+          return inner
+        }
+        const started = performance.now()
+        // Read here, inside the client-address step: the handler itself is given the raw request.
+        const address = Option.getOrUndefined(
+          Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).remoteAddress
+        )
+        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
+          const final = withErrorBody(response)
+          const entry: AccessLog.Entry = {
+            method: request.method,
+            url: request.url,
+            status: final.status,
+            durationMs: performance.now() - started,
+            address
+          }
+          if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
+          log(entry)
+          return Effect.succeed(final)
+        })
+        return inner
+      })
+    if (options.trustedProxies.length === 0) return answered
+    const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(answered)
+    return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+      request.headers["x-forwarded-for"] === undefined ? answered : forwarded
     )
-    const logged = options.accessLog ? withAccessLog(withBodies) : withBodies
-    return HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(logged)
   }
 
-const withAccessLog = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeNanos
-    yield* HttpEffect.appendPreResponseHandler((request, response) =>
-      Effect.flatMap(Clock.currentTimeNanos, (now) =>
-        Effect.as(
-          Effect.logInfo(
-            `${request.method} ${request.url} ${response.status} ${(Number(now - started) / 1e6).toFixed(1)}ms ${Option.getOrElse(request.remoteAddress, () => "-")}`
-          ),
-          response
-        )
-      )
-    )
-    return yield* app
-  })
+const errorBodies = (_request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+  Effect.succeed(withErrorBody(response))

@@ -2,6 +2,8 @@
  * @veche/rest: the REST API. `RestApi` is the contract (pure data: server, clients and OpenAPI derive
  * from it); `RestApp.routes` serves it; `HttpEdge.middleware` wraps it in every host.
  */
+
+export * as AccessLog from "./AccessLog.ts"
 export * as AuthApi from "./AuthApi.ts"
 export * as Authenticator from "./Authenticator.ts"
 export * as Authorization from "./Authorization.ts"
