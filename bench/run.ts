@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
+import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
 import * as Accounts from "./lib/Accounts.ts"
 import * as Compare from "./lib/Compare.ts"
 import * as Database from "./lib/Database.ts"
@@ -66,7 +67,8 @@ const startVeche = async (name: string, database: Database.Database, env: Record
       REDIS_URL: "",
       ...env
     },
-    `${base}/api/v10/version`
+    `${base}/api/v10/version`,
+    NodeFlags.NODE_FLAGS
   )
   return { ...running, base }
 }
@@ -136,8 +138,6 @@ const main = async () => {
       ),
       target: { minRatio: 0.8 }
     })
-    const loadedVeche = await veche.rssMb()
-    const loadedFloor = await floor.rssMb()
     const memoryLimiter = await Compare.measure(
       "rate limiter, memory store (vs limiting off)",
       TIMING,
@@ -188,18 +188,24 @@ const main = async () => {
       target: { minRatio: 1.0, maxP99Ms: 10 }
     })
 
+    // After all of its load (version, limiter, @me); the auth server after login and refresh.
+    const loadedVeche = await veche.rssMb()
+    const loadedFloor = await floor.rssMb()
+    const loadedAuth = await auth.rssMb()
+
     console.log(
       `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}\n`
     )
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))
     console.log(
-      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | idle <= 150 MB, loaded <= 250 MB |`
+      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | idle <= 150 MB, loaded <= 250 MB |`
     )
     const memory = {
       scenario: "memory",
       veche_idle_mb: idleVeche,
       veche_loaded_mb: loadedVeche,
+      veche_auth_loaded_mb: loadedAuth,
       floor_idle_mb: idleFloor,
       floor_loaded_mb: loadedFloor
     }

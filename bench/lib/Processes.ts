@@ -41,8 +41,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
  * Its output went to /dev/null, and the server logs why it stopped there: start it once more with
  * the same settings, output kept, and answer its last lines. Only on the failure path.
  */
-const whyItFails = (script: string, env: Record<string, string>): string => {
-  const again = spawnSync(process.execPath, [script], {
+const whyItFails = (script: string, env: Record<string, string>, nodeFlags: ReadonlyArray<string>): string => {
+  const again = spawnSync(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, ...env },
     encoding: "utf8",
     timeout: 20_000
@@ -54,9 +54,10 @@ export const start = async (
   name: string,
   script: string,
   env: Record<string, string>,
-  readyUrl: string
+  readyUrl: string,
+  nodeFlags: ReadonlyArray<string> = []
 ): Promise<Running> => {
-  const child: ChildProcess = spawn(process.execPath, [script], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, script], {
     env: { ...process.env, ...env },
     // The server's own output (its access log included) goes to /dev/null, as to a log shipper.
     stdio: ["ignore", "ignore", "inherit"]
@@ -67,7 +68,9 @@ export const start = async (
   const deadline = Date.now() + 60_000
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`${name} exited with ${child.exitCode} before it answered:\n${whyItFails(script, env)}`)
+      throw new Error(
+        `${name} exited with ${child.exitCode} before it answered:\n${whyItFails(script, env, nodeFlags)}`
+      )
     }
     const ok = await fetch(readyUrl, { signal: AbortSignal.timeout(1_000) }).then(
       (r) => r.ok,

@@ -169,7 +169,10 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     )
     return app.pipe(
       Layer.provide(DevSecrets.layer(config.dataDir)),
-      Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel))
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)),
+      // This server exports no traces, so it makes none: without this every request and every
+      // `Effect.fn` would still open a span for nobody. A host that installs an exporter keeps them.
+      Layer.provide(Layer.succeed(References.TracerEnabled, false))
     )
   })
 )

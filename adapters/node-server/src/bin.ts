@@ -1,7 +1,8 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
 /**
  * Starts the reference server: `pnpm start` (embedded PostgreSQL in ./.veche unless DATABASE_URL is
- * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0.
+ * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0. The shebang's flags
+ * are NodeFlags.NODE_FLAGS.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Exit, Layer } from "effect"

@@ -2,5 +2,6 @@
 export * as Database from "./Database.ts"
 export * as DefaultDataDir from "./DefaultDataDir.ts"
 export * as EmbeddedPostgres from "./EmbeddedPostgres.ts"
+export * as NodeFlags from "./NodeFlags.ts"
 export * as Server from "./Server.ts"
 export * as ServerConfig from "./ServerConfig.ts"

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
-import sharp, { type Sharp } from "sharp"
+import type { Sharp } from "sharp"
 import * as DataUri from "./DataUri.ts"
 import * as ImageFormat from "./ImageFormat.ts"
 import type { ImageLimits } from "./ImageKind.ts"
@@ -47,13 +47,27 @@ interface Header {
   readonly frames: number
 }
 
+/**
+ * sharp, loaded at the first image rather than at start: libvips adds ~27 MB to every server's
+ * resident memory, most of which never processes an image. A failed load is a defect (the
+ * dependency is missing), not a bad image.
+ */
+type SharpFactory = typeof import("sharp").default
+let loading: Promise<SharpFactory> | undefined
+const sharpModule: Effect.Effect<SharpFactory> = Effect.promise(() => {
+  loading ??= import("sharp").then((module) => module.default)
+  return loading
+})
+
 /** Dimensions as the header states them, and as the image will be shown (EXIF orientation applied). */
 const readHeader = (bytes: Uint8Array, format: ImageFormat.ImageFormat): Effect.Effect<Header, ImageRejected> =>
-  Effect.tryPromise({
-    // Reads the header only; nothing is decoded yet.
-    try: () => sharp(bytes, { animated: true }).metadata(),
-    catch: () => ImageRejected.invalid()
-  }).pipe(
+  Effect.flatMap(sharpModule, (sharp) =>
+    Effect.tryPromise({
+      // Reads the header only; nothing is decoded yet.
+      try: () => sharp(bytes, { animated: true }).metadata(),
+      catch: () => ImageRejected.invalid()
+    })
+  ).pipe(
     Effect.flatMap((metadata) => {
       // The signature said one type; the decoder must agree, or the file is built to be read two ways.
       if (metadata.format !== format) return Effect.fail(ImageRejected.invalid())
@@ -99,27 +113,29 @@ const reencode = (
   header: Header,
   limits: ImageLimits
 ): Effect.Effect<Uint8Array, ImageRejected> =>
-  Effect.tryPromise({
-    try: () => {
-      const animated = header.frames > 1
-      const pipeline = sharp(bytes, {
-        animated,
-        // The header was checked; this holds the decoder to it should the header have lied.
-        limitInputPixels: limits.maxTotalPixels,
-        // sharp's advice for untrusted input: refuse anything the decoder warns about.
-        failOn: "warning",
-        // Turn photos upright before their EXIF (orientation included) is dropped.
-        autoOrient: !animated
-      }).timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
-      // No keepMetadata/withMetadata: sharp writes no EXIF, XMP, IPTC or ICC then (colours are
-      // converted to sRGB first).
-      return encode(pipeline, format).toBuffer()
-    },
-    catch: (error) =>
-      String(error).includes("pixel limit")
-        ? ImageRejected.dimensionsTooLarge(limits.maxWidth, limits.maxHeight)
-        : ImageRejected.invalid()
-  })
+  Effect.flatMap(sharpModule, (sharp) =>
+    Effect.tryPromise({
+      try: () => {
+        const animated = header.frames > 1
+        const pipeline = sharp(bytes, {
+          animated,
+          // The header was checked; this holds the decoder to it should the header have lied.
+          limitInputPixels: limits.maxTotalPixels,
+          // sharp's advice for untrusted input: refuse anything the decoder warns about.
+          failOn: "warning",
+          // Turn photos upright before their EXIF (orientation included) is dropped.
+          autoOrient: !animated
+        }).timeout({ seconds: PROCESSING_TIMEOUT_SECONDS })
+        // No keepMetadata/withMetadata: sharp writes no EXIF, XMP, IPTC or ICC then (colours are
+        // converted to sRGB first).
+        return encode(pipeline, format).toBuffer()
+      },
+      catch: (error) =>
+        String(error).includes("pixel limit")
+          ? ImageRejected.dimensionsTooLarge(limits.maxWidth, limits.maxHeight)
+          : ImageRejected.invalid()
+    })
+  )
 
 /** The image in a data URI, checked against `limits` and re-encoded. CPU-heavy: callers bound concurrency. */
 export const process = Effect.fn("ImageUpload.process")(function* (dataUri: string, limits: ImageLimits) {

@@ -17,7 +17,8 @@ export interface Sources {
 export const publicView = PublicUser.view
 
 export const make = (sources: Sources) =>
-  Effect.fn("CurrentUserView")(function* (userId: Snowflake.Snowflake, bot: boolean) {
+  // Untraced: GET /users/@me is the hottest route there is (see Sessions.authenticate).
+  Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
     const [found, joined] = yield* Effect.all([sources.snapshots.read(userId), sources.memberships.guildsOf(userId)], {
       concurrency: "unbounded"
     })
