@@ -89,8 +89,8 @@ export interface Options {
   readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
   /**
    * One line per answered request: `false` (tests), `true` (through the Effect logger at Info), or
-   * a sink that takes the line (the reference server's batched stdout writer, far cheaper than a
-   * logger call per request).
+   * a sink given each request's entry (the reference server's batched stdout writer, far cheaper
+   * than a logger call per request).
    */
   readonly accessLog: boolean | AccessLog.Sink
 }
