@@ -13,9 +13,14 @@ export const store = (config: ServerConfig) =>
     onNone: () => RateLimitStore.layerMemory
   })
 
-/** Route limits and the domains' quotas, over one counter store. */
+/**
+ * Route limits and the domains' quotas, over one counter store. Without Redis the route limits
+ * count in this process directly (the same answers, a fraction of the cost on every request).
+ */
 export const layer = (config: ServerConfig) =>
   Layer.mergeAll(
-    RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
+    Option.isSome(config.redisUrl)
+      ? RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig))
+      : RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
     QuotaLimiter.QuotaLimiter.layer()
   ).pipe(Layer.provide(store(config)))

@@ -326,11 +326,8 @@ const services = (options: Options) => {
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
     options.authenticator ?? SessionAuthenticator.layer,
-    // counters in memory, on the host's test clock
-    RouteLimiter.RouteLimiter.layer.pipe(
-      Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits)),
-      Layer.provide(RateLimitStore.layerMemory)
-    ),
+    // counters in this process, as the reference server keeps them without Redis, on the test clock
+    RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
     ProfileImages.ProfileImages.layer(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices

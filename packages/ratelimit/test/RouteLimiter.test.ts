@@ -1,11 +1,12 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import type { RateLimiter } from "effect/persistence"
 import { TestClock } from "effect/testing"
 import * as BucketId from "../src/BucketId.ts"
 import * as RateLimitStore from "../src/RateLimitStore.ts"
 import { RouteBuckets } from "../src/RouteBuckets.ts"
 import { RouteLimiter } from "../src/RouteLimiter.ts"
+import * as WindowCounters from "../src/WindowCounters.ts"
 import * as BrokenStore from "./BrokenStore.ts"
 
 const buckets = RouteBuckets.layer({
@@ -23,8 +24,13 @@ const limiterOn = (store: Layer.Layer<RateLimiter.RateLimiter>) =>
 let callers = 0
 const freshCaller = () => `t:test-${process.pid}-${Date.now()}-${++callers}`
 
-describe("RouteLimiter (memory store)", () => {
-  layer(limiterOn(RateLimitStore.layerMemory))((it) => {
+const counted: ReadonlyArray<readonly [string, Layer.Layer<RouteLimiter>]> = [
+  ["effect's memory store", limiterOn(RateLimitStore.layerMemory)],
+  ["in process", RouteLimiter.layerInProcess.pipe(Layer.provide(buckets))]
+]
+
+describe.each(counted)("RouteLimiter (%s)", (_name, limiter) => {
+  layer(limiter)((it) => {
     it.effect("counts down a bucket and reports the platform's headers", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 0, 1))
@@ -135,4 +141,63 @@ describe("RouteLimiter when disabled or when the store fails", () => {
       expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
     }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(BrokenStore.layer))))
   )
+})
+
+describe("RouteLimiter in process", () => {
+  it.effect("answers exactly what the store-backed limiter answers, request for request", () =>
+    Effect.gen(function* () {
+      const both = yield* Effect.all([
+        Effect.provide(Effect.service(RouteLimiter), limiterOn(RateLimitStore.layerMemory)),
+        Effect.provide(Effect.service(RouteLimiter), RouteLimiter.layerInProcess.pipe(Layer.provide(buckets)))
+      ])
+      yield* TestClock.setTime(Date.UTC(2026, 0, 1))
+      const callers = [freshCaller(), freshCaller(), freshCaller()]
+      const routes = ["things.list", "things.other", "emoji.create"]
+      // A fixed pseudo-random walk: bursts, pauses shorter and longer than the windows.
+      let seed = 7
+      const next = (n: number) => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+        return seed % n
+      }
+      for (let i = 0; i < 400; i++) {
+        const request = {
+          route: routes[next(routes.length)] ?? "things.list",
+          majorId: String(next(2)),
+          caller: callers[next(callers.length)] ?? "t:x"
+        }
+        const [viaStore, inProcess] = yield* Effect.all(both.map((limiter) => Effect.result(limiter.check(request))))
+        expect(inProcess).toEqual(viaStore)
+        yield* TestClock.adjust(Duration.millis([0, 0, 10, 250, 1_500, 4_000][next(6)] ?? 0))
+      }
+    })
+  )
+
+  it.effect("answers no headers and never refuses when disabled", () =>
+    Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      for (let i = 0; i < 100; i++) {
+        expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
+      }
+    }).pipe(Effect.provide(RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.layer({ enabled: false })))))
+  )
+})
+
+describe("WindowCounters", () => {
+  it("refuses past the limit without counting, and starts again when the window has passed", () => {
+    const counters = WindowCounters.make()
+    const at = 1_000_000
+    expect([1, 2, 3].map(() => counters.count("k", 3, 3_000, at).allowed)).toEqual([true, true, true])
+    expect(counters.count("k", 3, 3_000, at)).toEqual({ allowed: false, count: 4, resetAfterMs: 3_000 })
+    // Each request pushed the expiry on by window / limit: one is free again after a third.
+    expect(counters.count("k", 3, 3_000, at + 1_000)).toMatchObject({ allowed: false })
+    expect(counters.count("k", 3, 3_000, at + 3_000)).toEqual({ allowed: true, count: 1, resetAfterMs: 1_000 })
+  })
+
+  it("forgets expired counters as new ones arrive, so one-off callers do not stay in memory", () => {
+    const counters = WindowCounters.make({ sweepAt: 100 })
+    for (let i = 0; i < 1_000; i++) counters.count(`caller-${i}`, 5, 1_000, i * 10)
+    // Counters live 200 ms (1 of 5 per 1000 ms) and one arrives every 10 ms: ~20 are live at a time.
+    expect(counters.size()).toBeLessThan(150)
+    expect(counters.count("caller-999", 5, 1_000, 9_990)).toMatchObject({ allowed: true, count: 2 })
+  })
 })
