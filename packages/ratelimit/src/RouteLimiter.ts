@@ -6,6 +6,7 @@
  * Two layers, one behaviour: `layer` counts through effect's RateLimiter (Redis, so several nodes
  * share one limit), `layerInProcess` counts in this process in one synchronous step (one node).
  */
+import { unstacked } from "@veche/errors"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as BucketId from "./BucketId.ts"
@@ -41,26 +42,32 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
     bucketKey: `b:${name}:${request.majorId ?? "-"}:${bucket.shared === true ? "*" : request.caller}`,
     bucket,
     refuseGlobal: (retryAfterMs: number) =>
-      new RouteRateLimited({
-        retryAfterMs,
-        global: true,
-        headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
-      }),
+      unstacked(
+        () =>
+          new RouteRateLimited({
+            retryAfterMs,
+            global: true,
+            headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
+          })
+      ),
     refuseBucket: (retryAfterMs: number, nowMs: number) =>
-      new RouteRateLimited({
-        retryAfterMs,
-        global: false,
-        headers: {
-          ...RateLimitHeaders.bucket({
-            bucketId,
-            limit: bucket.limit,
-            remaining: 0,
-            resetAfterMs: retryAfterMs,
-            nowMs
-          }),
-          ...RateLimitHeaders.exceeded({ retryAfterMs, scope })
-        }
-      }),
+      unstacked(
+        () =>
+          new RouteRateLimited({
+            retryAfterMs,
+            global: false,
+            headers: {
+              ...RateLimitHeaders.bucket({
+                bucketId,
+                limit: bucket.limit,
+                remaining: 0,
+                resetAfterMs: retryAfterMs,
+                nowMs
+              }),
+              ...RateLimitHeaders.exceeded({ retryAfterMs, scope })
+            }
+          })
+      ),
     headers: (remaining: number, resetAfterMs: number, nowMs: number) =>
       RateLimitHeaders.bucket({ bucketId, limit: bucket.limit, remaining, resetAfterMs, nowMs })
   }

@@ -4,7 +4,7 @@
  * malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
  * what we want for both.
  */
-import { Banned, InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
+import { Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
 import { Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
@@ -51,13 +51,14 @@ export const layer: Layer.Layer<Authorization, never, Authenticator> = Layer.eff
 
     const authenticate = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> => {
       const parsed = parse(request.headers.authorization)
-      if (parsed === "missing") return Effect.succeed(Result.fail(new Unauthorized()))
-      if (parsed === "malformed") return Effect.succeed(Result.fail(new InvalidAuthenticationToken()))
+      // Refusals without stack traces: token guessing is traffic to answer cheaply.
+      if (parsed === "missing") return Effect.succeed(Result.fail(unstacked(() => new Unauthorized())))
+      if (parsed === "malformed") return Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken())))
       return authenticator.authenticate(parsed.scheme, Redacted.make(parsed.token)).pipe(
         Effect.map(Result.succeed),
         Effect.catchTags({
-          TokenExpired: () => Effect.succeed(Result.fail(new Unauthorized())),
-          TokenInvalid: () => Effect.succeed(Result.fail(new InvalidAuthenticationToken())),
+          TokenExpired: () => Effect.succeed(Result.fail(unstacked(() => new Unauthorized()))),
+          TokenInvalid: () => Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken()))),
           // A platform block: the token is good, the account may not act (403 40007, reason and term).
           AccountBlocked: (e) => Effect.succeed(Result.fail(new Banned({ message: e.message })))
         })

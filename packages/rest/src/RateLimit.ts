@@ -7,7 +7,7 @@
  */
 
 import { createHash } from "node:crypto"
-import { RateLimited } from "@veche/errors"
+import { RateLimited, unstacked } from "@veche/errors"
 import { RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -57,7 +57,9 @@ export const layer: Layer.Layer<RateLimit, never, RouteLimiter.RouteLimiter> = L
         if (outcome._tag === "Failure") {
           const limited = outcome.failure
           yield* withHeaders(limited.headers)
-          return yield* new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global })
+          return yield* unstacked(
+            () => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global })
+          )
         }
         if (Object.keys(outcome.success).length > 0) yield* withHeaders(outcome.success)
         return yield* httpEffect

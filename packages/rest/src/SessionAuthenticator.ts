@@ -3,6 +3,7 @@
  * up in their sessions. Bot tokens arrive with the bots work; until then none is valid.
  */
 import { Sessions } from "@veche/auth"
+import { unstacked } from "@veche/errors"
 import { Effect, Layer } from "effect"
 import { AccountBlocked, Authenticator, TokenExpired, TokenInvalid } from "./Authenticator.ts"
 
@@ -12,12 +13,12 @@ export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer
     const sessions = yield* Sessions.Sessions
     return Authenticator.of({
       authenticate: (scheme, token) => {
-        if (scheme !== "Bearer") return Effect.fail(new TokenInvalid())
+        if (scheme !== "Bearer") return Effect.fail(unstacked(() => new TokenInvalid()))
         return sessions.authenticate(token).pipe(
           Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })),
           Effect.catchTags({
-            TokenExpired: () => Effect.fail(new TokenExpired()),
-            TokenInvalid: () => Effect.fail(new TokenInvalid()),
+            TokenExpired: () => Effect.fail(unstacked(() => new TokenExpired())),
+            TokenInvalid: () => Effect.fail(unstacked(() => new TokenInvalid())),
             AccountBlocked: (e) => Effect.fail(new AccountBlocked({ message: e.message }))
           })
         )
