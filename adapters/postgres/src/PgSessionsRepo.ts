@@ -62,6 +62,14 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
     // Login and refresh are single statements (data-modifying CTEs), not transactions: one round
     // trip instead of four to six, and no connection held apart from the pipelined pool. A single
     // statement is atomic; the foreign keys are checked at its end, when both inserts are done.
+    /** The new pair inserted for the session in the statement's CTE `source` (its `session_id`). */
+    const insertTokens = (next: SessionsRepo.NewTokens, source: "session" | "spent") =>
+      sql`INSERT INTO session_tokens (digest, session_id, kind, expires_at, used_at)
+          SELECT ${next.access.digest}, session_id, 'access', ${date(next.access.expiresAt)}::timestamptz, NULL::timestamptz
+          FROM ${sql(source)}
+          UNION ALL
+          SELECT ${next.refresh.digest}, session_id, 'refresh', NULL::timestamptz, NULL::timestamptz FROM ${sql(source)}`
+
     const create: SessionsRepo.SessionsRepo["Service"]["create"] = (session, tokens) =>
       sql`WITH session AS (
             INSERT INTO sessions ${sql.insert({
@@ -75,15 +83,8 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
               expires_at: date(session.expiresAt),
               revoked_at: session.revokedAt === null ? null : date(session.revokedAt)
             })}
-            RETURNING id)
-          INSERT INTO session_tokens (digest, session_id, kind, expires_at, used_at)
-          SELECT ${tokens.access.digest}, id, 'access', ${date(tokens.access.expiresAt)}::timestamptz, NULL::timestamptz
-          FROM session
-          UNION ALL
-          SELECT ${tokens.refresh.digest}, id, 'refresh', NULL::timestamptz, NULL::timestamptz FROM session`.pipe(
-        Effect.asVoid,
-        Effect.orDie
-      )
+            RETURNING id AS session_id)
+          ${insertTokens(tokens, "session")}`.pipe(Effect.asVoid, Effect.orDie)
 
     const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now) =>
       accessRows(
@@ -124,12 +125,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
               dropped AS (
                 DELETE FROM session_tokens d USING spent
                 WHERE d.session_id = spent.session_id AND d.kind = 'access'),
-              added AS (
-                INSERT INTO session_tokens (digest, session_id, kind, expires_at, used_at)
-                SELECT ${next.access.digest}, session_id, 'access', ${date(next.access.expiresAt)}::timestamptz, NULL::timestamptz
-                FROM spent
-                UNION ALL
-                SELECT ${next.refresh.digest}, session_id, 'refresh', NULL::timestamptz, NULL::timestamptz FROM spent),
+              added AS (${insertTokens(next, "spent")}),
               touched AS (
                 UPDATE sessions SET last_used_at = ${date(now)} FROM spent WHERE sessions.id = spent.session_id)
               SELECT session_id, user_id, expires_at FROM spent`

@@ -64,8 +64,7 @@ const withBodyLimit = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerRes
     Effect.provideService(
       app,
       HttpServerRequest.MaxBodySize,
-      request.method !== "GET" &&
-        LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
+      LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
         ? LARGE_BODY
         : DEFAULT_BODY
     )
