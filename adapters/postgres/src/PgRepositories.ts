@@ -1,5 +1,20 @@
 /** Every repository port on PostgreSQL, over one SqlClient. Hosts provide PgDatabase underneath. */
+import type {
+  AccountSnapshot,
+  AccountsRepo,
+  BlocksRepo,
+  DataExportsRepo,
+  DeletionsRepo,
+  EmailLinksRepo,
+  MfaRepo,
+  RestrictionsRepo,
+  SessionsRepo,
+  VerificationsRepo
+} from "@veche/auth"
+import type { GuildsRepo } from "@veche/guilds"
+import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
@@ -15,9 +30,26 @@ import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
 
-// The ports it provides are the test host's `Repositories`; the host's PostgreSQL route tests hand
-// this layer to it, so the two lists cannot drift apart.
-export const layer = Layer.mergeAll(
+// Spelled out (declaration files need it); the test host's `Repositories` is the same list, and the
+// PostgreSQL route tests hand this layer to the host, so the two cannot drift apart.
+export const layer: Layer.Layer<
+  | UsersRepo.UsersRepo
+  | AccountsRepo.AccountsRepo
+  | SessionsRepo.SessionsRepo
+  | VerificationsRepo.VerificationsRepo
+  | MfaRepo.MfaRepo
+  | EmailLinksRepo.EmailLinksRepo
+  | BlocksRepo.BlocksRepo
+  | RestrictionsRepo.RestrictionsRepo
+  | ProfilesRepo.ProfilesRepo
+  | DeletionsRepo.DeletionsRepo
+  | DataExportsRepo.DataExportsRepo
+  | RelationshipsRepo.RelationshipsRepo
+  | AccountSnapshot.AccountSnapshots
+  | GuildsRepo.GuildsRepo,
+  never,
+  SqlClient.SqlClient
+> = Layer.mergeAll(
   PgUsersRepo.layer,
   PgAccountsRepo.layer,
   PgSessionsRepo.layer,
