@@ -147,26 +147,25 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       config.accessLog && LogLevel.isGreaterThanOrEqualTo("Info", config.logLevel)
         ? AccessLog.batched((chunk) => process.stdout.write(chunk))
         : false
-    const http = HttpRouter.serve(RestApp.routes, {
+    // The routes see their own services only (each request copies what its handlers can see), and
+    // only the routes see them: the server's request fibers start from the listener's context, which
+    // every request copies too.
+    const routeServices = RestApp.onlyServices.pipe(Layer.provide(domain))
+    const http = HttpRouter.serve(RestApp.routes.pipe(Layer.provide(routeServices)), {
       disableLogger: true,
       disableListenLog: true,
       middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog })
     })
-
     // Order matters: the Node server starts listening when its layer is built, and a request that
     // arrives before the routes are attached would be accepted and never answered. So the domain
-    // (database included) is built first, then the listener and the routes back to back.
-    const app = Layer.mergeAll(http, announce(config)).pipe(
-      Layer.provide(
-        NodeHttpServer.layer(createServer, {
-          host: config.host,
-          port: config.port,
-          gracefulShutdownTimeout: config.shutdownTimeout
-        })
-      ),
-      // The routes see their own services only (each request copies what its handlers can see).
-      Layer.provide(RestApp.onlyServices.pipe(Layer.provide(domain)))
-    )
+    // (database included; memoised, the routes get the same one) is built before the listener, and
+    // the routes right after it.
+    const listener = NodeHttpServer.layer(createServer, {
+      host: config.host,
+      port: config.port,
+      gracefulShutdownTimeout: config.shutdownTimeout
+    }).pipe(Layer.provide(routeServices))
+    const app = Layer.mergeAll(http, announce(config).pipe(Layer.provide(routeServices))).pipe(Layer.provide(listener))
     return app.pipe(
       Layer.provide(DevSecrets.layer(config.dataDir)),
       Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)),

@@ -45,6 +45,7 @@ import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
+import { isolated } from "./IsolatedGroup.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
 
@@ -110,7 +111,13 @@ export const onlyServices: Layer.Layer<Services, never, Services> = Layer.effect
   Effect.map(Effect.context<Services>(), Context.pick(...services))
 )
 
-/** Every handler group, with the API-wide middleware they need. */
+/** The API-wide middleware: every group sees it. */
+const MIDDLEWARE = [Authorization.Authorization, FormBodyErrors.FormBodyErrors, RateLimit.RateLimit] as const
+
+/**
+ * Every handler group, with the API-wide middleware they need. Each group is built seeing only the
+ * services it names (`isolated`: each request copies what its group can see).
+ */
 export const handlers: Layer.Layer<
   | Authorization.Authorization
   | FormBodyErrors.FormBodyErrors
@@ -129,17 +136,45 @@ export const handlers: Layer.Layer<
   never,
   Services
 > = Layer.mergeAll(
-  ServiceHandlers.layer,
-  AuthHandlers.layer,
-  UsersHandlers.layer,
-  GuildsHandlers.layer,
-  MembersHandlers.layer,
-  RolesHandlers.layer,
-  ChannelsHandlers.layer,
-  InvitesHandlers.layer,
-  ModerationHandlers.layer,
-  MediaHandlers.layer,
-  DevHandlers.layer
+  isolated(ServiceHandlers.layer, [ServiceInfo.ServiceInfo, GatewayUrl, ...MIDDLEWARE]),
+  isolated(AuthHandlers.layer, [
+    GeoIp.GeoIp,
+    Sessions.Sessions,
+    Mfa.Mfa,
+    EmailConfirmation.EmailConfirmation,
+    Login.Login,
+    PhoneChecks.PhoneChecks,
+    Recovery.Recovery,
+    Registration.Registration,
+    ...MIDDLEWARE
+  ]),
+  isolated(UsersHandlers.layer, [
+    EventBus.EventBus,
+    Memberships.Memberships,
+    ProfilesRepo.ProfilesRepo,
+    UsersRepo.UsersRepo,
+    RelationshipsRepo.RelationshipsRepo,
+    AccountDeletion.AccountDeletion,
+    AccountSnapshot.AccountSnapshots,
+    ProfileImages.ProfileImages,
+    DataExports.DataExports,
+    EmailBinding.EmailBinding,
+    PhoneChange.PhoneChange,
+    ...MIDDLEWARE
+  ]),
+  isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
+  isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
+  isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
+  isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
+  isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
+  isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
+  isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
+  isolated(DevHandlers.layer, [
+    DevOutbox.DevOutbox,
+    DeliveryQueue.DeliveryQueue,
+    ServiceInfo.ServiceInfo,
+    ...MIDDLEWARE
+  ])
 ).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
