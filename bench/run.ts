@@ -109,6 +109,8 @@ const main = async () => {
     database = await Database.open(path.join(dataDir, "pg"))
     const floor = await startFloor("floor", "version.ts", "/api/v10/version")
     servers.push(floor)
+    const framework = await startFloor("httpapi", "httpapi.ts", "/api/v10/version")
+    servers.push(framework)
     const veche = await startVeche("veche", database, UNREACHABLE_LIMITS)
     servers.push(veche)
     const limiterOff = await startVeche("limiter-off", database, { SERVICE_RATE_LIMITS_ENABLED: "false" })
@@ -138,6 +140,15 @@ const main = async () => {
       ),
       target: { minRatio: 0.8 }
     })
+    // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
+    const bare = await Compare.measure(
+      "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
+      TIMING,
+      autocannon(`${framework.base}${version}`),
+      autocannon(`${floor.base}${version}`)
+    )
+    const ofBare = ((rows[0]?.row.veche.rps ?? Number.NaN) / bare.veche.rps).toFixed(2)
+    rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
     const memoryLimiter = await Compare.measure(
       "rate limiter, memory store (vs limiting off)",
       TIMING,
