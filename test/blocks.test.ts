@@ -3,6 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect } from "effect"
 import { awaitMessage, json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
+import { expectBadTermsRefused } from "./support/ModerationTerms.ts"
 
 const STAFF_PHONE = "+79461110000"
 
@@ -114,19 +115,7 @@ describe("Account blocks", () => {
         }
         const target = yield* register("+79461110005", "block_target_d")
         const put = (userId: string, payload: unknown) => send("PUT", blockPath(userId), payload, staff.access_token)
-        const cases: Array<[string, unknown, string]> = [
-          [target.user_id, { reason: "" }, "reason"],
-          [target.user_id, { reason: "x".repeat(201) }, "reason"],
-          [target.user_id, {}, "reason"],
-          [target.user_id, { reason: "spam", until: "tomorrow" }, "until"],
-          [target.user_id, { reason: "spam", until: "2020-01-01T00:00:00Z" }, "until"],
-          [staff.user_id, { reason: "oops" }, "user_id"]
-        ]
-        for (const [userId, payload, field] of cases) {
-          const response = yield* put(userId, payload)
-          expect(response.status).toBe(400)
-          expect(yield* json(response)).toMatchObject({ code: 50035, errors: { [field]: {} } })
-        }
+        yield* expectBadTermsRefused(put, target.user_id, staff.user_id)
         const unknown = yield* put("1234567890123456789", { reason: "spam" })
         expect(unknown.status).toBe(404)
         expect(yield* json(unknown)).toEqual({ code: 10013, message: "Unknown User" })

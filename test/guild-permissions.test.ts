@@ -126,6 +126,15 @@ const addBot = (
     )
   )
 
+/** An owner, a new guild of theirs and an invitation into it: where each scenario starts. */
+const ownedGuild = (name?: string) =>
+  Effect.gen(function* () {
+    const ownerAccount = yield* user("owner")
+    const guild = yield* createGuild(ownerAccount.access_token, name)
+    const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+    return { ownerAccount, owner: asUser(ownerAccount), guild, code }
+  })
+
 /** A new user who joins through the invitation. */
 const joined = (code: string, name: string) =>
   Effect.gen(function* () {
@@ -188,10 +197,7 @@ interface World {
 const world = (needed: bigint) =>
   Effect.gen(function* () {
     yield* ensureBotUsers
-    const ownerAccount = yield* user("owner")
-    const owner = asUser(ownerAccount)
-    const guild = yield* createGuild(ownerAccount.access_token, "Matrix")
-    const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+    const { ownerAccount, owner, guild, code } = yield* ownedGuild("Matrix")
     const admin = yield* joined(code, "admin")
     const moderator = yield* joined(code, "moderator")
     const member = yield* joined(code, "member")
@@ -334,10 +340,7 @@ describe("Guild permissions", () => {
 
     it.effect("a kicker reaches only members below their highest role", () =>
       Effect.gen(function* () {
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { owner, guild, code } = yield* ownedGuild()
         const mod = asUser(yield* joined(code, "mod"))
         const peer = asUser(yield* joined(code, "peer"))
         const senior = asUser(yield* joined(code, "senior"))
@@ -377,10 +380,7 @@ describe("Guild permissions", () => {
     it.effect("nobody kicks or bans the owner, administrators and bots included", () =>
       Effect.gen(function* () {
         yield* ensureBotUsers
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { ownerAccount, owner, guild, code } = yield* ownedGuild()
         const adminAccount = yield* user("admin")
         expect((yield* accept(adminAccount.access_token, code)).status).toBe(200)
         const admin = asUser(adminAccount)
@@ -407,10 +407,7 @@ describe("Guild permissions", () => {
 
     it.effect("a role manager reaches only roles below their own and grants only what they hold", () =>
       Effect.gen(function* () {
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { owner, guild, code } = yield* ownedGuild()
         const manager = asUser(yield* joined(code, "manager"))
         const member = asUser(yield* joined(code, "member"))
         const managerRole = yield* createRole(
@@ -480,10 +477,7 @@ describe("Guild permissions", () => {
     it.effect("a bot's managed role is neither handed out, taken away nor deleted", () =>
       Effect.gen(function* () {
         yield* ensureBotUsers
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { ownerAccount, owner, guild, code } = yield* ownedGuild()
         const memberAccount = yield* user("member")
         expect((yield* accept(memberAccount.access_token, code)).status).toBe(200)
         yield* addBot(guild, ownerAccount, BOTS.helper, "helper", Permissions.Flags.KickMembers)
@@ -518,10 +512,7 @@ describe("Guild permissions", () => {
 
     it.effect("an overwrite denying View Channel to @everyone hides the channel from members, not the owner", () =>
       Effect.gen(function* () {
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { owner, guild, code } = yield* ownedGuild()
         const memberAccount = yield* user("member")
         expect((yield* accept(memberAccount.access_token, code)).status).toBe(200)
         const member = asUser(memberAccount)
@@ -546,10 +537,7 @@ describe("Guild permissions", () => {
 
     it.effect("an overwrite allowing Manage Channels to a member's role lets them edit that channel only", () =>
       Effect.gen(function* () {
-        const ownerAccount = yield* user("owner")
-        const owner = asUser(ownerAccount)
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { owner, guild, code } = yield* ownedGuild()
         const memberAccount = yield* user("editor")
         expect((yield* accept(memberAccount.access_token, code)).status).toBe(200)
         const member = asUser(memberAccount)
@@ -587,9 +575,7 @@ describe("Guild permissions", () => {
     it.effect("bots cannot create guilds or accept invitations (20001)", () =>
       Effect.gen(function* () {
         yield* ensureBotUsers
-        const ownerAccount = yield* user("owner")
-        const guild = yield* createGuild(ownerAccount.access_token)
-        const code = yield* inviteTo(ownerAccount.access_token, guild.system_channel_id)
+        const { guild, code } = yield* ownedGuild()
         const bot = asBot(BOTS.reader)
 
         yield* expectOutcome(yield* call(bot, "POST", "/guilds", { name: "Bot Guild" }), BOTS_CANNOT)

@@ -6,6 +6,7 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
+import * as Permissions from "./Permissions.ts"
 
 /** The mirrored platform's limits that guard these records. */
 export const MAX_GUILDS_PER_USER = 100
@@ -59,6 +60,20 @@ export const Role = Schema.Struct({
   botId: Schema.NullOr(Snowflake.Snowflake)
 })
 export type Role = typeof Role.Type
+
+/** The @everyone role a guild starts with: it has the guild's id, the bottom place and the default permissions. */
+export const everyoneRole = (guildId: Snowflake.Snowflake): Role => ({
+  id: guildId,
+  guildId,
+  name: "@everyone",
+  permissions: Permissions.DEFAULT_EVERYONE,
+  position: 0,
+  color: 0,
+  hoist: false,
+  mentionable: false,
+  managed: false,
+  botId: null
+})
 
 export type RolePatch = Partial<Pick<Role, "name" | "permissions" | "position" | "color" | "hoist" | "mentionable">>
 

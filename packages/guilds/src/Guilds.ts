@@ -5,7 +5,16 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import type { Channel, Guild, GuildPatch, Member, NewGuild, Page, Role } from "./Guild.ts"
+import {
+  type Channel,
+  everyoneRole,
+  type Guild,
+  type GuildPatch,
+  type Member,
+  type NewGuild,
+  type Page,
+  type Role
+} from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
@@ -180,18 +189,7 @@ export class Guilds extends Context.Service<
               features: [],
               createdAt: now
             },
-            everyone: {
-              id: guildId,
-              guildId,
-              name: "@everyone",
-              permissions: Permissions.DEFAULT_EVERYONE,
-              position: 0,
-              color: 0,
-              hoist: false,
-              mentionable: false,
-              managed: false,
-              botId: null
-            },
+            everyone: everyoneRole(guildId),
             channels: [
               channel(textCategory, 4, "Text Channels", 0, null),
               channel(general, 0, "general", 0, textCategory),

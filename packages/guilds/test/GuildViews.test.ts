@@ -29,7 +29,7 @@ import type {
   RESTAPIPartialCurrentUserGuild
 } from "discord-api-types/v10"
 import { DateTime, Schema } from "effect"
-import type * as Guild from "../src/Guild.ts"
+import * as Guild from "../src/Guild.ts"
 import * as GuildSchemas from "../src/GuildSchemas.ts"
 import * as GuildViews from "../src/GuildViews.ts"
 import * as Permissions from "../src/Permissions.ts"
@@ -81,18 +81,7 @@ const guildRecord: Guild.Guild = {
   createdAt: at("2024-01-01T00:00:00Z")
 }
 
-const everyone: Guild.Role = {
-  id: GUILD,
-  guildId: GUILD,
-  name: "@everyone",
-  permissions: Permissions.DEFAULT_EVERYONE,
-  position: 0,
-  color: 0,
-  hoist: false,
-  mentionable: false,
-  managed: false,
-  botId: null
-}
+const everyone: Guild.Role = Guild.everyoneRole(GUILD)
 const mods: Guild.Role = {
   ...everyone,
   id: MODS,

@@ -11,6 +11,7 @@ import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import {
   type Ban,
   type Channel,
+  everyoneRole,
   type Guild,
   type Invite,
   MAX_CHANNELS,
@@ -94,18 +95,7 @@ const newGuild = Effect.fnUntraced(function* (
       features: [],
       createdAt: now
     },
-    everyone: {
-      id: guildId,
-      guildId,
-      name: "@everyone",
-      permissions: Permissions.DEFAULT_EVERYONE,
-      position: 0,
-      color: 0,
-      hoist: false,
-      mentionable: false,
-      managed: false,
-      botId: null
-    },
+    everyone: everyoneRole(guildId),
     channels: [
       {
         id: text,
