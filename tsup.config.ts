@@ -12,7 +12,9 @@ export default defineConfig({
   // value half of names that are both a value and a type inside `export * as` namespaces.
   dts: false,
   sourcemap: true,
-  clean: true,
+  // `pnpm build:js` (what `pnpm start` and the bench run) writes the JavaScript only and keeps the
+  // declarations of the last full build.
+  clean: process.env.VECHE_BUILD_JS_ONLY !== "1",
   splitting: false,
   treeshake: true
 })

@@ -51,7 +51,8 @@ const startVeche = async (name: string, database: Database.Database, env: Record
   const base = `http://127.0.0.1:${port}`
   const running = await Processes.start(
     name,
-    path.join(ROOT, "adapters/node-server/src/bin.ts"),
+    // As `pnpm start` runs it: the JavaScript `pnpm build:js` wrote before the bench (`pnpm bench` runs it).
+    path.join(ROOT, NodeFlags.WORKSPACE_BIN),
     {
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -68,7 +69,7 @@ const startVeche = async (name: string, database: Database.Database, env: Record
       ...env
     },
     `${base}/api/v10/version`,
-    NodeFlags.NODE_FLAGS
+    NodeFlags.WORKSPACE_FLAGS
   )
   return { ...running, base }
 }

@@ -1,7 +1,19 @@
 /**
- * The Node flags the reference server runs with (`pnpm start`, the `veche-server` bin's shebang and
- * the bench use these; test/NodeFlags.test.ts holds them in step). V8 sizes the young generation
- * from the machine's memory: 64 MB semi-spaces on a 24 GiB machine, resident whether used or not.
- * With 8 MB the server measured the same throughput and ~100 MB less resident memory under load.
+ * How the reference server is run: the Node flags (`pnpm start`, the `veche-server` bin's shebang and
+ * the bench use these; test/NodeFlags.test.ts holds them in step) and, in this workspace, the built
+ * entry point. V8 sizes the young generation from the machine's memory: 64 MB semi-spaces on a
+ * 24 GiB machine, resident whether used or not. With 8 MB the server measured the same throughput
+ * and ~100 MB less resident memory under load.
  */
 export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=8"]
+
+/**
+ * In the workspace, `pnpm start` and the bench run the JavaScript that `pnpm build:js` writes (what
+ * the published packages run), not the TypeScript sources: Node's type stripping keeps its
+ * compiler in memory, 35 MB of an idle server's 196 (measured). The `veche-dist` export condition
+ * resolves every workspace package to its built `dist/index.js`.
+ */
+export const WORKSPACE_FLAGS: ReadonlyArray<string> = [...NODE_FLAGS, "--conditions=veche-dist"]
+
+/** The built entry point, relative to the workspace root. */
+export const WORKSPACE_BIN = "adapters/node-server/dist/bin.js"
