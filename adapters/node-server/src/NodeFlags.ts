@@ -1,11 +1,17 @@
 /**
  * How the reference server is run: the Node flags (`pnpm start`, the `veche-server` bin's shebang and
  * the bench use these; test/NodeFlags.test.ts holds them in step) and, in this workspace, the built
- * entry point. V8 sizes the young generation from the machine's memory: 64 MB semi-spaces on a
- * 24 GiB machine, resident whether used or not. With 8 MB the server measured the same throughput
- * and ~100 MB less resident memory under load.
+ * entry point.
+ *
+ * - V8 sizes the young generation from the machine's memory: 64 MB semi-spaces on a 24 GiB machine,
+ *   resident whether used or not. With 8 MB the server measured the same throughput and ~100 MB less
+ *   resident memory under load.
+ * - V8 lets the old generation grow to up to 4× what the last full collection left before it
+ *   collects again. Under refresh load the server's live heap stayed at ~50 MB while garbage promoted
+ *   from the young generation took it to 250–300 MB resident; growing by at most 30 % it stays at
+ *   ~170 MB, for 2 % fewer refreshes a second (and no change on /version or /users/@me, measured).
  */
-export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=8"]
+export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=8", "--heap-growing-percent=30"]
 
 /**
  * In the workspace, `pnpm start` and the bench run the JavaScript that `pnpm build:js` writes (what
