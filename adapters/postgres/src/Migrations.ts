@@ -19,6 +19,7 @@ import relationships0012 from "./migrations/0012_relationships.ts"
 import guilds0013 from "./migrations/0013_guilds.ts"
 import guildParts0014 from "./migrations/0014_guild_parts.ts"
 import accountRestrictions0015 from "./migrations/0015_account_restrictions.ts"
+import sessionAccessTokens0016 from "./migrations/0016_session_access_tokens.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -35,7 +36,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0012_relationships": relationships0012,
   "0013_guilds": guilds0013,
   "0014_guild_parts": guildParts0014,
-  "0015_account_restrictions": accountRestrictions0015
+  "0015_account_restrictions": accountRestrictions0015,
+  "0016_session_access_tokens": sessionAccessTokens0016
 })
 
 /**
