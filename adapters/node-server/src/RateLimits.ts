@@ -7,20 +7,21 @@ import { RedisRateLimits } from "@veche/redis"
 import { Layer, Option } from "effect"
 import type { ServerConfig } from "./ServerConfig.ts"
 
-export const store = (config: ServerConfig) =>
-  Option.match(config.redisUrl, {
-    onSome: (url) => RedisRateLimits.layer({ url }),
-    onNone: () => RateLimitStore.layerMemory
-  })
-
 /**
- * Route limits and the domains' quotas, over one counter store. Without Redis the route limits
- * count in this process directly (the same answers, a fraction of the cost on every request).
+ * Route limits and the domains' quotas. With Redis both count there over one connection (route
+ * limits in one round trip a request); without, the route limits count in this process directly
+ * (the same answers, a fraction of the cost on every request) and the quotas in effect's memory store.
  */
 export const layer = (config: ServerConfig) =>
-  Layer.mergeAll(
-    Option.isSome(config.redisUrl)
-      ? RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig))
-      : RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
-    QuotaLimiter.QuotaLimiter.layer()
-  ).pipe(Layer.provide(store(config)))
+  Option.match(config.redisUrl, {
+    onSome: (url) =>
+      Layer.mergeAll(
+        RouteLimiter.RouteLimiter.layerRedis().pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
+        QuotaLimiter.QuotaLimiter.layer()
+      ).pipe(Layer.provide(RateLimitStore.layerRedis()), Layer.provide(RedisRateLimits.connection({ url }))),
+    onNone: () =>
+      Layer.mergeAll(
+        RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
+        QuotaLimiter.QuotaLimiter.layer()
+      ).pipe(Layer.provide(RateLimitStore.layerMemory))
+  })

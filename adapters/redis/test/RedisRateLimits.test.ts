@@ -1,7 +1,8 @@
 /** The rate limiter on Redis: what several nodes share. Runs when REDIS_URL is set (CI sets it). */
 import { describe, expect, it } from "@effect/vitest"
 import { QuotaLimiter, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
+import type { Redis } from "effect/persistence"
 import * as RedisRateLimits from "../src/RedisRateLimits.ts"
 
 let callers = 0
@@ -9,15 +10,39 @@ const freshCaller = () => `t:test-${process.pid}-${Date.now()}-${++callers}`
 
 const redisUrl = process.env.REDIS_URL
 
-describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter (Redis store)", () => {
-  it.live("counts in Redis, refuses past the limit, and resets after the window", () =>
-    Effect.gen(function* () {
-      const store = RedisRateLimits.layer({ url: Redacted.make(redisUrl ?? ""), prefix: `veche:test:${process.pid}:` })
-      const short = RouteBuckets.RouteBuckets.layer({
-        buckets: { small: { limit: 3, windowMs: 600 } },
-        routes: { "things.list": "small" }
-      })
-      yield* Effect.gen(function* () {
+const options = () => ({ url: Redacted.make(redisUrl ?? ""), prefix: `veche:test:${process.pid}:` })
+
+/** The two ways a node counts route limits in Redis: through effect's store, and in one script call. */
+const onRedis: ReadonlyArray<
+  readonly [
+    string,
+    (buckets: Layer.Layer<RouteBuckets.RouteBuckets>) => Layer.Layer<RouteLimiter.RouteLimiter, Redis.RedisError>
+  ]
+> = [
+  [
+    "effect's Redis store",
+    (buckets) =>
+      RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(RedisRateLimits.layer(options())))
+  ],
+  [
+    "one round trip",
+    (buckets) =>
+      RouteLimiter.RouteLimiter.layerRedis({ prefix: options().prefix }).pipe(
+        Layer.provide(buckets),
+        Layer.provide(RedisRateLimits.connection(options()))
+      )
+  ]
+]
+
+const short = RouteBuckets.RouteBuckets.layer({
+  buckets: { small: { limit: 3, windowMs: 600 } },
+  routes: { "things.list": "small" }
+})
+
+describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis", () => {
+  describe.each(onRedis)("(%s)", (_name, limiterOn) => {
+    it.live("counts in Redis, refuses past the limit, and resets after the window", () =>
+      Effect.gen(function* () {
         const limiter = yield* RouteLimiter.RouteLimiter
         const caller = freshCaller()
         const call = limiter.check({ route: "things.list", majorId: "1", caller })
@@ -25,13 +50,68 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter (Redis s
         yield* call
         yield* call
         const refused = yield* Effect.flip(call)
+        expect(refused.global).toBe(false)
         expect(refused.headers["x-ratelimit-scope"]).toBe("user")
+        expect(refused.headers["x-ratelimit-remaining"]).toBe("0")
         expect(refused.retryAfterMs).toBeGreaterThan(0)
         expect(refused.retryAfterMs).toBeLessThanOrEqual(600)
         yield* Effect.sleep(refused.retryAfterMs + 50)
         expect((yield* call)["x-ratelimit-remaining"]).toBe("2")
-      }).pipe(Effect.provide(RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(short), Layer.provide(store))))
-    })
+      }).pipe(Effect.provide(limiterOn(short)))
+    )
+
+    it.live("refuses past the global limit without counting the route's bucket", () =>
+      Effect.gen(function* () {
+        const caller = freshCaller()
+        const tight = RouteBuckets.RouteBuckets.layer({
+          global: { limit: 2, windowMs: 60_000 },
+          buckets: { small: { limit: 5, windowMs: 60_000 } },
+          routes: { "things.list": "small" }
+        })
+        const loose = RouteBuckets.RouteBuckets.layer({
+          global: { limit: 100, windowMs: 60_000 },
+          buckets: { small: { limit: 5, windowMs: 60_000 } },
+          routes: { "things.list": "small" }
+        })
+        const request = { route: "things.list", majorId: "1", caller }
+        const refused = yield* Effect.gen(function* () {
+          const limiter = yield* RouteLimiter.RouteLimiter
+          yield* limiter.check(request)
+          yield* limiter.check(request)
+          return yield* Effect.flip(limiter.check(request))
+        }).pipe(Effect.provide(limiterOn(tight)))
+        expect(refused.global).toBe(true)
+        // 60 s over 2 requests: each one pushed the global counter's expiry on by 30 s.
+        expect(refused.headers).toEqual({
+          "retry-after": "60",
+          "x-ratelimit-scope": "global",
+          "x-ratelimit-global": "true"
+        })
+        // The bucket counted the two requests the global limit let through, not the refused third.
+        const next = yield* Effect.flatMap(RouteLimiter.RouteLimiter, (limiter) => limiter.check(request)).pipe(
+          Effect.provide(limiterOn(loose))
+        )
+        expect(next["x-ratelimit-remaining"]).toBe("2")
+      })
+    )
+  })
+
+  it.live("both ways count the same keys: nodes on either share one limit and answer the same", () =>
+    Effect.gen(function* () {
+      const build = (limiter: Layer.Layer<RouteLimiter.RouteLimiter, Redis.RedisError>) =>
+        Effect.map(Layer.build(limiter), (context) => Context.get(context, RouteLimiter.RouteLimiter))
+      const [[, storeOn], [, scriptOn]] = onRedis as readonly [(typeof onRedis)[0], (typeof onRedis)[0]]
+      const viaStore = yield* build(storeOn(short))
+      const viaScript = yield* build(scriptOn(short))
+      const request = { route: "things.list", majorId: "1", caller: freshCaller() }
+      const answers = [yield* viaStore.check(request), yield* viaScript.check(request), yield* viaStore.check(request)]
+      expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"])
+      expect(new Set(answers.map((headers) => headers["x-ratelimit-bucket"])).size).toBe(1)
+      const refusedByScript = yield* Effect.flip(viaScript.check(request))
+      const refusedByStore = yield* Effect.flip(viaStore.check(request))
+      expect(refusedByScript.headers["retry-after"]).toBe(refusedByStore.headers["retry-after"])
+      expect(Math.abs(refusedByScript.retryAfterMs - refusedByStore.retryAfterMs)).toBeLessThan(50)
+    }).pipe(Effect.scoped)
   )
 })
 

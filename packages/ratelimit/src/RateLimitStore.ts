@@ -10,7 +10,10 @@ export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = RateLimiter.lay
   Layer.provide(RateLimiter.layerStoreMemory)
 )
 
+/** Where the counters' keys start in Redis, unless the host says otherwise. */
+export const DEFAULT_PREFIX = "veche:rl:"
+
 export const layerRedis = (
   options: { readonly prefix?: string } = {}
 ): Layer.Layer<RateLimiter.RateLimiter, never, Redis.Redis> =>
-  RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreRedis({ prefix: options.prefix ?? "veche:rl:" })))
+  RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreRedis({ prefix: options.prefix ?? DEFAULT_PREFIX })))

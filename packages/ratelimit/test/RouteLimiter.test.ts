@@ -141,6 +141,13 @@ describe("RouteLimiter when disabled or when the store fails", () => {
       expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
     }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(BrokenStore.layer))))
   )
+
+  it.effect("lets requests through (fails open) when Redis is unreachable, counting in one round trip", () =>
+    Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
+    }).pipe(Effect.provide(RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(BrokenStore.redis))))
+  )
 })
 
 describe("RouteLimiter in process", () => {
