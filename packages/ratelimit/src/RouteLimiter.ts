@@ -147,7 +147,7 @@ export class RouteLimiter extends Context.Service<
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
           return countBoth(
-            { key: `${prefix}${plan.globalKey}`, ...config.global },
+            { key: `${prefix}${plan.globalKey}`, limit: config.global.limit, windowMs: config.global.windowMs },
             { key: `${prefix}${plan.bucketKey}`, limit: plan.bucket.limit, windowMs: plan.bucket.windowMs }
           ).pipe(
             Effect.catchTag("RedisError", (error) =>
