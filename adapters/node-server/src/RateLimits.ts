@@ -7,6 +7,10 @@ import { RedisRateLimits } from "@veche/redis"
 import { Layer, Option } from "effect"
 import type { ServerConfig } from "./ServerConfig.ts"
 
+/** The route limiter with the configured buckets, beside the domains' quotas. */
+const withQuotas = <E, R>(routes: Layer.Layer<RouteLimiter.RouteLimiter, E, R | RouteBuckets.RouteBuckets>) =>
+  Layer.mergeAll(routes.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)), QuotaLimiter.QuotaLimiter.layer())
+
 /**
  * Route limits and the domains' quotas. With Redis both count there over one connection (route
  * limits in one round trip a request); without, the route limits count in this process directly
@@ -15,13 +19,9 @@ import type { ServerConfig } from "./ServerConfig.ts"
 export const layer = (config: ServerConfig) =>
   Option.match(config.redisUrl, {
     onSome: (url) =>
-      Layer.mergeAll(
-        RouteLimiter.RouteLimiter.layerRedis().pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
-        QuotaLimiter.QuotaLimiter.layer()
-      ).pipe(Layer.provide(RateLimitStore.layerRedis()), Layer.provide(RedisRateLimits.connection({ url }))),
-    onNone: () =>
-      Layer.mergeAll(
-        RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)),
-        QuotaLimiter.QuotaLimiter.layer()
-      ).pipe(Layer.provide(RateLimitStore.layerMemory))
+      withQuotas(RouteLimiter.RouteLimiter.layerRedis()).pipe(
+        Layer.provide(RateLimitStore.layerRedis()),
+        Layer.provide(RedisRateLimits.connection({ url }))
+      ),
+    onNone: () => withQuotas(RouteLimiter.RouteLimiter.layerInProcess).pipe(Layer.provide(RateLimitStore.layerMemory))
   })

@@ -12,26 +12,21 @@ const redisUrl = process.env.REDIS_URL
 
 const options = () => ({ url: Redacted.make(redisUrl ?? ""), prefix: `veche:test:${process.pid}:` })
 
+type LimiterOn = (
+  buckets: Layer.Layer<RouteBuckets.RouteBuckets>
+) => Layer.Layer<RouteLimiter.RouteLimiter, Redis.RedisError>
+
 /** The two ways a node counts route limits in Redis: through effect's store, and in one script call. */
-const onRedis: ReadonlyArray<
-  readonly [
-    string,
-    (buckets: Layer.Layer<RouteBuckets.RouteBuckets>) => Layer.Layer<RouteLimiter.RouteLimiter, Redis.RedisError>
-  ]
-> = [
-  [
-    "effect's Redis store",
-    (buckets) =>
-      RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(RedisRateLimits.layer(options())))
-  ],
-  [
-    "one round trip",
-    (buckets) =>
-      RouteLimiter.RouteLimiter.layerRedis({ prefix: options().prefix }).pipe(
-        Layer.provide(buckets),
-        Layer.provide(RedisRateLimits.connection(options()))
-      )
-  ]
+const viaStoreOn: LimiterOn = (buckets) =>
+  RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(RedisRateLimits.layer(options())))
+const viaScriptOn: LimiterOn = (buckets) =>
+  RouteLimiter.RouteLimiter.layerRedis({ prefix: options().prefix }).pipe(
+    Layer.provide(buckets),
+    Layer.provide(RedisRateLimits.connection(options()))
+  )
+const onRedis: ReadonlyArray<readonly [string, LimiterOn]> = [
+  ["effect's Redis store", viaStoreOn],
+  ["one round trip", viaScriptOn]
 ]
 
 const short = RouteBuckets.RouteBuckets.layer({
@@ -100,9 +95,8 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis
     Effect.gen(function* () {
       const build = (limiter: Layer.Layer<RouteLimiter.RouteLimiter, Redis.RedisError>) =>
         Effect.map(Layer.build(limiter), (context) => Context.get(context, RouteLimiter.RouteLimiter))
-      const [[, storeOn], [, scriptOn]] = onRedis as readonly [(typeof onRedis)[0], (typeof onRedis)[0]]
-      const viaStore = yield* build(storeOn(short))
-      const viaScript = yield* build(scriptOn(short))
+      const viaStore = yield* build(viaStoreOn(short))
+      const viaScript = yield* build(viaScriptOn(short))
       const request = { route: "things.list", majorId: "1", caller: freshCaller() }
       const answers = [yield* viaStore.check(request), yield* viaScript.check(request), yield* viaStore.check(request)]
       expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"])

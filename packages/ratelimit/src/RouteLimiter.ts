@@ -76,6 +76,19 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
   }
 }
 
+type Plan = ReturnType<typeof planOf>
+
+/** The answer once the bucket has been stepped: `count` with this request, refused past the limit. */
+const bucketAnswer = (
+  plan: Plan,
+  count: number,
+  resetAfterMs: number,
+  nowMs: number
+): Effect.Effect<Record<string, string>, RouteRateLimited> =>
+  count > plan.bucket.limit
+    ? Effect.fail(plan.refuseBucket(resetAfterMs, nowMs))
+    : Effect.succeed(plan.headers(plan.bucket.limit - count, resetAfterMs, nowMs))
+
 export class RouteLimiter extends Context.Service<
   RouteLimiter,
   { readonly check: (request: Request) => Effect.Effect<Record<string, string>, RouteRateLimited> }
@@ -133,16 +146,6 @@ export class RouteLimiter extends Context.Service<
         const countBoth = (yield* Redis.Redis).eval(RouteCountScript.script)
         const prefix = options.prefix ?? RateLimitStore.DEFAULT_PREFIX
 
-        const decide = (
-          plan: ReturnType<typeof planOf>,
-          [stage, count, ttlMs]: readonly [number, number, number],
-          nowMs: number
-        ): Effect.Effect<Record<string, string>, RouteRateLimited> => {
-          if (stage === RouteCountScript.GLOBAL_REFUSED) return Effect.fail(plan.refuseGlobal(ttlMs))
-          if (count > plan.bucket.limit) return Effect.fail(plan.refuseBucket(ttlMs, nowMs))
-          return Effect.succeed(plan.headers(plan.bucket.limit - count, ttlMs, nowMs))
-        }
-
         const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
@@ -153,11 +156,13 @@ export class RouteLimiter extends Context.Service<
             Effect.catchTag("RedisError", (error) =>
               Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error), null)
             ),
-            Effect.flatMap((counted) =>
-              counted === null
-                ? Effect.succeed(NO_HEADERS)
-                : Effect.clockWith((clock) => decide(plan, counted, clock.currentTimeMillisUnsafe()))
-            )
+            Effect.flatMap((counted) => {
+              if (counted === null) return Effect.succeed(NO_HEADERS)
+              const [stage, count, ttlMs] = counted
+              return stage === RouteCountScript.GLOBAL_REFUSED
+                ? Effect.fail(plan.refuseGlobal(ttlMs))
+                : Effect.clockWith((clock) => bucketAnswer(plan, count, ttlMs, clock.currentTimeMillisUnsafe()))
+            })
           )
         }
 
@@ -180,8 +185,7 @@ export class RouteLimiter extends Context.Service<
         const global = counters.count(plan.globalKey, config.global.limit, config.global.windowMs, nowMs)
         if (!global.allowed) return Effect.fail(plan.refuseGlobal(global.resetAfterMs))
         const bucket = counters.count(plan.bucketKey, plan.bucket.limit, plan.bucket.windowMs, nowMs)
-        if (!bucket.allowed) return Effect.fail(plan.refuseBucket(bucket.resetAfterMs, nowMs))
-        return Effect.succeed(plan.headers(plan.bucket.limit - bucket.count, bucket.resetAfterMs, nowMs))
+        return bucketAnswer(plan, bucket.count, bucket.resetAfterMs, nowMs)
       }
 
       return RouteLimiter.of({
