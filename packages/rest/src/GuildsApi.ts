@@ -26,42 +26,19 @@ import { Snowflake } from "@veche/platform"
 import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import * as Fields from "./Fields.ts"
 
 // ---------------------------------------------------------------------------------------------
 // Field schemas shared by the guild, channel and invite groups
 
 /** A string of `min`–`max` characters (BASE_TYPE_BAD_LENGTH). */
-export const lengthBetween = (min: number, max: number) =>
-  Schema.String.pipe(
-    Schema.check(
-      Schema.isBetweenLength(min, max, {
-        message: `Must be between ${min} and ${max} in length.`,
-        formCode: "BASE_TYPE_BAD_LENGTH"
-      })
-    )
-  )
+export const lengthBetween = Fields.lengthBetween
 
 /** A string of at most `max` characters (BASE_TYPE_MAX_LENGTH). */
-export const lengthAtMost = (max: number) =>
-  Schema.String.pipe(
-    Schema.check(
-      Schema.isMaxLength(max, { message: `Must be ${max} or fewer in length.`, formCode: "BASE_TYPE_MAX_LENGTH" })
-    )
-  )
-
-const atLeast = (min: number) =>
-  Schema.isGreaterThanOrEqualTo(min, {
-    message: `Value should be greater than or equal to ${min}.`,
-    formCode: "NUMBER_TYPE_MIN"
-  })
-const atMost = (max: number) =>
-  Schema.isLessThanOrEqualTo(max, {
-    message: `Value should be less than or equal to ${max}.`,
-    formCode: "NUMBER_TYPE_MAX"
-  })
+export const lengthAtMost = Fields.lengthAtMost
 
 /** An integer in [min, max]; each bound reports its own code (NUMBER_TYPE_MIN / NUMBER_TYPE_MAX). */
-export const intBetween = (min: number, max: number) => Schema.Int.pipe(Schema.check(atLeast(min), atMost(max)))
+export const intBetween = Fields.intBetween
 
 /** An integer query parameter in [min, max]; anything but digits is NUMBER_TYPE_COERCE. */
 export const queryIntBetween = (min: number, max: number) =>
@@ -114,8 +91,7 @@ export const PermissionsInput = Schema.Union([
       })
     )
   ),
-  Schema.Int.pipe(
-    Schema.check(atLeast(0), atMost(Number.MAX_SAFE_INTEGER)),
+  Fields.intBetween(0, Number.MAX_SAFE_INTEGER).pipe(
     Schema.decodeTo(
       Schema.BigInt,
       SchemaTransformation.transform({
@@ -127,7 +103,7 @@ export const PermissionsInput = Schema.Union([
 ]).annotate({ message: "Value is not int.", formCode: "NUMBER_TYPE_COERCE" })
 
 /** A data URI of an image (decoded and size-checked by the media domain), or null to remove it. */
-export const ImageData = Schema.String.pipe(Schema.check(Schema.isMaxLength(8_000_000)))
+export const ImageData = Schema.String.pipe(Schema.check(Fields.maxLength(8_000_000)))
 
 /** 0–0xFFFFFF. */
 export const Color = intBetween(0, 0xff_ff_ff)

@@ -4,16 +4,10 @@ import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import * as Fields from "./Fields.ts"
 
 export const BlockBody = Schema.Struct({
-  reason: Schema.String.pipe(
-    Schema.check(
-      Schema.isBetweenLength(1, 200, {
-        message: "Must be between 1 and 200 in length.",
-        formCode: "BASE_TYPE_BAD_LENGTH"
-      })
-    )
-  ),
+  reason: Fields.lengthBetween(1, 200),
   /** ISO 8601 with a time zone; absent or null for a permanent block. */
   until: Schema.optionalKey(Schema.NullOr(Schema.DateTimeUtcFromString))
 })

@@ -21,6 +21,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { EmailAddress, RegisterPhoneAnswer } from "./AuthApi.ts"
 import { Authorization } from "./Authorization.ts"
+import * as Fields from "./Fields.ts"
 
 /** What everybody sees of a user. */
 export const PublicUser = PublicUserShape.PublicUser
@@ -43,11 +44,10 @@ export const CurrentUser = Schema.Struct({
   guild_order: Schema.Array(Snowflake.Snowflake)
 })
 
-const length = (max: number) =>
-  Schema.isMaxLength(max, { message: `Must be ${max} or fewer in length.`, formCode: "BASE_TYPE_MAX_LENGTH" })
+const length = Fields.maxLength
 
 /** A data URI of an image, or null to remove it (the size limits are checked on the bytes). */
-const ImageField = Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Schema.isMaxLength(8_000_000)))))
+const ImageField = Schema.optionalKey(Schema.NullOr(Schema.String.pipe(Schema.check(Fields.maxLength(8_000_000)))))
 
 export const ProfilePatch = Schema.Struct({
   /** Empty resets to the username. */
@@ -79,7 +79,7 @@ export const SettingsPatch = Schema.Struct({
   custom_status: Schema.optionalKey(Schema.NullOr(Schema.Struct({ text: Schema.optionalKey(Schema.NullOr(OneLine)) })))
 })
 
-const Password = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(1024)))
+const Password = Schema.String.pipe(Schema.check(Schema.isMinLength(1), Fields.maxLength(1024)))
 
 export const PhoneChangeBody = Schema.Struct({ password: Password, phone: Phone.PhoneNumber })
 
