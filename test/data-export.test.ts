@@ -91,7 +91,7 @@ describe("Data export", () => {
         const url = ready.url ?? ""
         expect((yield* host.fetch(url.replace(/token=[^&]+/, "token=vdl_forged"))).status).toBe(404)
         expect((yield* host.fetch(url.replace(/exports\/\d+/, "exports/1234567890123456789"))).status).toBe(404)
-        expect((yield* host.fetch(url.replace(/\?.*$/, ""))).status).toBe(404)
+        expect((yield* host.fetch(url.split("?")[0] ?? "")).status).toBe(404)
         yield* host.adjustClock("1 hour")
         expect((yield* host.fetch(url)).status).toBe(404)
         const fresh = yield* login({ login: "+79961110002", password: PASSWORD })

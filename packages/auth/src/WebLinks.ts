@@ -5,6 +5,13 @@
  */
 import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
 
+/** Without trailing slashes (a loop: `replace(/\/+$/, "")` is quadratic on a run of slashes). */
+const withoutTrailingSlashes = (path: string): string => {
+  let end = path.length
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end--
+  return path.slice(0, end)
+}
+
 export class WebLinks extends Context.Service<
   WebLinks,
   {
@@ -15,7 +22,7 @@ export class WebLinks extends Context.Service<
   static readonly layer = (webUrl: string): Layer.Layer<WebLinks> => Layer.succeed(WebLinks, WebLinks.make(webUrl))
 
   static readonly make = (webUrl: string): WebLinks["Service"] => {
-    const base = webUrl.replace(/\/+$/, "")
+    const base = withoutTrailingSlashes(webUrl)
     const page = (path: string) => (token: string) => `${base}${path}?token=${encodeURIComponent(token)}`
     return WebLinks.of({ confirmEmail: page("/verify-email"), resetPassword: page("/reset-password") })
   }

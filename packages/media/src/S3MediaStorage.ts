@@ -36,10 +36,17 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(10)
 
 const EMPTY_SHA256 = createHash("sha256").digest("hex")
 
+/** Without trailing slashes (a loop: `replace(/\/+$/, "")` is quadratic on a run of slashes). */
+const withoutTrailingSlashes = (path: string): string => {
+  let end = path.length
+  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end--
+  return path.slice(0, end)
+}
+
 /** The object's URL under either addressing style. Keys are `MediaKey`s: nothing to escape. */
 export const objectUrl = (options: Options, key: string): string => {
   const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`)
-  const basePath = endpoint.pathname.replace(/\/+$/, "")
+  const basePath = withoutTrailingSlashes(endpoint.pathname)
   if (options.forcePathStyle === true) {
     return `${endpoint.protocol}//${endpoint.host}${basePath}/${options.bucket}/${key}`
   }

@@ -44,7 +44,7 @@ const OUR_FAULT: ReadonlySet<string> = new Set([
 export const make = (options: Options): Effect.Effect<Captcha["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const url = `${(options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/siteverify`
+    const url = `${ProviderHttp.withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL)}/siteverify`
     const timeout = options.timeout ?? ProviderHttp.DEFAULT_TIMEOUT
     const unavailable = (reason: string) => new CaptchaUnavailable({ provider: PROVIDER, reason })
 

@@ -33,7 +33,7 @@ const RECIPIENT_CODES: ReadonlySet<number> = new Set([202, 207, 209, 230, 231, 2
 export const make = (options: Options): Effect.Effect<CarrierCheck["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const url = `${(options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/code/call`
+    const url = `${ProviderHttp.withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL)}/code/call`
     const timeout = options.timeout ?? ProviderHttp.DEFAULT_TIMEOUT
     const unavailable = (reason: string) => new CarrierUnavailable({ provider: PROVIDER, reason })
 

@@ -49,7 +49,7 @@ const describe = (status: typeof Status.Type): string =>
 export const make = (options: Options): Effect.Effect<SmsSender["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const url = `${(options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/sms/send`
+    const url = `${ProviderHttp.withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL)}/sms/send`
     const timeout = options.timeout ?? ProviderHttp.DEFAULT_TIMEOUT
     const unavailable = (reason: string) => new SmsUnavailable({ provider: PROVIDER, reason })
 

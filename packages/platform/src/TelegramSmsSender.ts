@@ -45,7 +45,7 @@ const isAboutRecipient = (error: string): boolean => error.startsWith("PHONE_")
 export const make = (options: Options): Effect.Effect<SmsSender["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const url = `${(options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/sendVerificationMessage`
+    const url = `${ProviderHttp.withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL)}/sendVerificationMessage`
     const timeout = options.timeout ?? ProviderHttp.DEFAULT_TIMEOUT
     const unavailable = (reason: string) => new SmsUnavailable({ provider: PROVIDER, reason })
 

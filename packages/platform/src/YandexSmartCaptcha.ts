@@ -33,7 +33,7 @@ const Answer = Schema.Struct({
 export const make = (options: Options): Effect.Effect<Captcha["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const url = `${(options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")}/validate`
+    const url = `${ProviderHttp.withoutTrailingSlashes(options.baseUrl ?? DEFAULT_BASE_URL)}/validate`
     const timeout = options.timeout ?? ProviderHttp.DEFAULT_TIMEOUT
     const unavailable = (reason: string) => new CaptchaUnavailable({ provider: PROVIDER, reason })
 

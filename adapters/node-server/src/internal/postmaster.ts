@@ -101,7 +101,7 @@ export const inspect = (pid: number): ProcessInfo | undefined => {
       encoding: "utf8",
       stdio: ["ignore", "pipe", "ignore"]
     })
-    const match = /^\s*(\d+)\s+(\S+)\s*(.*)$/.exec(out.trim())
+    const match = /^\s*(\d+)\s+(\S+)(?:\s+(\S.*))?$/.exec(out.trim())
     if (match === null) return undefined
     return {
       ppid: Number(match[1]),
