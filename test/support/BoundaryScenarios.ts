@@ -87,5 +87,106 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
     })
   })
 
-  return { host, patch, user, createGuild }
+  describe("NUL characters, ids past 2^63−1, integers past the int column", () => {
+    layer(host())((it) => {
+      const NUL = "a\u0000b"
+
+      it.effect("a NUL in any string of a JSON body answers 50035 naming the field", () =>
+        Effect.gen(function* () {
+          const { access_token: token } = yield* user("nul")
+          const login = yield* post("/api/v10/auth/login", { login: NUL, password: "whatever", captcha_token: "dev" })
+          expect(yield* expectFormError(login, ["login"])).toEqual(["BASE_TYPE_INVALID"])
+          const profile = yield* patch("/api/v10/users/@me", { display_name: NUL, bio: `bio ${NUL}` }, token)
+          const profileBody = (yield* json(profile.clone())) as FormError
+          expect(Object.keys(profileBody.errors ?? {}).sort()).toEqual(["bio", "display_name"])
+          yield* expectFormError(profile, ["display_name"])
+          const guild = yield* post("/api/v10/guilds", { name: `guild ${NUL}` }, token)
+          expect(yield* expectFormError(guild, ["name"])).toEqual(["BASE_TYPE_INVALID"])
+          const settings = yield* patch("/api/v10/users/@me/settings", { custom_status: { text: NUL } }, token)
+          expect(yield* expectFormError(settings, ["custom_status", "text"])).toEqual(["BASE_TYPE_INVALID"])
+          // at any depth, in arrays too, and in a key
+          const made = yield* createGuild(token, "NUL guild")
+          const overwrites = yield* post(
+            `/api/v10/guilds/${made.id}/channels`,
+            { name: "nul", permission_overwrites: [{ id: made.id, type: 0, allow: NUL }] },
+            token
+          )
+          yield* expectFormError(overwrites, ["permission_overwrites", "0", "allow"])
+          const key = yield* patch("/api/v10/users/@me/settings", { [NUL]: true }, token)
+          yield* expectFormError(key, [])
+          // Nothing was changed by the refused requests.
+          const me = (yield* json(yield* send("GET", "/api/v10/users/@me", undefined, token))) as { bio: string }
+          expect(me.bio).toBe("")
+          // A body that only spells a backslash before "u0000" holds no NUL and passes.
+          const escaped = yield* patch("/api/v10/users/@me", { bio: "\\u0000" }, token)
+          expect(escaped.status).toBe(200)
+        })
+      )
+
+      it.effect("a NUL in a path or query parameter answers 50035 naming it", () =>
+        Effect.gen(function* () {
+          const { access_token: token } = yield* user("nulpath")
+          const invite = yield* send("GET", "/api/v10/invites/ab%00cd", undefined, token)
+          expect(yield* expectFormError(invite, ["code"])).toEqual(["BASE_TYPE_INVALID"])
+          const outbox = yield* send("GET", "/api/v10/dev/outbox?to=%2B7900%00", undefined, token)
+          expect(yield* expectFormError(outbox, ["to"])).toEqual(["BASE_TYPE_INVALID"])
+        })
+      )
+
+      it.effect("ids from 2^63 to 2^64−1 answer 50035, in the path and in a body", () =>
+        Effect.gen(function* () {
+          const { access_token: token } = yield* user("bigid")
+          for (const id of ["9223372036854775808", "18446744073709551615"]) {
+            const state = yield* send("GET", `/api/v10/auth/verify/${id}`)
+            expect(yield* expectFormError(state, ["verification_id"])).toEqual(["NUMBER_TYPE_COERCE"])
+            const guild = yield* send("GET", `/api/v10/guilds/${id}`, undefined, token)
+            expect(yield* expectFormError(guild, ["guild_id"])).toEqual(["NUMBER_TYPE_COERCE"])
+          }
+          const order = yield* patch("/api/v10/users/@me/guild-order", { guilds: ["18446744073709551615"] }, token)
+          expect(yield* expectFormError(order, ["guilds", "0"])).toEqual(["NUMBER_TYPE_COERCE"])
+          // 2^63−1 itself is an id (of nothing): refused as unknown, not as malformed, and not a 500.
+          const largest = yield* send("GET", `/api/v10/guilds/9223372036854775807`, undefined, token)
+          expect(largest.status).toBe(404)
+        })
+      )
+
+      it.effect("integers past the int column's range answer 50035 NUMBER_TYPE_MAX / MIN", () =>
+        Effect.gen(function* () {
+          const { access_token: token } = yield* user("bigint")
+          const guild = yield* createGuild(token, "Positions")
+          const created = yield* post(
+            `/api/v10/guilds/${guild.id}/channels`,
+            { name: "far", position: 3_000_000_000 },
+            token
+          )
+          expect(yield* expectFormError(created, ["position"])).toEqual(["NUMBER_TYPE_MAX"])
+          const edited = yield* patch(
+            `/api/v10/channels/${guild.system_channel_id}`,
+            { position: -3_000_000_000 },
+            token
+          )
+          expect(yield* expectFormError(edited, ["position"])).toEqual(["NUMBER_TYPE_MIN"])
+          const channels = yield* patch(
+            `/api/v10/guilds/${guild.id}/channels`,
+            [{ id: guild.system_channel_id, position: 3_000_000_000 }],
+            token
+          )
+          expect(yield* expectFormError(channels, ["0", "position"])).toEqual(["NUMBER_TYPE_MAX"])
+          const roles = yield* patch(
+            `/api/v10/guilds/${guild.id}/roles`,
+            [{ id: guild.roles[0]?.id, position: 3_000_000_000 }],
+            token
+          )
+          expect(yield* expectFormError(roles, ["0", "position"])).toEqual(["NUMBER_TYPE_MAX"])
+          // The largest int still works.
+          const fine = yield* post(
+            `/api/v10/guilds/${guild.id}/channels`,
+            { name: "last", position: 2_147_483_647 },
+            token
+          )
+          expect(fine.status).toBe(201)
+        })
+      )
+    })
+  })
 }

@@ -12,17 +12,22 @@ export const MAX_WORKER_ID = 1023
 const SEQUENCE_BITS = 12n
 const WORKER_BITS = 10n
 const MAX_SEQUENCE = (1 << Number(SEQUENCE_BITS)) - 1
-const MAX_ID = (1n << 64n) - 1n
+/**
+ * The largest id: 2^63−1. Ids are stored in PostgreSQL `bigint` (signed), which refuses anything
+ * larger, so 2^63 … 2^64−1 would decode here and fail the query as a 500. Minted ids stay far below
+ * (the timestamp's 42 bits reach 2^63 in 2154).
+ */
+export const MAX_ID = (1n << 63n) - 1n
 
-const isUint64String = (s: string): boolean => /^\d{1,20}$/.test(s) && BigInt(s) <= MAX_ID
+const isIdString = (s: string): boolean => /^\d{1,20}$/.test(s) && BigInt(s) <= MAX_ID
 
 /**
- * A decimal id string that fits in 64 bits. Wrong input answers the mirrored platform's
- * `NUMBER_TYPE_COERCE` form error.
+ * A decimal id string that fits in a signed 64-bit integer. Wrong input answers the mirrored
+ * platform's `NUMBER_TYPE_COERCE` form error.
  */
 export const Snowflake = Schema.String.pipe(
   Schema.check(
-    Schema.makeFilter(isUint64String, {
+    Schema.makeFilter(isIdString, {
       message: "Value is not snowflake.",
       formCode: "NUMBER_TYPE_COERCE"
     })

@@ -14,10 +14,12 @@ describe("Snowflake", () => {
     expect(parts.sequence).toBe(7)
   })
 
-  it("decodes only 64-bit decimal strings", () => {
+  it("decodes only decimal strings up to 2^63-1 (a PostgreSQL bigint)", () => {
     const is = Schema.is(Snowflake.Snowflake)
     expect(is("175928847299117063")).toBe(true)
-    expect(is("18446744073709551615")).toBe(true)
+    expect(is("9223372036854775807")).toBe(true)
+    expect(is("9223372036854775808")).toBe(false)
+    expect(is("18446744073709551615")).toBe(false)
     expect(is("18446744073709551616")).toBe(false)
     expect(is("abc")).toBe(false)
     expect(is("-1")).toBe(false)

@@ -20,6 +20,7 @@ import { Snowflake } from "@veche/platform"
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
+import * as Fields from "./Fields.ts"
 import { GuildParams, intBetween, lengthAtMost, lengthBetween, orEmpty, PermissionsInput } from "./GuildsApi.ts"
 
 /** Voice bitrate bounds of a guild without boosts (the only tier here). */
@@ -42,7 +43,7 @@ const channelFields = {
   bitrate: Schema.optionalKey(Schema.NullOr(intBetween(MIN_BITRATE, MAX_BITRATE))),
   user_limit: Schema.optionalKey(Schema.NullOr(intBetween(0, 99))),
   rate_limit_per_user: Schema.optionalKey(Schema.NullOr(intBetween(0, 21_600))),
-  position: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+  position: Schema.optionalKey(Schema.NullOr(Fields.Int32)),
   permission_overwrites: Schema.optionalKey(Schema.NullOr(Schema.Array(OverwriteInput))),
   /** A category of the same guild; null puts it at the top level. */
   parent_id: Schema.optionalKey(Schema.NullOr(Snowflake.Snowflake)),
@@ -74,7 +75,7 @@ export type ChannelPatchBody = typeof ChannelPatchBody.Type
 export const ChannelPositionsBody = Schema.Array(
   Schema.Struct({
     id: Snowflake.Snowflake,
-    position: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+    position: Schema.optionalKey(Schema.NullOr(Fields.Int32)),
     parent_id: Schema.optionalKey(Schema.NullOr(Snowflake.Snowflake)),
     lock_permissions: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
   })

@@ -1,11 +1,13 @@
 /**
  * Turns request decoding failures (path, query, headers, body) into the mirrored platform's
  * answers: a body that is not JSON is 50109; anything that does not fit the schema is 50035 with
- * every problem listed per field.
+ * every problem listed per field. Before any decoding, it refuses a NUL character in any string of
+ * the request (`NulBytes`): one rule for every route, as 50035 naming the field.
  */
-import { InvalidFormBody, InvalidJson } from "@veche/errors"
-import { Effect, type Layer } from "effect"
-import { HttpApiMiddleware } from "effect/http-api"
+import { FormErrors, InvalidFormBody, InvalidJson } from "@veche/errors"
+import { Effect, Layer, type Types } from "effect"
+import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import * as NulBytes from "./NulBytes.ts"
 
 export class FormBodyErrors extends HttpApiMiddleware.Service<FormBodyErrors>()("@veche/rest/FormBodyErrors", {
   error: [InvalidFormBody, InvalidJson]
@@ -15,13 +17,27 @@ export class FormBodyErrors extends HttpApiMiddleware.Service<FormBodyErrors>()(
 // 4.1, HttpApiBuilder.decodePayload); a test pins it so an upgrade that changes it is noticed.
 const NOT_JSON = "Expected a valid JSON body"
 
-export const layer: Layer.Layer<FormBodyErrors> = HttpApiMiddleware.layerSchemaErrorTransform(
-  FormBodyErrors,
-  (error) => {
-    const issue = error.cause.issue
-    if (error.kind === "Payload" && issue._tag === "InvalidValue" && issue.annotations?.message === NOT_JSON) {
-      return Effect.fail(new InvalidJson())
-    }
-    return Effect.fail(InvalidFormBody.fromIssue(issue))
+const fromSchemaError = (
+  error: HttpApiError.HttpApiSchemaError
+): Effect.Effect<never, InvalidFormBody | InvalidJson> => {
+  const issue = error.cause.issue
+  if (error.kind === "Payload" && issue._tag === "InvalidValue" && issue.annotations?.message === NOT_JSON) {
+    return Effect.fail(new InvalidJson())
   }
+  return Effect.fail(InvalidFormBody.fromIssue(issue))
+}
+
+export const layer: Layer.Layer<FormBodyErrors> = Layer.succeed(
+  FormBodyErrors,
+  FormBodyErrors.of((httpEffect, { endpoint }) =>
+    Effect.flatMap(NulBytes.inRequest(endpoint.payload.size > 0), (nul) =>
+      FormErrors.isEmpty(nul)
+        ? Effect.catch(
+            httpEffect,
+            (error): Effect.Effect<never, Types.unhandled | InvalidFormBody | InvalidJson> =>
+              HttpApiError.HttpApiSchemaError.is(error) ? fromSchemaError(error) : Effect.fail(error)
+          )
+        : Effect.fail(new InvalidFormBody({ errors: nul }))
+    )
+  )
 )

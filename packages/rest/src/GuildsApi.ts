@@ -430,7 +430,7 @@ export type RoleBody = typeof RoleBody.Type
 export const RolePositionsBody = Schema.Array(
   Schema.Struct({
     id: Snowflake.Snowflake,
-    position: Schema.optionalKey(Schema.NullOr(Schema.Int))
+    position: Schema.optionalKey(Schema.NullOr(Fields.Int32))
   })
 )
 export type RolePositionsBody = typeof RolePositionsBody.Type

@@ -4,7 +4,7 @@ import { Conflict, NotFound, PhoneCodeInvalid, UnknownUser } from "@veche/errors
 import { ProfileImages } from "@veche/media"
 import { EventBus, Snowflake } from "@veche/platform"
 import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
-import { DateTime, Effect, Option, Redacted } from "effect"
+import { DateTime, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal, requireUser } from "../Principal.ts"
@@ -13,6 +13,8 @@ import { addressOf, startedView } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
 import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
+
+const isSnowflake = Schema.is(Snowflake.Snowflake)
 
 const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
   Option.match(deletion, {
@@ -217,7 +219,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
       .handle("downloadDataExport", ({ params, query }) =>
         Effect.gen(function* () {
           // Anything that is not a valid link for this export looks the same: 404.
-          if (query.token === undefined || !/^\d{1,20}$/.test(params.export_id)) return yield* new NotFound()
+          if (query.token === undefined || !isSnowflake(params.export_id)) return yield* new NotFound()
           const archive = yield* exports.download(
             Snowflake.Snowflake.make(params.export_id),
             Redacted.make(query.token)
