@@ -58,17 +58,31 @@ const LARGE_BODY_ROUTES: ReadonlyArray<{ readonly method: string; readonly path:
 const LARGE_BODY = ByteSize.bytes(LARGE_BODY_BYTES)
 const DEFAULT_BODY = ByteSize.bytes(MAX_BODY_BYTES)
 
-/** The body limit per request, set here at the edge (hosts must not also provide one in a layer). */
+/**
+ * Answered at once, before any of the body is read, to a request that declares a body over its
+ * route's limit. `Connection: close` makes the server drop the rest of the upload rather than read
+ * it to keep the connection: a client that declared 5 MB, sent 1 MB and stalled used to get no
+ * answer at all (the reader waited for bytes that would put it over the limit).
+ */
+const tooLarge = HttpServerResponse.jsonUnsafe(ErrorBody.general(413), {
+  status: 413,
+  headers: { connection: "close" }
+})
+
+/**
+ * The body limit per request, set here at the edge (hosts must not also provide one in a layer);
+ * a declared `Content-Length` over it answers 413 before the router. A body sent without a length
+ * (chunked) is cut off by the reader once it passes the limit.
+ */
 const withBodyLimit = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-    Effect.provideService(
-      app,
-      HttpServerRequest.MaxBodySize,
-      LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
-        ? LARGE_BODY
-        : DEFAULT_BODY
-    )
-  )
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+    const large = LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
+    const declared = request.headers["content-length"]
+    if (declared !== undefined && Number(declared) > (large ? LARGE_BODY_BYTES : MAX_BODY_BYTES)) {
+      return Effect.succeed(tooLarge)
+    }
+    return Effect.provideService(app, HttpServerRequest.MaxBodySize, large ? LARGE_BODY : DEFAULT_BODY)
+  })
 
 /** A body in the API's shape for error answers that do not have one. */
 export const withErrorBody = (
