@@ -34,6 +34,7 @@ import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
+import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DefaultDataDir from "./DefaultDataDir.ts"
 import * as DevSecrets from "./DevSecrets.ts"
@@ -175,7 +176,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       requestTimeout: Duration.toMillis(config.requestTimeout),
       connectionsCheckingInterval: Math.min(1000, Duration.toMillis(config.headersTimeout))
     }
-    const listener = NodeHttpServer.layer(() => createServer(serverOptions), {
+    const listener = NodeHttpServer.layer(() => ClientErrors.installed(createServer(serverOptions)), {
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout

@@ -139,6 +139,25 @@ describe("the reference server's edge", () => {
     expect(seen.closedAfterMs).toBeDefined()
     expect(seen.closedAfterMs).toBeLessThan(5_000)
     expect(seen.received).toMatch(/^HTTP\/1\.1 408 /)
+    expect(bodyOf(seen.received)).toEqual({ code: 0, message: "408: Request Timeout" })
+  })
+
+  it("answers requests Node refuses before the app (bad bytes, bad lengths) in the API's error shape", async () => {
+    for (const head of [
+      "GET /api/v10/guilds/1\u00002 HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /api/v10/users/é HTTP/1.1\r\nHost: x\r\n\r\n",
+      "POST /api/v10/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n{}",
+      "GET /api/v10/version HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"
+    ]) {
+      const seen = await exchange(server.base, [Buffer.from(head, "latin1")], { waitMs: 2_000 })
+      expect({ head, status: seen.received.slice(0, 12) }).toEqual({ head, status: "HTTP/1.1 400" })
+      expect(bodyOf(seen.received)).toEqual({ code: 0, message: "400: Bad Request" })
+      expect(seen.closedAfterMs).toBeDefined()
+    }
+    const huge = requestHead("GET", "/api/v10/version", { "x-big": "a".repeat(20_000) })
+    const seen = await exchange(server.base, [huge], { waitMs: 2_000 })
+    expect(seen.received.slice(0, 12)).toBe("HTTP/1.1 431")
+    expect(bodyOf(seen.received)).toEqual({ code: 0, message: "431: Request Header Fields Too Large" })
   })
 
   it("writes no query secret and no Authorization value to the access log", async () => {
