@@ -27,10 +27,12 @@ describe("Access log", () => {
       const missing = yield* Effect.promise(() => handler(new Request("http://edge.test/nothing", { method: "POST" })))
       expect([ok.status, missing.status]).toEqual([200, 404])
       expect(entries.map(({ method, url, status, address }) => ({ method, url, status, address }))).toEqual([
-        { method: "GET", url: "/ping?x=1", status: 200, address: undefined },
+        { method: "GET", url: "/ping?x=[redacted]", status: 200, address: undefined },
         { method: "POST", url: "/nothing", status: 404, address: undefined }
       ])
       for (const entry of entries) expect(entry.durationMs).toBeGreaterThanOrEqual(0)
+      // every request its own id
+      expect(new Set(entries.map((entry) => entry.requestId)).size).toBe(2)
     }).pipe(Effect.scoped)
   )
 
@@ -38,30 +40,51 @@ describe("Access log", () => {
     const at = Date.UTC(2026, 10, 22, 9, 5, 7, 42)
     expect(
       AccessLog.line(
-        { method: "GET", url: "/api/v10/version", status: 200, durationMs: 0.44, address: "203.0.113.7" },
+        {
+          method: "GET",
+          url: "/api/v10/version",
+          status: 200,
+          durationMs: 0.44,
+          address: "203.0.113.7",
+          requestId: "5f3a9c1e-2s"
+        },
         at
       )
-    ).toBe("[09:05:07.042] INFO access: GET /api/v10/version 200 0.4ms 203.0.113.7")
-    expect(AccessLog.describe({ method: "GET", url: "/", status: 404, durationMs: 12, address: undefined })).toBe(
-      "GET / 404 12.0ms -"
-    )
+    ).toBe("[09:05:07.042] INFO access: GET /api/v10/version 200 0.4ms 203.0.113.7 req=5f3a9c1e-2s")
+    expect(
+      AccessLog.describe({ method: "GET", url: "/", status: 404, durationMs: 12, address: undefined, requestId: "a-1" })
+    ).toBe("GET / 404 12.0ms - req=a-1")
   })
 
   it("the batched sink writes the lines of one event-loop turn in one chunk, in order", async () => {
     const chunks: Array<string> = []
     const sink = AccessLog.batched((chunk) => chunks.push(chunk))
-    for (const status of [200, 201, 204]) sink({ method: "GET", url: "/x", status, durationMs: 1, address: "-" })
+    for (const status of [200, 201, 204])
+      sink({ method: "GET", url: "/x", status, durationMs: 1, address: "-", requestId: `r-${status}` })
     expect(chunks).toEqual([])
     await new Promise((resolve) => setImmediate(resolve))
     expect(chunks).toHaveLength(1)
     expect(chunks[0]?.split("\n").map((text) => text.replace(/^\[[^\]]+\] /, ""))).toEqual([
-      "INFO access: GET /x 200 1.0ms -",
-      "INFO access: GET /x 201 1.0ms -",
-      "INFO access: GET /x 204 1.0ms -",
+      "INFO access: GET /x 200 1.0ms - req=r-200",
+      "INFO access: GET /x 201 1.0ms - req=r-201",
+      "INFO access: GET /x 204 1.0ms - req=r-204",
       ""
     ])
-    sink({ method: "GET", url: "/y", status: 200, durationMs: 1, address: "-" })
+    sink({ method: "GET", url: "/y", status: 200, durationMs: 1, address: "-", requestId: "r-1" })
     await new Promise((resolve) => setImmediate(resolve))
     expect(chunks).toHaveLength(2)
+  })
+
+  it("query values are written only for known-safe names; control characters are escaped", () => {
+    expect(AccessLog.redactQuery("/api/v10/exports/1?token=abc.def")).toBe("/api/v10/exports/1?token=[redacted]")
+    expect(AccessLog.redactQuery("/api/v10/dev/outbox?to=%2B79051234567")).toBe("/api/v10/dev/outbox?to=[redacted]")
+    expect(AccessLog.redactQuery("/x?limit=5&code=123456&after=42&secret")).toBe(
+      "/x?limit=5&code=[redacted]&after=42&[redacted]"
+    )
+    expect(AccessLog.redactQuery("/x?with_counts=true&%74oken=abc&a%3Db=c")).toBe(
+      "/x?with_counts=true&[redacted]&[redacted]"
+    )
+    expect(AccessLog.redactQuery("/plain/path")).toBe("/plain/path")
+    expect(AccessLog.redactQuery("/a\nb?c=\r")).toBe("/a%0Ab?c=[redacted]")
   })
 })

@@ -31,9 +31,10 @@ import {
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
-import { type Config, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
+import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
+import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DefaultDataDir from "./DefaultDataDir.ts"
 import * as DevSecrets from "./DevSecrets.ts"
@@ -51,8 +52,15 @@ const announce = (config: ServerConfig.ServerConfig) =>
       const database = Option.isSome(config.databaseUrl)
         ? "PostgreSQL at DATABASE_URL"
         : `embedded PostgreSQL in ${config.dataDir}`
+      // Dev mode says what it means, and louder when the network can reach it.
+      const mode =
+        info.env !== "dev"
+          ? info.env
+          : ServerConfig.isLoopbackHost(config.host)
+            ? "dev mode: /dev/outbox shows codes, any captcha passes"
+            : "dev mode EXPOSED to the network by SERVICE_DEV_ON_NETWORK: /dev/outbox shows codes, any captcha passes"
       yield* Effect.logInfo(
-        `Veche ${info.version} (${info.env}) listening on ${url}${RestApp.BASE_PATH} — docs ${url}${RestApp.DOCS_PATH}, gateway ${config.gatewayUrl}, ${database}`
+        `Veche ${info.version} (${mode}) listening on ${url}${RestApp.BASE_PATH} — docs ${url}${RestApp.DOCS_PATH}, gateway ${config.gatewayUrl}, ${database}`
       )
     })
   )
@@ -160,7 +168,15 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // arrives before the routes are attached would be accepted and never answered. So the domain
     // (database included; memoised, the routes get the same one) is built before the listener, and
     // the routes right after it.
-    const listener = NodeHttpServer.layer(createServer, {
+    // Node's own limits against slow clients: headers and the whole request (body included) must
+    // arrive in time, else it answers 408 and closes. It checks them every `connectionsCheckingInterval`
+    // (default 30 s, which would stretch every limit by up to that much).
+    const serverOptions = {
+      headersTimeout: Duration.toMillis(config.headersTimeout),
+      requestTimeout: Duration.toMillis(config.requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, Duration.toMillis(config.headersTimeout))
+    }
+    const listener = NodeHttpServer.layer(() => ClientErrors.installed(createServer(serverOptions)), {
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout

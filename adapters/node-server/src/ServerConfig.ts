@@ -2,11 +2,16 @@
  * The reference server's settings, all from environment variables (README lists each with its
  * default). Read once at start; a bad value stops the start with a message naming the variable.
  */
+import { ServiceInfo } from "@veche/platform"
 import { GatewayUrl, TrustedProxies } from "@veche/rest"
-import { Config, Duration, Effect, type LogLevel, Option, Redacted, Schema } from "effect"
+import { Config, ConfigProvider, Duration, Effect, type LogLevel, Option, Redacted, Schema } from "effect"
 import type { IpNetwork } from "effect/net"
 
 export interface ServerConfig {
+  /** `SERVICE_ENV` (default `dev`: dev outbox served, any captcha accepted). */
+  readonly env: ServiceInfo.Environment
+  /** `SERVICE_DEV_ON_NETWORK`: dev mode was allowed on an address other than loopback. */
+  readonly devOnNetwork: boolean
   readonly host: string
   readonly port: number
   /** PostgreSQL to use; none means the embedded PostgreSQL in `dataDir`. */
@@ -28,7 +33,28 @@ export interface ServerConfig {
   /** Peers whose X-Forwarded-For is believed. */
   readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
   readonly shutdownTimeout: Duration.Duration
+  /** Longest wait for a request's headers (slow-loris); then Node answers 408 and closes. */
+  readonly headersTimeout: Duration.Duration
+  /** Longest wait for a whole request, body included, from its first byte; then 408 and close. */
+  readonly requestTimeout: Duration.Duration
 }
+
+/**
+ * Whether only this machine can reach `HOST`. Dev mode answers `/dev/outbox` (every SMS code and
+ * e-mail link) and takes any captcha: reachable from a network, anyone there can take any account.
+ */
+export const isLoopbackHost = (host: string): boolean => {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host
+  const lower = bare.toLowerCase()
+  return (
+    lower === "localhost" ||
+    lower === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower) ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(lower)
+  )
+}
+
+const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
 
 const LOG_LEVELS = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
 
@@ -40,6 +66,18 @@ const defaultGatewayUrl = (host: string, port: number) => {
 
 export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(function* () {
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+  const env = yield* Config.Literals(ServiceInfo.ENVIRONMENTS, "SERVICE_ENV").pipe(Config.withDefault("dev" as const))
+  const devOnNetwork = yield* Config.Boolean("SERVICE_DEV_ON_NETWORK").pipe(Config.withDefault(false))
+  if (env === "dev" && !devOnNetwork && !isLoopbackHost(host)) {
+    return yield* Effect.fail(
+      configError(
+        `refusing to start in dev mode (SERVICE_ENV unset or dev) on HOST=${host}: dev mode shows every SMS code and ` +
+          "e-mail link at /dev/outbox and accepts any captcha, so anyone who can reach this address could take " +
+          "over any account. Set SERVICE_ENV=staging or prod (with real providers), listen on loopback " +
+          "(HOST=127.0.0.1), or, on a network you trust, set SERVICE_DEV_ON_NETWORK=true."
+      )
+    )
+  }
   // 0 asks the OS for a free port (the start line then shows which).
   const port = yield* Config.schema(
     Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 65535 }))),
@@ -75,7 +113,21 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.withDefault(Duration.seconds(10))
   )
   const trustedProxies = yield* TrustedProxies.config
+  const headersTimeout = yield* Config.Duration("SERVICE_HEADERS_TIMEOUT").pipe(
+    Config.withDefault(Duration.seconds(20))
+  )
+  const requestTimeout = yield* Config.Duration("SERVICE_REQUEST_TIMEOUT").pipe(
+    Config.withDefault(Duration.seconds(60))
+  )
+  // Node refuses a headers timeout longer than the request's (the headers are part of the request).
+  if (Duration.isGreaterThan(headersTimeout, requestTimeout) || Duration.toMillis(requestTimeout) < 1) {
+    return yield* Effect.fail(
+      configError("SERVICE_HEADERS_TIMEOUT must not be longer than SERVICE_REQUEST_TIMEOUT, and both above zero")
+    )
+  }
   return {
+    env,
+    devOnNetwork,
     host,
     port,
     databaseUrl,
@@ -89,6 +141,8 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     logLevel,
     accessLog,
     trustedProxies,
-    shutdownTimeout
+    shutdownTimeout,
+    headersTimeout,
+    requestTimeout
   }
 })

@@ -5,8 +5,8 @@
  * oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Context, Effect, Option } from "effect"
-import { HttpEffect, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Cause, Context, Effect, Option } from "effect"
+import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
 
@@ -58,17 +58,31 @@ const LARGE_BODY_ROUTES: ReadonlyArray<{ readonly method: string; readonly path:
 const LARGE_BODY = ByteSize.bytes(LARGE_BODY_BYTES)
 const DEFAULT_BODY = ByteSize.bytes(MAX_BODY_BYTES)
 
-/** The body limit per request, set here at the edge (hosts must not also provide one in a layer). */
+/**
+ * Answered at once, before any of the body is read, to a request that declares a body over its
+ * route's limit. `Connection: close` makes the server drop the rest of the upload rather than read
+ * it to keep the connection: a client that declared 5 MB, sent 1 MB and stalled used to get no
+ * answer at all (the reader waited for bytes that would put it over the limit).
+ */
+const tooLarge = HttpServerResponse.jsonUnsafe(ErrorBody.general(413), {
+  status: 413,
+  headers: { connection: "close" }
+})
+
+/**
+ * The body limit per request, set here at the edge (hosts must not also provide one in a layer);
+ * a declared `Content-Length` over it answers 413 before the router. A body sent without a length
+ * (chunked) is cut off by the reader once it passes the limit.
+ */
 const withBodyLimit = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-    Effect.provideService(
-      app,
-      HttpServerRequest.MaxBodySize,
-      LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
-        ? LARGE_BODY
-        : DEFAULT_BODY
-    )
-  )
+  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+    const large = LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
+    const declared = request.headers["content-length"]
+    if (declared !== undefined && Number(declared) > (large ? LARGE_BODY_BYTES : MAX_BODY_BYTES)) {
+      return Effect.succeed(tooLarge)
+    }
+    return Effect.provideService(app, HttpServerRequest.MaxBodySize, large ? LARGE_BODY : DEFAULT_BODY)
+  })
 
 /** A body in the API's shape for error answers that do not have one. */
 export const withErrorBody = (
@@ -84,6 +98,33 @@ export const withErrorBody = (
   return HttpServerResponse.jsonUnsafe(ErrorBody.general(response.status), { status: response.status, headers })
 }
 
+/**
+ * Each request's id, unique within the process and, through a random prefix, across nodes: it ties
+ * a defect's Error line to its access line.
+ */
+const ID_PREFIX = Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, "0")).join("")
+let requestCount = 0
+export const nextRequestId = (): string => `${ID_PREFIX}-${(++requestCount).toString(36)}`
+
+/**
+ * A defect (an SQL error, a bug) answers 500 `{code: 0}` and must not vanish: its cause is logged at
+ * Error with the request id, method and path (query values redacted); never headers or the body.
+ * HttpApi adds the answer it chose to the cause as a defect of its own: that part is not the cause,
+ * and a cause that answers below 500 (a refusal the framework raised) is not a defect.
+ */
+const logDefect = (requestId: string, request: HttpServerRequest.HttpServerRequest) => (cause: Cause.Cause<unknown>) =>
+  Effect.flatMap(HttpServerError.causeResponse(cause), ([response]) => {
+    const reasons = cause.reasons.filter(
+      (reason) =>
+        reason._tag === "Fail" || (reason._tag === "Die" && !HttpServerResponse.isHttpServerResponse(reason.defect))
+    )
+    if (response.status < 500 || reasons.length === 0) return Effect.void
+    return Effect.logError(
+      `request ${requestId} failed: ${request.method} ${AccessLog.redactQuery(request.url)}`,
+      Cause.fromReasons(reasons)
+    )
+  })
+
 export interface Options {
   readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
   /**
@@ -97,32 +138,33 @@ export interface Options {
 /**
  * Wraps the router app. Order, outermost first: client address (only when a request carries
  * X-Forwarded-For; then only from trusted peers), one pre-response step that gives error answers
- * our body and writes the access-log line, then decoded path and body limit.
+ * our body and writes the access-log line, then the defect log, decoded path and body limit.
  */
 export const middleware =
   (options: Options) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
-    const inner = withDecodedPath(withBodyLimit(app))
     const log = options.accessLog
     const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
       Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const requestId = nextRequestId()
+        const inner = Effect.tapCause(withDecodedPath(withBodyLimit(app)), logDefect(requestId, request))
         if (log === false) {
           HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, errorBodies)
           return inner
         }
         const started = performance.now()
         // Read here, inside the client-address step: the handler itself is given the raw request.
-        const address = Option.getOrUndefined(
-          Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest).remoteAddress
-        )
+        const address = Option.getOrUndefined(request.remoteAddress)
         HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
           const final = withErrorBody(response)
           const entry: AccessLog.Entry = {
             method: request.method,
-            url: request.url,
+            url: AccessLog.redactQuery(request.url),
             status: final.status,
             durationMs: performance.now() - started,
-            address
+            address,
+            requestId
           }
           if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
           log(entry)

@@ -1,0 +1,211 @@
+/**
+ * The reference server's edge against raw sockets, as an attacker would meet it (issue 16): a body
+ * declared over the limit is refused before it is read, slow headers and slow bodies are cut off,
+ * the access log keeps secrets out, X-Forwarded-For is believed only as far as trusted proxies go,
+ * and dev mode does not start where the network can reach it.
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+
+const dataDir = tempDataDir()
+const databaseUrl = process.env.DATABASE_URL
+const onPostgres = databaseUrl !== undefined && databaseUrl !== ""
+
+/** What a raw connection saw: everything received, and when the server closed it (ms after start). */
+interface Exchange {
+  readonly received: string
+  readonly closedAfterMs: number | undefined
+  readonly firstByteAfterMs: number | undefined
+}
+
+/**
+ * Opens a socket (from `localAddress` when given), writes `parts` with `gapMs` between them, and
+ * waits until the server closes it or `waitMs` passes.
+ */
+const exchange = (
+  base: string,
+  parts: ReadonlyArray<string | Buffer>,
+  options: { readonly gapMs?: number; readonly waitMs: number; readonly localAddress?: string }
+): Promise<Exchange> =>
+  new Promise((resolve) => {
+    const url = new URL(base)
+    const started = Date.now()
+    let received = ""
+    let firstByteAfterMs: number | undefined
+    let timer: NodeJS.Timeout | undefined
+    const socket = net.connect({
+      host: url.hostname,
+      port: Number(url.port),
+      ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress })
+    })
+    const finish = (closedAfterMs: number | undefined) => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve({ received, closedAfterMs, firstByteAfterMs })
+    }
+    socket.on("data", (chunk) => {
+      firstByteAfterMs ??= Date.now() - started
+      received += chunk.toString("latin1")
+    })
+    socket.on("error", () => {})
+    socket.on("close", () => finish(Date.now() - started))
+    timer = setTimeout(() => finish(undefined), options.waitMs)
+    void (async () => {
+      for (const [index, part] of parts.entries()) {
+        if (index > 0 && options.gapMs !== undefined) await new Promise((done) => setTimeout(done, options.gapMs))
+        if (socket.destroyed) return
+        socket.write(part)
+      }
+    })()
+  })
+
+const requestHead = (method: string, path: string, headers: Record<string, string>) =>
+  `${method} ${path} HTTP/1.1\r\nHost: edge.test\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n`
+
+const bodyOf = (received: string): unknown => JSON.parse(received.slice(received.indexOf("\r\n\r\n") + 4))
+
+describe("the reference server's edge", () => {
+  let server: Running
+  beforeAll(async () => {
+    server = await start({
+      ...(onPostgres
+        ? { DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: `veche_edge_${process.pid}` }
+        : { DATABASE_URL: "", SERVICE_DATA_DIR: dataDir }),
+      SERVICE_HEADERS_TIMEOUT: "1 second",
+      SERVICE_REQUEST_TIMEOUT: "2 seconds",
+      // the loopback address the tests connect from as "the proxy"; 127.0.0.1 is then a stranger
+      SERVICE_TRUSTED_PROXIES: "127.0.0.2"
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await stopAll()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+    if (onPostgres) {
+      const drop = spawn("psql", [
+        databaseUrl ?? "",
+        "-qc",
+        `DROP SCHEMA IF EXISTS "veche_edge_${process.pid}" CASCADE`
+      ])
+      await new Promise((done) => drop.once("exit", done))
+    }
+  })
+
+  it("answers 413 40005 at once to a body declared over the limit, sent in part, then stalled, and closes", async () => {
+    const head = requestHead("POST", "/api/v10/auth/login", {
+      "content-type": "application/json",
+      "content-length": String(5 * 1024 * 1024)
+    })
+    const seen = await exchange(server.base, [head, Buffer.alloc(1024 * 1024, "a")], { waitMs: 2_000 })
+    expect(seen.received).toMatch(/^HTTP\/1\.1 413 /)
+    expect(seen.received.toLowerCase()).toContain("connection: close")
+    expect(bodyOf(seen.received)).toEqual({ code: 40005, message: "Request entity too large" })
+    expect(seen.firstByteAfterMs).toBeLessThan(1_000)
+    expect(seen.closedAfterMs).toBeDefined()
+  })
+
+  it("the image routes take up to 6 MiB, and no more", async () => {
+    const head = (length: number) =>
+      requestHead("PATCH", "/api/v10/users/@me", {
+        "content-type": "application/json",
+        "content-length": String(length),
+        connection: "close"
+      })
+    // within the image limit: read (then refused for want of a token, once the body is in)
+    const within = await exchange(server.base, [head(10), "{}        "], { waitMs: 2_000 })
+    expect(within.received).toMatch(/^HTTP\/1\.1 401 /)
+    const over = await exchange(server.base, [head(6 * 1024 * 1024 + 1)], { waitMs: 2_000 })
+    expect(over.received).toMatch(/^HTTP\/1\.1 413 /)
+  })
+
+  it("cuts off headers that trickle in (slow-loris) within the headers timeout", async () => {
+    const parts = ["GET /api/v10/version HTTP/1.1\r\n", "Host: edge.test\r\n", ...Array(20).fill("X-Slow: 1\r\n")]
+    const seen = await exchange(server.base, parts, { gapMs: 250, waitMs: 4_500 })
+    expect(seen.closedAfterMs).toBeDefined()
+    expect(seen.closedAfterMs).toBeLessThan(4_500)
+    expect(seen.received).not.toMatch(/^HTTP\/1\.1 200 /)
+  })
+
+  it("cuts off a body that trickles in within the request timeout, with 408", async () => {
+    const head = requestHead("POST", "/api/v10/auth/login", {
+      "content-type": "application/json",
+      "content-length": "200"
+    })
+    const seen = await exchange(server.base, [head, ...Array(20).fill("          ")], { gapMs: 300, waitMs: 5_000 })
+    expect(seen.closedAfterMs).toBeDefined()
+    expect(seen.closedAfterMs).toBeLessThan(5_000)
+    expect(seen.received).toMatch(/^HTTP\/1\.1 408 /)
+    expect(bodyOf(seen.received)).toEqual({ code: 0, message: "408: Request Timeout" })
+  })
+
+  it("answers requests Node refuses before the app (bad bytes, bad lengths) in the API's error shape", async () => {
+    for (const head of [
+      "GET /api/v10/guilds/1\u00002 HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /api/v10/users/é HTTP/1.1\r\nHost: x\r\n\r\n",
+      "POST /api/v10/auth/login HTTP/1.1\r\nHost: x\r\nContent-Length: 1e3\r\n\r\n{}",
+      "GET /api/v10/version HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n"
+    ]) {
+      const seen = await exchange(server.base, [Buffer.from(head, "latin1")], { waitMs: 2_000 })
+      expect({ head, status: seen.received.slice(0, 12) }).toEqual({ head, status: "HTTP/1.1 400" })
+      expect(bodyOf(seen.received)).toEqual({ code: 0, message: "400: Bad Request" })
+      expect(seen.closedAfterMs).toBeDefined()
+    }
+    const huge = requestHead("GET", "/api/v10/version", { "x-big": "a".repeat(20_000) })
+    const seen = await exchange(server.base, [huge], { waitMs: 2_000 })
+    expect(seen.received.slice(0, 12)).toBe("HTTP/1.1 431")
+    expect(bodyOf(seen.received)).toEqual({ code: 0, message: "431: Request Header Fields Too Large" })
+  })
+
+  it("writes no query secret and no Authorization value to the access log", async () => {
+    const response = await fetch(`${server.base}/api/v10/exports/1234567890123456789?token=export-link-secret-42`, {
+      headers: { authorization: "Bearer access-token-secret-42" }
+    })
+    await response.arrayBuffer()
+    // the batched writer flushes once per event-loop turn; give the line a moment to arrive
+    await new Promise((done) => setTimeout(done, 300))
+    expect(server.output()).toContain("GET /api/v10/exports/1234567890123456789?token=[redacted]")
+    expect(server.output()).not.toContain("export-link-secret-42")
+    expect(server.output()).not.toContain("access-token-secret-42")
+  })
+
+  it("takes the client address from X-Forwarded-For only through trusted proxies: the rightmost untrusted entry", async () => {
+    const probe = async (from: string, forwardedFor: string) => {
+      const marker = `/api/v10/version?limit=${Math.floor(Math.random() * 1e9)}`
+      const head = requestHead("GET", marker, { "x-forwarded-for": forwardedFor, connection: "close" })
+      await exchange(server.base, [head], { waitMs: 2_000, localAddress: from })
+      await new Promise((done) => setTimeout(done, 300))
+      const line = server
+        .output()
+        .split("\n")
+        .find((text) => text.includes(`GET ${marker} `))
+      return line?.split(" ").at(-2)
+    }
+    // the trusted proxy appended the peer it saw to what the client sent: the proxy's observation wins
+    expect(await probe("127.0.0.2", "6.6.6.6, 203.0.113.9")).toBe("203.0.113.9")
+    // a client naming a trusted proxy in its own header does not move the choice past it
+    expect(await probe("127.0.0.2", "6.6.6.6, 127.0.0.2, 203.0.113.9")).toBe("203.0.113.9")
+    // proxies in a chain, all trusted: the first untrusted one from the right
+    expect(await probe("127.0.0.2", "6.6.6.6, 203.0.113.9, 127.0.0.2")).toBe("203.0.113.9")
+    // a peer that is not a trusted proxy is the client, whatever its header says
+    expect(await probe("127.0.0.1", "203.0.113.9")).toBe("127.0.0.1")
+  })
+})
+
+describe("dev mode on the network", () => {
+  afterAll(stopAll)
+
+  it("refuses to start on a non-loopback HOST without SERVICE_DEV_ON_NETWORK, naming the variables", async () => {
+    const failed = await start({ HOST: "0.0.0.0", SERVICE_ENV: "dev", SERVICE_DATA_DIR: dataDir }).then(
+      () => "started",
+      (error: Error) => error.message
+    )
+    expect(failed).toContain("refusing to start in dev mode")
+    expect(failed).toContain("SERVICE_ENV")
+    expect(failed).toContain("SERVICE_DEV_ON_NETWORK=true")
+    expect(failed).toContain("HOST=0.0.0.0")
+  }, 30_000)
+})

@@ -1,0 +1,58 @@
+/** The reference server's settings: what it refuses before anything starts (issue 16, items 11 and 15). */
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Duration, Effect, Exit } from "effect"
+import * as ServerConfig from "../src/ServerConfig.ts"
+
+const load = (env: Record<string, string>) =>
+  ServerConfig.load.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))), Effect.exit)
+
+const failure = (exit: Exit.Exit<unknown, { readonly message: string }>) =>
+  Exit.isFailure(exit)
+    ? String(exit.cause.reasons.map((reason) => (reason._tag === "Fail" ? reason.error.message : "")))
+    : "started"
+
+describe("ServerConfig", () => {
+  it.effect("dev mode (SERVICE_ENV unset or dev) refuses a non-loopback HOST, naming the variables", () =>
+    Effect.gen(function* () {
+      for (const env of [{ HOST: "0.0.0.0" }, { HOST: "::", SERVICE_ENV: "dev" }, { HOST: "192.168.1.20" }]) {
+        const message = failure(yield* load(env))
+        expect(message).toContain(`refusing to start in dev mode (SERVICE_ENV unset or dev) on HOST=${env.HOST}`)
+        expect(message).toContain("SERVICE_ENV=staging or prod")
+        expect(message).toContain("SERVICE_DEV_ON_NETWORK=true")
+      }
+    })
+  )
+
+  it.effect(
+    "dev mode starts on loopback, on the network when SERVICE_DEV_ON_NETWORK=true, and any HOST outside dev",
+    () =>
+      Effect.gen(function* () {
+        for (const env of [
+          {},
+          { HOST: "localhost" },
+          { HOST: "::1" },
+          { HOST: "127.0.0.5" },
+          { HOST: "0.0.0.0", SERVICE_DEV_ON_NETWORK: "true" },
+          { HOST: "0.0.0.0", SERVICE_ENV: "prod" },
+          { HOST: "0.0.0.0", SERVICE_ENV: "staging" }
+        ]) {
+          const exit = yield* load(env)
+          expect({ env, ok: Exit.isSuccess(exit) }).toEqual({ env, ok: true })
+        }
+        const exposed = yield* load({ HOST: "0.0.0.0", SERVICE_DEV_ON_NETWORK: "true" })
+        expect(Exit.isSuccess(exposed) && exposed.value.devOnNetwork).toBe(true)
+      })
+  )
+
+  it.effect("reads the slow-client timeouts, and refuses a headers timeout longer than the request's", () =>
+    Effect.gen(function* () {
+      const defaults = yield* load({})
+      expect(Exit.isSuccess(defaults) && Duration.toSeconds(defaults.value.headersTimeout)).toBe(20)
+      expect(Exit.isSuccess(defaults) && Duration.toSeconds(defaults.value.requestTimeout)).toBe(60)
+      const message = failure(
+        yield* load({ SERVICE_HEADERS_TIMEOUT: "30 seconds", SERVICE_REQUEST_TIMEOUT: "10 seconds" })
+      )
+      expect(message).toContain("SERVICE_HEADERS_TIMEOUT must not be longer than SERVICE_REQUEST_TIMEOUT")
+    })
+  )
+})
