@@ -3,9 +3,10 @@
  * settle every step atomically and hide them, so these run only where a server is given.
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { Totp } from "@veche/auth"
 import { TestHost } from "@veche/test-host"
-import { Effect, Layer, Redacted } from "effect"
-import { awaitMessage, freshAddress, json, post, register } from "../../../test/support/Accounts.ts"
+import { Clock, Effect, Layer, Redacted } from "effect"
+import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "../../../test/support/Accounts.ts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 
@@ -73,6 +74,38 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
           ).toEqual([])
           expect(statuses.every((s) => s === 403)).toBe(true)
         }
+      })
+    )
+
+    it.effect("30 parallel wrong two-factor codes at login: at most 10 are judged, the rest answer 429", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        const phone = freshPhone()
+        const { access_token } = yield* register(phone, `race_mfa_${process.pid % 1000}`)
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const now = yield* testHost.run(Clock.currentTimeMillis)
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, now) },
+          access_token
+        )
+        expect(enabled.status).toBe(200)
+        // Backup-code-shaped guesses: each is looked up in the database, the gap a check-then-count
+        // limiter let parallel guesses through.
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `guess${String(i).padStart(3, "0")}-0000`),
+          (code) =>
+            post(
+              "/api/v10/auth/login",
+              { login: phone, password: PASSWORD, code, captcha_token: "dev" },
+              undefined,
+              freshAddress()
+            ),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
       })
     )
   })
