@@ -2,6 +2,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
 import { Effect } from "effect"
+import { freshAddress, post as postFrom, register as registerAccount } from "./support/Accounts.ts"
 
 const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
 const post = (path: string, body: unknown) =>
@@ -115,6 +116,127 @@ describe("Login captcha", () => {
         expect(yield* json(second)).toMatchObject({
           errors: { captcha_token: { _errors: [{ code: "CAPTCHA_REQUIRED" }] } }
         })
+      })
+    )
+  })
+})
+
+describe("Login failure limits (issue 16)", () => {
+  layer(TestHost.layer())((it) => {
+    const CAPTCHA_REQUIRED = { code: 50035, errors: { captcha_token: { _errors: [{ code: "CAPTCHA_REQUIRED" }] } } }
+
+    it.effect("30 parallel wrong passwords from one address: at most 10 are judged, the rest answer 429", () =>
+      Effect.gen(function* () {
+        yield* registerAccount("+79031240001", "parallel_guess")
+        const from = freshAddress()
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `wrong ${i}`),
+          (password) =>
+            postFrom("/api/v10/auth/login", { login: "+79031240001", password, captcha_token: "dev" }, undefined, from),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
+      })
+    )
+
+    it.effect(
+      "30 parallel wrong passwords from 30 addresses without captcha: at most 10 judged, the rest need one",
+      () =>
+        Effect.gen(function* () {
+          yield* registerAccount("+79031240002", "spread_guess")
+          const answers = yield* Effect.forEach(
+            Array.from({ length: 30 }, (_, i) => `wrong ${i}`),
+            (password) =>
+              postFrom("/api/v10/auth/login", { login: "+79031240002", password }, undefined, freshAddress()),
+            { concurrency: "unbounded" }
+          )
+          const statuses = answers.map((response) => response.status)
+          expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+          for (const response of answers.filter((r) => r.status !== 401)) {
+            expect(response.status).toBe(400)
+            expect(yield* json(response)).toMatchObject(CAPTCHA_REQUIRED)
+          }
+        })
+    )
+
+    it.effect("failures from many addresses ask the owner for a captcha, never lock them out", () =>
+      Effect.gen(function* () {
+        const phone = "+79031240003"
+        yield* registerAccount(phone, "not_locked_out")
+        for (let i = 0; i < 12; i++) {
+          const failed = yield* postFrom(
+            "/api/v10/auth/login",
+            { login: phone, password: "wrong", captcha_token: "dev" },
+            undefined,
+            freshAddress()
+          )
+          expect(failed.status).toBe(401)
+        }
+        // The owner from an address of their own: without a captcha, the captcha answer, not 429 …
+        const owner = freshAddress()
+        const asked = yield* postFrom("/api/v10/auth/login", { login: phone, password: PASSWORD }, undefined, owner)
+        expect(asked.status).toBe(400)
+        expect(yield* json(asked)).toMatchObject(CAPTCHA_REQUIRED)
+        // … and with one, in.
+        const solved = yield* postFrom(
+          "/api/v10/auth/login",
+          { login: phone, password: PASSWORD, captcha_token: "dev" },
+          undefined,
+          owner
+        )
+        expect(solved.status).toBe(200)
+      })
+    )
+
+    it.effect("one address hammering one account meets 429, even with a captcha and the right password", () =>
+      Effect.gen(function* () {
+        const phone = "+79031240004"
+        yield* registerAccount(phone, "hammered")
+        const from = freshAddress()
+        for (let i = 0; i < 10; i++) {
+          const failed = yield* postFrom(
+            "/api/v10/auth/login",
+            { login: phone, password: "wrong", captcha_token: "dev" },
+            undefined,
+            from
+          )
+          expect(failed.status).toBe(401)
+        }
+        const limited = yield* postFrom(
+          "/api/v10/auth/login",
+          { login: phone, password: PASSWORD, captcha_token: "dev" },
+          undefined,
+          from
+        )
+        expect(limited.status).toBe(429)
+        expect(limited.headers.get("retry-after")).not.toBeNull()
+        // The owner elsewhere still gets in (with the captcha the account's failures now ask for).
+        const owner = yield* postFrom(
+          "/api/v10/auth/login",
+          { login: phone, password: PASSWORD, captcha_token: "dev" },
+          undefined,
+          freshAddress()
+        )
+        expect(owner.status).toBe(200)
+      })
+    )
+
+    it.effect("a right password gives its units back: logins never run the account's budget down", () =>
+      Effect.gen(function* () {
+        const phone = "+79031240005"
+        yield* registerAccount(phone, "often_in")
+        const from = freshAddress()
+        for (let i = 0; i < 12; i++) {
+          const response = yield* postFrom(
+            "/api/v10/auth/login",
+            { login: phone, password: PASSWORD, captcha_token: "dev" },
+            undefined,
+            from
+          )
+          expect(response.status).toBe(200)
+        }
       })
     )
   })

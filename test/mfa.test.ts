@@ -190,6 +190,27 @@ describe("Two-factor authentication", () => {
       })
     )
 
+    it.effect("30 parallel wrong password re-checks: at most 10 are judged, the rest answer 429 (issue 16)", () =>
+      Effect.gen(function* () {
+        const { access_token: token } = yield* register("+79161110009", "recheck_parallel")
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `wrong ${i}`),
+          (password) => post("/api/v10/auth/mfa/codes", { password }, token),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 400).every((s) => s === 429)).toBe(true)
+        // A right password gives its unit back: twelve in a row never meet the budget (the
+        // password passes and the route answers that 2FA is off).
+        yield* Effect.flatMap(Effect.service(TestHost.TestHost), (host) => host.adjustClock("15 minutes"))
+        for (let i = 0; i < 12; i++) {
+          const answer = yield* post("/api/v10/auth/mfa/codes", { password: PASSWORD }, token)
+          expect(yield* json(answer)).toMatchObject({ code: 60002 })
+        }
+      })
+    )
+
     it.effect("wrong codes are counted per account: the 11th attempt in 15 minutes answers 429", () =>
       Effect.gen(function* () {
         const host = yield* TestHost.TestHost

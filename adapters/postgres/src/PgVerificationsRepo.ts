@@ -4,7 +4,8 @@
  * Every change is one conditional UPDATE … RETURNING on the record's row. Concurrent statements on
  * one row queue behind its lock and then re-check their WHERE clause against the row as the winner
  * left it (READ COMMITTED), so two right codes cannot both consume a record and ten wrong ones
- * cannot count past the limit. Time is the `now` the caller passes, never the server's clock, so
+ * cannot count past the limit. A submitted code is judged inside the statement's SET, never in its
+ * WHERE: a WHERE that compares lets a non-matching row be skipped without its lock. Time is the `now` the caller passes, never the server's clock, so
  * this store and the memory one agree under the test clock.
  */
 import { Verification, VerificationsRepo } from "@veche/auth"
@@ -30,8 +31,9 @@ const VerificationRow = Schema.Struct({
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(VerificationRow))
 
-const AttemptsRow = Schema.Struct({ attempts: Schema.Int, max_attempts: Schema.Int })
-const decodeAttempts = Schema.decodeUnknownEffect(Schema.Array(AttemptsRow))
+/** A row as `consume` decided it, and whether the submitted code was the record's. */
+const DecidedRow = Schema.Struct({ ...VerificationRow.fields, matched: Schema.Boolean })
+const decodeDecided = Schema.decodeUnknownEffect(Schema.Array(DecidedRow))
 
 const snowflake = (n: bigint) => Snowflake.Snowflake.make(String(n))
 const utc = DateTime.fromDateUnsafe
@@ -97,38 +99,69 @@ export const layer: Layer.Layer<VerificationsRepo.VerificationsRepo, never, SqlC
     /** The WHERE condition of a record that can still succeed (Verification.isOpen). */
     const open = sql`consumed_at IS NULL AND status <> 'failed' AND attempts < max_attempts`
 
+    /** NotFound or Burned, for a submission no statement could change: is the record there at all? */
+    const notUsable = Effect.fnUntraced(function* (id: Snowflake.Snowflake, purpose: Verification.Purpose, at: Date) {
+      const [seen] = yield* sql`SELECT id FROM verifications
+            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at}`.pipe(Effect.orDie)
+      return seen === undefined ? Verification.ConsumeResult.NotFound() : Verification.ConsumeResult.Burned()
+    })
+
     const consume = Effect.fn("PgVerificationsRepo.consume")(function* (
+      id: Snowflake.Snowflake,
+      purpose: Verification.Purpose,
+      codeDigest: string,
+      now: DateTime.Utc,
+      options?: { readonly hold?: boolean | undefined }
+    ) {
+      const at = date(now)
+      const use = options?.hold !== true
+      // One statement decides: count, then compare, then consume. Its WHERE matches every live,
+      // unused, unburned row, so every submission takes the row lock and the decision is made on the
+      // row as the previous submission left it (the SET side reads the old values): only the first
+      // `max_attempts` counted have their code compared, and the one after burns the record. A WHERE
+      // that compared the code would let a wrong guess skip the lock and be judged while the count
+      // still said 0 — the race issue 16 measured.
+      const [row] = yield* sql`UPDATE verifications SET
+              attempts = CASE WHEN attempts < max_attempts THEN attempts + 1 ELSE attempts END,
+              consumed_at = CASE WHEN attempts < max_attempts AND code_digest = ${codeDigest} AND ${use}
+                                 THEN ${at}::timestamptz END,
+              status = CASE WHEN attempts >= max_attempts THEN 'failed'
+                            WHEN code_digest = ${codeDigest} AND ${use} THEN 'ok'
+                            ELSE status END
+            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at}
+              AND consumed_at IS NULL AND status <> 'failed'
+            RETURNING ${returning}, code_digest = ${codeDigest} AS matched`.pipe(
+        Effect.flatMap(decodeDecided),
+        Effect.orDie
+      )
+      if (row === undefined) return yield* notUsable(id, purpose, at)
+      const record = toVerification(row)
+      // `failed` here was set by this statement (the WHERE skips burned rows): no attempt was left.
+      if (record.status === "failed") return Verification.ConsumeResult.Burned()
+      if (record.consumedAt !== null) return Verification.ConsumeResult.Consumed({ record })
+      if (row.matched) return Verification.ConsumeResult.Matched({ record })
+      return Verification.ConsumeResult.WrongCode({ attemptsLeft: record.maxAttempts - record.attempts })
+    })
+
+    const consumeMatched = Effect.fn("PgVerificationsRepo.consumeMatched")(function* (
       id: Snowflake.Snowflake,
       purpose: Verification.Purpose,
       codeDigest: string,
       now: DateTime.Utc
     ) {
       const at = date(now)
-      // 1. The right code on a live, open record: exactly one concurrent submission matches.
+      // The held submission was the attempt: `<=` lets it finish even if it was the last one.
       const consumed = yield* first(
         sql`UPDATE verifications SET consumed_at = ${at}, status = 'ok'
-            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at} AND ${open}
+            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at}
+              AND consumed_at IS NULL AND status <> 'failed' AND attempts <= max_attempts
               AND code_digest = ${codeDigest}
             RETURNING ${returning}`
       )
       if (Option.isSome(consumed)) return Verification.ConsumeResult.Consumed({ record: consumed.value })
-
-      // 2. Otherwise count a wrong attempt, but only while attempts remain: the row lock serialises
-      //    concurrent increments and each re-checks `attempts < max_attempts`.
-      const [counted] = yield* sql`UPDATE verifications SET attempts = attempts + 1
-            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at} AND ${open}
-            RETURNING attempts, max_attempts`.pipe(Effect.flatMap(decodeAttempts), Effect.orDie)
-      if (counted !== undefined) {
-        return Verification.ConsumeResult.WrongCode({ attemptsLeft: counted.max_attempts - counted.attempts })
-      }
-
-      // 3. No attempt left, consumed, burned, or not there at all. A live record that has not
-      //    succeeded is burned now; a consumed one keeps its `ok`.
-      const [seen] = yield* sql`UPDATE verifications
-            SET status = CASE WHEN consumed_at IS NULL THEN 'failed' ELSE status END
-            WHERE id = ${id} AND purpose = ${purpose} AND expires_at > ${at}
-            RETURNING id`.pipe(Effect.orDie)
-      return seen === undefined ? Verification.ConsumeResult.NotFound() : Verification.ConsumeResult.Burned()
+      return yield* notUsable(id, purpose, at).pipe(
+        Effect.map((result) => (result._tag === "NotFound" ? result : Verification.ConsumeResult.Burned()))
+      )
     })
 
     return VerificationsRepo.VerificationsRepo.of({
@@ -190,6 +223,7 @@ export const layer: Layer.Layer<VerificationsRepo.VerificationsRepo, never, SqlC
         ),
 
       consume,
+      consumeMatched,
 
       setStatus: (id, status) =>
         first(

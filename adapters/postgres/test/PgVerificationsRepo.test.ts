@@ -1,6 +1,9 @@
 import { describe, layer } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
-import { verificationsRepoContract } from "../../../packages/auth/test/contracts/VerificationsRepoContract.ts"
+import {
+  verificationsRaceContract,
+  verificationsRepoContract
+} from "../../../packages/auth/test/contracts/VerificationsRepoContract.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgVerificationsRepo from "../src/PgVerificationsRepo.ts"
 
@@ -10,5 +13,8 @@ const url = process.env.DATABASE_URL
 describe.runIf(url !== undefined)("VerificationsRepo (PostgreSQL)", () => {
   layer(PgVerificationsRepo.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? "")))), {
     timeout: "60 seconds"
-  })((it) => verificationsRepoContract(it))
+  })((it) => {
+    verificationsRepoContract(it)
+    verificationsRaceContract(it)
+  })
 })

@@ -120,6 +120,10 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("QuotaLimiter (Redis s
         { concurrency: "unbounded" }
       )
       expect(results.filter((r) => r._tag === "Success")).toHaveLength(3)
+      // A unit given back can be taken again, once.
+      yield* limiter.giveBack("smsPerPhone", phone)
+      expect((yield* limiter.consume("smsPerPhone", phone)).remaining).toBe(0)
+      expect((yield* Effect.flip(limiter.consume("smsPerPhone", phone)))._tag).toBe("QuotaExceeded")
     }).pipe(
       Effect.provide(
         QuotaLimiter.QuotaLimiter.layer().pipe(

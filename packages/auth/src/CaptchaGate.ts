@@ -13,10 +13,15 @@ export type Flow = "register" | "login" | "recover"
 export class CaptchaGate extends Context.Service<
   CaptchaGate,
   {
+    /**
+     * `required`: a captcha is due whatever the address's free attempt says (login past the
+     * account's failure threshold).
+     */
     readonly check: (
       flow: Flow,
       token: string | undefined,
-      address: string
+      address: string,
+      options?: { readonly required?: boolean | undefined }
     ) => Effect.Effect<void, CaptchaNeeded | TemporarilyUnavailable>
   }
 >()("@veche/auth/CaptchaGate") {
@@ -26,7 +31,12 @@ export class CaptchaGate extends Context.Service<
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const captcha = yield* Captcha.Captcha
       return CaptchaGate.of({
-        check: Effect.fnUntraced(function* (flow: Flow, token: string | undefined, address: string) {
+        check: Effect.fnUntraced(function* (
+          flow: Flow,
+          token: string | undefined,
+          address: string,
+          options?: { readonly required?: boolean | undefined }
+        ) {
           const free = yield* quotas.consume("captchaFreeAttempts", `${flow}:${address}`).pipe(
             Effect.as(true),
             Effect.catchTags({
@@ -34,7 +44,7 @@ export class CaptchaGate extends Context.Service<
               QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
             })
           )
-          if (free) return
+          if (free && options?.required !== true) return
           if (token === undefined || token === "") return yield* new CaptchaNeeded({ reason: "required" })
           yield* captcha.verify(token, address).pipe(
             Effect.catchTags({

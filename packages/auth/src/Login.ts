@@ -1,10 +1,12 @@
 /**
  * Login with a phone or an e-mail and a password. Unknown accounts and wrong passwords are
- * indistinguishable: same error, and a dummy hash verify so they cost the same time. Failures are
- * counted per account and per address (past the limit: 429 until the window passes — never a
- * lockout that outlives it), and a captcha is due after the first attempt from an address.
+ * indistinguishable: same error, and a dummy hash verify so they cost the same time. Each attempt
+ * takes its failure units first and gets them back unless the password was wrong. Per address and
+ * per account and address the limits are hard (429 until the window passes); per account alone,
+ * past the threshold, a captcha is required instead, so no stranger can lock an owner out. A
+ * captcha is also due after the first attempt from an address.
  */
-import { QuotaLimiter } from "@veche/ratelimit"
+import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { type Account, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
@@ -78,20 +80,49 @@ export class Login extends Context.Service<
         return { key: email.toLowerCase(), lookup: accounts.findByEmail(email) }
       }
 
-      const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
-        yield* gate.check("login", request.captchaToken, request.address)
+      /**
+       * Takes the failure units this attempt may cost, before anything is looked up or hashed, so
+       * parallel guesses cannot all pass a check made before any of them is counted. The hard
+       * limits (per address, per account and address) refuse with 429; past the account's own
+       * threshold a captcha is required instead, so strangers cannot lock the owner out.
+       */
+      const takeUnits = Effect.fnUntraced(function* (
+        request: LoginRequest,
+        key: string,
+        taken: Array<readonly [Quotas.Name, string]>
+      ) {
+        const take = (quota: Quotas.Name, unitKey: string) =>
+          quotas.consume(quota, unitKey).pipe(
+            Effect.tap(() => Effect.sync(() => taken.push([quota, unitKey]))),
+            Effect.as(true)
+          )
+        yield* take("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
+        yield* take("failedLoginsPerAccountAddress", `${key} ${request.address}`).pipe(Effect.catchTags(fromQuota))
+        const overThreshold = yield* take("failedLoginsPerAccount", key).pipe(
+          Effect.as(false),
+          Effect.catchTags({
+            QuotaExceeded: () => Effect.succeed(true),
+            QuotaUnavailable: fromQuota.QuotaUnavailable
+          })
+        )
+        yield* gate.check("login", request.captchaToken, request.address, { required: overThreshold })
+      })
+
+      const attempt = Effect.fnUntraced(function* (
+        request: LoginRequest,
+        client: ClientInfo,
+        taken: Array<readonly [Quotas.Name, string]>
+      ) {
         const { key, lookup } = identify(request.login)
-        // Refused before any lookup or hashing while the failure budget is spent, known account or not.
-        yield* quotas.check("failedLoginsPerAccount", key).pipe(Effect.catchTags(fromQuota))
-        yield* quotas.check("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
+        yield* takeUnits(request, key, taken)
         const account = yield* lookup
         const verdict = yield* Option.match(account, {
           onNone: () => hasher.verifyDummy(request.password),
           onSome: (found) => hasher.verify(found.credentials.passwordHash, request.password)
         }).pipe(Effect.orElseSucceed(() => ({ valid: false, needsRehash: false })))
         if (Option.isNone(account) || !verdict.valid) {
-          yield* quotas.consume("failedLoginsPerAccount", key).pipe(Effect.ignore)
-          yield* quotas.consume("failedLoginsPerAddress", request.address).pipe(Effect.ignore)
+          // A failure: the units stay counted.
+          taken.length = 0
           return yield* new BadCredentials()
         }
         const user = account.value.user
@@ -103,6 +134,15 @@ export class Login extends Context.Service<
           yield* accounts.setPasswordHash(user.id, fresh)
         }
         return yield* sessions.start(user.id, client)
+      })
+
+      const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
+        const taken: Array<readonly [Quotas.Name, string]> = []
+        // Whatever ends the attempt other than a wrong password gives its units back: a right
+        // password (2FA has its own counter), a refusal before the password was judged.
+        return yield* attempt(request, client, taken).pipe(
+          Effect.ensuring(Effect.suspend(() => Effect.forEach(taken, ([quota, key]) => quotas.giveBack(quota, key))))
+        )
       })
 
       return Login.of({ login })

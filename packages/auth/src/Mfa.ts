@@ -105,14 +105,19 @@ export class Mfa extends Context.Service<
         return match !== undefined && (yield* repo.useBackupCode(totp.userId, match.id))
       })
 
-      /** A code for a user with TOTP on, counted against the failure budget before and after. */
-      const verifyCode = Effect.fnUntraced(function* (totp: TotpRecord, code: string) {
-        const key = `user:${totp.userId}`
-        yield* quotas.check("failedMfaPerAccount", key).pipe(Effect.catchTags(fromQuota))
-        if (yield* useCode(totp, code.trim())) return
-        yield* quotas.consume("failedMfaPerAccount", key).pipe(Effect.ignore)
-        return yield* new MfaCodeInvalid()
+      /**
+       * Runs a guess against the failure budget: a unit is taken first (so parallel guesses cannot
+       * all pass a check made before any is counted) and given back when the guess was right.
+       */
+      const budgeted = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, guess: Effect.Effect<boolean>) {
+        const key = `user:${userId}`
+        yield* quotas.consume("failedMfaPerAccount", key).pipe(Effect.catchTags(fromQuota))
+        if (!(yield* guess)) return yield* new MfaCodeInvalid()
+        yield* quotas.giveBack("failedMfaPerAccount", key)
       })
+
+      /** A code for a user with TOTP on, against the failure budget. */
+      const verifyCode = (totp: TotpRecord, code: string) => budgeted(totp.userId, useCode(totp, code.trim()))
 
       const status = Effect.fn("Mfa.status")(function* (userId: Snowflake.Snowflake) {
         const totp = yield* repo.find(userId)
@@ -129,13 +134,10 @@ export class Mfa extends Context.Service<
         yield* passwords.verify(request.userId, request.password)
         const secret = Totp.normaliseSecret(request.secret)
         if (secret === undefined) return yield* new MfaSecretInvalid()
-        const key = `user:${request.userId}`
-        yield* quotas.check("failedMfaPerAccount", key).pipe(Effect.catchTags(fromQuota))
         const step = Totp.matchStep(secret, request.code.trim(), yield* Clock.currentTimeMillis)
-        if (step === undefined) {
-          yield* quotas.consume("failedMfaPerAccount", key).pipe(Effect.ignore)
-          return yield* new MfaCodeInvalid()
-        }
+        // The verdict is told only once its unit is taken.
+        yield* budgeted(request.userId, Effect.succeed(step !== undefined))
+        if (step === undefined) return yield* new MfaCodeInvalid()
         const { codes, hashes } = yield* freshSet
         yield* repo.enable(
           {

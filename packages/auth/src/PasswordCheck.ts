@@ -1,7 +1,8 @@
 /**
  * Re-checking a signed-in user's password before a sensitive change (2FA set-up, backup codes,
- * phone or e-mail change, deletion). Wrong passwords are counted per account; past the budget the
- * answer is 429 until the window passes, so a stolen session cannot guess the password.
+ * phone or e-mail change, deletion). Each check takes a unit of the account's budget first and gets
+ * it back when the password was right; past the budget the answer is 429 until the window passes,
+ * so a stolen session cannot guess the password, not even with parallel requests.
  */
 import type { Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
@@ -33,16 +34,15 @@ export class PasswordCheck extends Context.Service<
             password: Redacted.Redacted<string>
           ) {
             const key = `user:${userId}`
-            yield* quotas.check("failedPasswordChecksPerAccount", key).pipe(Effect.catchTags(fromQuota))
+            // Taken first, given back when right: parallel guesses cannot all pass a prior check.
+            yield* quotas.consume("failedPasswordChecksPerAccount", key).pipe(Effect.catchTags(fromQuota))
             const account = yield* accounts.findByUserId(userId)
             const verdict = yield* Option.match(account, {
               onNone: () => hasher.verifyDummy(password),
               onSome: (found) => hasher.verify(found.credentials.passwordHash, password)
             }).pipe(Effect.orElseSucceed(() => ({ valid: false, needsRehash: false })))
-            if (Option.isNone(account) || !verdict.valid) {
-              yield* quotas.consume("failedPasswordChecksPerAccount", key).pipe(Effect.ignore)
-              return yield* new PasswordMismatch()
-            }
+            if (Option.isNone(account) || !verdict.valid) return yield* new PasswordMismatch()
+            yield* quotas.giveBack("failedPasswordChecksPerAccount", key)
           })
         })
       })

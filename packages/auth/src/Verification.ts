@@ -94,6 +94,11 @@ export const isOpen = (record: Verification): boolean =>
 export type ConsumeResult = Data.TaggedEnum<{
   /** The code was right and this submission is the one that used the record. */
   Consumed: { readonly record: Verification }
+  /**
+   * The code was right and the attempt counted, but the record was left open (`consume` with
+   * `hold`): the flow still needs a second factor before `consumeMatched` may use it.
+   */
+  Matched: { readonly record: Verification }
   /** The code was wrong; the attempt has been counted. */
   WrongCode: { readonly attemptsLeft: number }
   /** The record is used up: consumed before, burned by too many attempts, or invalidated. */

@@ -69,11 +69,28 @@ export class VerificationsRepo extends Context.Service<
       codeDigest: string
     ) => Effect.Effect<Option.Option<Verification>>
     /**
-     * Submits a code. The attempt is judged before the code is compared: a record that has already
-     * taken `maxAttempts` wrong codes is burned (status `failed`) by the next submission, right code
-     * or not. A right code succeeds exactly once.
+     * Submits a code. Every submission is counted first, in the order the store serialises them,
+     * and only one counted within `maxAttempts` has its code compared: a burst of guesses cannot
+     * have more codes compared than the cap, however it interleaves. The submission after the last
+     * tolerated one burns the record (status `failed`), right code or not. A right code succeeds
+     * exactly once, and its own attempt counts too (the record it answers has it).
+     *
+     * `hold`: a right code is counted and answered `Matched`, but the record stays open for a flow
+     * that needs a second factor first (recovery with 2FA on); `consumeMatched` then uses it.
      */
     readonly consume: (
+      id: Snowflake.Snowflake,
+      purpose: Purpose,
+      codeDigest: string,
+      now: DateTime.Utc,
+      options?: { readonly hold?: boolean | undefined }
+    ) => Effect.Effect<ConsumeResult>
+    /**
+     * Uses a record whose code a `hold` submission already matched, without counting again (that
+     * submission was the attempt). `Consumed` exactly once; anything else (used, burned, the code
+     * replaced meanwhile, expired) means it cannot be used with this code.
+     */
+    readonly consumeMatched: (
       id: Snowflake.Snowflake,
       purpose: Purpose,
       codeDigest: string,
@@ -176,21 +193,36 @@ export class VerificationsRepo extends Context.Service<
             return [Option.some(next), next] as const
           }),
 
-        consume: (id, purpose, codeDigest, now) =>
+        consume: (id, purpose, codeDigest, now, options) =>
           update(id, (record): readonly [ConsumeResult, Verification | undefined] => {
             if (record === undefined || !alive(record, purpose, now)) return [ConsumeResult.NotFound(), undefined]
             if (record.consumedAt !== null) return [ConsumeResult.Burned(), undefined]
             if (record.status === "failed") return [ConsumeResult.Burned(), undefined]
             if (record.attempts >= record.maxAttempts) {
-              // The submission after the last tolerated wrong one: burn, whatever the code.
+              // The submission after the last tolerated one: burn, whatever the code.
               return [ConsumeResult.Burned(), { ...record, status: "failed" }]
             }
-            if (sameDigest(record.codeDigest, codeDigest)) {
-              const consumed: Verification = { ...record, consumedAt: now, status: "ok" }
-              return [ConsumeResult.Consumed({ record: consumed }), consumed]
+            // Counted first, then compared: the same order as the SQL adapter's single statement.
+            const counted: Verification = { ...record, attempts: record.attempts + 1 }
+            if (!sameDigest(record.codeDigest, codeDigest)) {
+              return [ConsumeResult.WrongCode({ attemptsLeft: record.maxAttempts - counted.attempts }), counted]
             }
-            const attempts = record.attempts + 1
-            return [ConsumeResult.WrongCode({ attemptsLeft: record.maxAttempts - attempts }), { ...record, attempts }]
+            if (options?.hold === true) return [ConsumeResult.Matched({ record: counted }), counted]
+            const consumed: Verification = { ...counted, consumedAt: now, status: "ok" }
+            return [ConsumeResult.Consumed({ record: consumed }), consumed]
+          }),
+
+        consumeMatched: (id, purpose, codeDigest, now) =>
+          update(id, (record): readonly [ConsumeResult, Verification | undefined] => {
+            if (record === undefined || !alive(record, purpose, now)) return [ConsumeResult.NotFound(), undefined]
+            const usable =
+              record.consumedAt === null &&
+              record.status !== "failed" &&
+              record.attempts <= record.maxAttempts &&
+              sameDigest(record.codeDigest, codeDigest)
+            if (!usable) return [ConsumeResult.Burned(), undefined]
+            const consumed: Verification = { ...record, consumedAt: now, status: "ok" }
+            return [ConsumeResult.Consumed({ record: consumed }), consumed]
           }),
 
         setStatus: (id, status) =>

@@ -1,7 +1,10 @@
 import { describe, layer } from "@effect/vitest"
 import { VerificationsRepo } from "../src/VerificationsRepo.ts"
-import { verificationsRepoContract } from "./contracts/VerificationsRepoContract.ts"
+import { verificationsRaceContract, verificationsRepoContract } from "./contracts/VerificationsRepoContract.ts"
 
 describe("VerificationsRepo (memory)", () => {
-  layer(VerificationsRepo.layerMemory)((it) => verificationsRepoContract(it))
+  layer(VerificationsRepo.layerMemory)((it) => {
+    verificationsRepoContract(it)
+    verificationsRaceContract(it)
+  })
 })

@@ -27,8 +27,17 @@ export class QuotaLimiter extends Context.Service<
   {
     /** Counts one use for `key`; fails when the quota was already used up. */
     readonly consume: (quota: Name, key: string) => Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable>
-    /** Whether a use would be allowed now, without counting one (for "count failures only" quotas). */
+    /**
+     * Whether a use would be allowed now, without counting one. Not for guarding a guess: parallel
+     * guesses all pass a check made before any of them is counted. Take a unit with `consume` first
+     * and `giveBack` it when the guess turns out right.
+     */
     readonly check: (quota: Name, key: string) => Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable>
+    /**
+     * Returns one unit taken by `consume` (the attempt it paid for was not a failure). Best effort:
+     * if the store cannot be reached the unit stays counted, which only errs on the strict side.
+     */
+    readonly giveBack: (quota: Name, key: string) => Effect.Effect<void>
   }
 >()("@veche/ratelimit/QuotaLimiter") {
   static readonly layer = (
@@ -66,7 +75,9 @@ export class QuotaLimiter extends Context.Service<
               left.remaining > 0
                 ? Effect.succeed(left)
                 : Effect.fail(new QuotaExceeded({ quota, retryAfterMs: left.resetAfterMs }))
-            )
+            ),
+          // A negative use: the counter goes down by one and its expiry back by one step.
+          giveBack: (quota, key) => Effect.ignore(count(quota, key, -1))
         })
       })
     )

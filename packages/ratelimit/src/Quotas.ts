@@ -28,8 +28,14 @@ export const DEFAULT_QUOTAS = {
   emailLettersPerAddress: { limit: 5, windowMs: HOUR },
   emailLettersPerUser: { limit: 5, windowMs: HOUR },
   dataExportPerUser: { limit: 1, windowMs: DAY },
-  /** Failed logins: past these, captcha and then 429 (no lockout a stranger could trigger). */
+  /**
+   * Failed logins per account: past this a captcha is required, never a refusal — a stranger who
+   * fails from many addresses must not lock the owner out. The hard limits are the two below.
+   */
   failedLoginsPerAccount: { limit: 10, windowMs: 15 * MINUTE },
+  /** Failed logins on one account from one address: past it, 429 until the window passes. */
+  failedLoginsPerAccountAddress: { limit: 10, windowMs: 15 * MINUTE },
+  /** Failed logins from one address on any accounts: past it, 429. */
   failedLoginsPerAddress: { limit: 50, windowMs: 15 * MINUTE },
   /**
    * Wrong two-factor codes (app or backup) per account, its own counter: a million 6-digit codes

@@ -30,6 +30,30 @@ describe("QuotaLimiter", () => {
     }).pipe(Effect.provide(quotas))
   )
 
+  it.effect("giveBack returns a unit taken by consume, and its share of the window", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      for (let i = 0; i < 10; i++) yield* limiter.consume("failedMfaPerAccount", "user:1")
+      expect((yield* Effect.flip(limiter.consume("failedMfaPerAccount", "user:1")))._tag).toBe("QuotaExceeded")
+      yield* limiter.giveBack("failedMfaPerAccount", "user:1")
+      const again = yield* limiter.consume("failedMfaPerAccount", "user:1")
+      expect(again.remaining).toBe(0)
+      // Taken and given back at once, over and over, it never runs out.
+      for (let i = 0; i < 20; i++) {
+        yield* limiter.consume("failedLoginsPerAccount", "+79160000001")
+        yield* limiter.giveBack("failedLoginsPerAccount", "+79160000001")
+      }
+      expect((yield* limiter.check("failedLoginsPerAccount", "+79160000001")).remaining).toBe(10)
+    }).pipe(Effect.provide(quotas))
+  )
+
+  it.effect("giveBack on an unreachable store is a no-op, not a failure", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      yield* limiter.giveBack("failedMfaPerAccount", "user:1")
+    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
+  )
+
   it.effect("takes overrides for a quota", () =>
     Effect.gen(function* () {
       const limiter = yield* QuotaLimiter

@@ -106,7 +106,8 @@ export const verificationsRepoContract = (it: Vitest.MethodsNonLive<Verification
       const now = yield* DateTime.now
       const first = yield* repo.consume(record.id, "register", digest("123456"), now)
       expect(first).toEqual(
-        Verification.ConsumeResult.Consumed({ record: { ...record, consumedAt: now, status: "ok" } })
+        // The right code's submission is counted too: counting comes before comparing.
+        Verification.ConsumeResult.Consumed({ record: { ...record, attempts: 1, consumedAt: now, status: "ok" } })
       )
       const second = yield* repo.consume(record.id, "register", digest("123456"), yield* DateTime.now)
       expect(second._tag).toBe("Burned")
@@ -160,7 +161,50 @@ export const verificationsRepoContract = (it: Vitest.MethodsNonLive<Verification
       for (let i = 0; i < 4; i++) yield* repo.consume(record.id, "register", digest("000000"), yield* DateTime.now)
       const result = yield* repo.consume(record.id, "register", digest("123456"), yield* DateTime.now)
       if (result._tag !== "Consumed") return expect.fail(result._tag)
-      expect(result.record.attempts).toBe(4)
+      expect(result.record.attempts).toBe(5)
+    })
+  )
+
+  it.effect("hold: a right code is counted and matched but leaves the record open; consumeMatched uses it once", () =>
+    Effect.gen(function* () {
+      const { record, repo } = yield* setup({ purpose: "recover" })
+      const right = digest("123456")
+      const wrong = yield* repo.consume(record.id, "recover", digest("000000"), yield* DateTime.now, { hold: true })
+      expect(wrong).toEqual(Verification.ConsumeResult.WrongCode({ attemptsLeft: 4 }))
+      const held = yield* repo.consume(record.id, "recover", right, yield* DateTime.now, { hold: true })
+      expect(held).toEqual(Verification.ConsumeResult.Matched({ record: { ...record, attempts: 2 } }))
+      // Held again (a retry that still lacks its second factor): counted again, still open.
+      const again = yield* repo.consume(record.id, "recover", right, yield* DateTime.now, { hold: true })
+      expect(again._tag).toBe("Matched")
+
+      const now = yield* DateTime.now
+      expect((yield* repo.consumeMatched(record.id, "recover", digest("000000"), now))._tag).toBe("Burned")
+      expect((yield* repo.consumeMatched(record.id, "change_phone", right, now))._tag).toBe("NotFound")
+      const used = yield* repo.consumeMatched(record.id, "recover", right, now)
+      expect(used).toEqual(
+        Verification.ConsumeResult.Consumed({ record: { ...record, attempts: 3, consumedAt: now, status: "ok" } })
+      )
+      expect((yield* repo.consumeMatched(record.id, "recover", right, now))._tag).toBe("Burned")
+      expect((yield* repo.consume(record.id, "recover", right, now))._tag).toBe("Burned")
+    })
+  )
+
+  it.effect("hold: a code matched on the last attempt can still be used; the next submission burns", () =>
+    Effect.gen(function* () {
+      const { record, repo } = yield* setup({ purpose: "recover" })
+      const right = digest("123456")
+      for (let i = 0; i < 4; i++) yield* repo.consume(record.id, "recover", digest("000000"), yield* DateTime.now)
+      const held = yield* repo.consume(record.id, "recover", right, yield* DateTime.now, { hold: true })
+      expect(held._tag).toBe("Matched")
+      expect((yield* repo.consumeMatched(record.id, "recover", right, yield* DateTime.now))._tag).toBe("Consumed")
+
+      const other = yield* setup({ purpose: "recover" })
+      for (let i = 0; i < 4; i++) yield* repo.consume(other.record.id, "recover", digest("000000"), yield* DateTime.now)
+      yield* repo.consume(other.record.id, "recover", right, yield* DateTime.now, { hold: true })
+      // A sixth submission (say, a retry without the second factor) finds no attempt left.
+      const sixth = yield* repo.consume(other.record.id, "recover", right, yield* DateTime.now, { hold: true })
+      expect(sixth._tag).toBe("Burned")
+      expect((yield* repo.consumeMatched(other.record.id, "recover", right, yield* DateTime.now))._tag).toBe("Burned")
     })
   )
 
@@ -375,6 +419,66 @@ export const verificationsRepoContract = (it: Vitest.MethodsNonLive<Verification
       const found = yield* repo.find(record.id, "register", now)
       expect(Option.map(found, (r) => [r.attempts, r.status])).toEqual(Option.some([5, "failed"]))
       expect((yield* repo.consume(record.id, "register", digest("123456"), now))._tag).toBe("Burned")
+    })
+  )
+}
+
+/**
+ * Race tests of the attempt cap (issue 16, item 2). Every submission is counted, in the order the
+ * store serialises them, before its code is compared; so a burst cannot have more codes compared
+ * than the cap, whatever the interleaving. On PostgreSQL a compare made before the count let the
+ * right code win far behind the fifth counted attempt (measured: 3 of 6 bursts of 30).
+ */
+export const verificationsRaceContract = (it: Vitest.MethodsNonLive<VerificationsRepo.VerificationsRepo>) => {
+  const BURST = 30
+  const TRIALS = 6
+
+  /** 29 distinct wrong codes and the right one at `rightAt`, all at once. */
+  const burst = (rightAt: number) =>
+    Effect.gen(function* () {
+      const { record, repo } = yield* setup()
+      const now = yield* DateTime.now
+      const codes = Array.from({ length: BURST }, (_, i) =>
+        i === rightAt ? digest("123456") : digest(String(100_000 + i))
+      )
+      const results = yield* Effect.forEach(codes, (code) => repo.consume(record.id, "register", code, now), {
+        concurrency: "unbounded"
+      })
+      const found = yield* repo.find(record.id, "register", now)
+      return { results, found, right: results[rightAt] }
+    })
+
+  it.effect("a burst with the right code sent last never succeeds: it is counted long after the fifth", () =>
+    Effect.gen(function* () {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const { results, right } = yield* burst(BURST - 1)
+        expect(right?._tag, `trial ${trial}`).toBe("Burned")
+        expect(results.filter((r) => r._tag === "WrongCode")).toHaveLength(5)
+      }
+    })
+  )
+
+  it.effect("in any burst at most five submissions are judged, and a success is one of them", () =>
+    Effect.gen(function* () {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const { results, found } = yield* burst(Math.floor(Math.random() * BURST))
+        const consumed = results.flatMap((r) => (r._tag === "Consumed" ? [r.record] : []))
+        const wrong = results.flatMap((r) => (r._tag === "WrongCode" ? [r.attemptsLeft] : []))
+        // Judged = counted and compared: the wrong ones plus at most one success, never past five.
+        expect(consumed.length).toBeLessThanOrEqual(1)
+        expect(wrong.length + consumed.length).toBeLessThanOrEqual(5)
+        for (const record of consumed) {
+          expect(record.attempts).toBeLessThanOrEqual(5)
+          // Every wrong code counted before it answered; none after (the record was used).
+          expect(wrong.sort()).toEqual(
+            Array.from({ length: record.attempts - 1 }, (_, i) => 5 - record.attempts + 1 + i)
+          )
+        }
+        if (consumed.length === 0) {
+          expect(wrong.sort()).toEqual([0, 1, 2, 3, 4])
+          expect(Option.map(found, (r) => [r.attempts, r.status])).toEqual(Option.some([5, "failed"]))
+        }
+      }
     })
   )
 }

@@ -1,0 +1,112 @@
+/**
+ * Races of the code and quota checks through HTTP on PostgreSQL (issue 16): the memory adapters
+ * settle every step atomically and hide them, so these run only where a server is given.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Totp } from "@veche/auth"
+import { TestHost } from "@veche/test-host"
+import { Clock, Effect, Layer, Redacted } from "effect"
+import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "../../../test/support/Accounts.ts"
+import * as PgRepositories from "../src/PgRepositories.ts"
+import * as PgTestSchema from "../src/PgTestSchema.ts"
+
+const url = process.env.DATABASE_URL
+
+const host = () =>
+  TestHost.layer({
+    repositories: PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie)
+  })
+
+const NEW_PASSWORD = "a brand new password"
+const BURST = 30
+const TRIALS = 6
+
+let nextPhone = 0
+const freshPhone = () => `+7926333${String(process.pid % 100).padStart(2, "0")}${String(++nextPhone).padStart(2, "0")}`
+
+/** Starts a phone recovery and reads its code from the dev outbox. */
+const startRecovery = (phone: string) =>
+  Effect.gen(function* () {
+    const started = yield* post(
+      "/api/v10/auth/recover/phone",
+      { phone, captcha_token: "dev" },
+      undefined,
+      freshAddress()
+    )
+    expect(started.status).toBe(200)
+    const { verification_id } = (yield* json(started)) as { verification_id: string }
+    const code = (yield* awaitMessage(phone, "recover"))?.code ?? ""
+    return { verification_id, code }
+  })
+
+/** 29 wrong codes and the right one at `rightAt`, each from its own address, all at once. */
+const burst = (verification_id: string, code: string, rightAt: number) =>
+  Effect.forEach(
+    Array.from({ length: BURST }, (_, i) =>
+      i === rightAt ? code : String((Number(code) + 1 + i) % 1_000_000).padStart(6, "0")
+    ),
+    (guess) =>
+      post(
+        "/api/v10/auth/recover/verify",
+        { verification_id, code: guess, new_password: NEW_PASSWORD },
+        undefined,
+        freshAddress()
+      ),
+    { concurrency: "unbounded" }
+  )
+
+describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () => {
+  layer(host(), { timeout: "120 seconds" })((it) => {
+    it.effect("30 concurrent recovery codes with the right one sent last: it never wins, in any trial", () =>
+      Effect.gen(function* () {
+        const phone = freshPhone()
+        yield* register(phone, `race_last_${process.pid % 1000}`)
+        const testHost = yield* TestHost.TestHost
+        for (let trial = 0; trial < TRIALS; trial++) {
+          // a new hour: the phone's 3 codes an hour start again
+          yield* testHost.adjustClock("1 hour")
+          const { verification_id, code } = yield* startRecovery(phone)
+          const answers = yield* burst(verification_id, code, BURST - 1)
+          const statuses = answers.map((response) => response.status)
+          expect(
+            statuses.filter((s) => s === 200),
+            `trial ${trial}`
+          ).toEqual([])
+          expect(statuses.every((s) => s === 403)).toBe(true)
+        }
+      })
+    )
+
+    it.effect("30 parallel wrong two-factor codes at login: at most 10 are judged, the rest answer 429", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        const phone = freshPhone()
+        const { access_token } = yield* register(phone, `race_mfa_${process.pid % 1000}`)
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const now = yield* testHost.run(Clock.currentTimeMillis)
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, now) },
+          access_token
+        )
+        expect(enabled.status).toBe(200)
+        // Backup-code-shaped guesses: each is looked up in the database, the gap a check-then-count
+        // limiter let parallel guesses through.
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `guess${String(i).padStart(3, "0")}-0000`),
+          (code) =>
+            post(
+              "/api/v10/auth/login",
+              { login: phone, password: PASSWORD, code, captcha_token: "dev" },
+              undefined,
+              freshAddress()
+            ),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
+      })
+    )
+  })
+})
