@@ -110,7 +110,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         })
       )
 
-    const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, { now, reuseGraceMs }) =>
+    const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, now) =>
       Effect.gen(function* () {
         // Spend the token and put the new pair in its place in one statement. The row lock of the
         // spending update makes a concurrent refresh with the same token wait, and then find
@@ -137,15 +137,16 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             sessionExpiresAt: utc(spent.expires_at)
           } as const
         }
-        // Not spendable: unknown, dead, or spent before. Spent before and outside the grace window
-        // is a stolen token being replayed: the whole session ends.
+        // Not spendable: unknown, dead, or spent before. Spent before, however recently, is a reuse
+        // (a stolen token replayed, or the loser of a race, which cannot be told apart from one):
+        // the whole session ends. A concurrent loser gets here only after the winner's statement
+        // committed (it waited on the row lock), so it always sees used_at set.
         const [used] = yield* usedRows(
           sql`SELECT t.session_id, t.used_at, (s.revoked_at IS NULL AND s.expires_at > ${date(now)}) AS live
               FROM session_tokens t JOIN sessions s ON s.id = t.session_id
               WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh'`
         )
         if (used === undefined || used.used_at === null || !used.live) return { _tag: "Rejected" } as const
-        if (DateTime.toEpochMillis(now) - used.used_at.getTime() < reuseGraceMs) return { _tag: "Rejected" } as const
         yield* sql`UPDATE sessions SET revoked_at = ${date(now)} WHERE id = ${String(used.session_id)} AND revoked_at IS NULL`.pipe(
           Effect.orDie
         )

@@ -55,7 +55,6 @@ export class Sessions extends Context.Service<
       const config = yield* SessionsConfig
       const ids = yield* Snowflake.SnowflakeGenerator
       const accessTtlMs = Duration.toMillis(config.accessTokenTtl)
-      const reuseGraceMs = Duration.toMillis(config.reuseGrace)
       const touchEveryMs = Duration.toMillis(config.touchEvery)
 
       const mintPair = Effect.fnUntraced(function* (now: DateTime.Utc) {
@@ -111,7 +110,7 @@ export class Sessions extends Context.Service<
         if (tokens.kindOf(refreshToken) !== "refresh") return yield* new RefreshRejected()
         const now = yield* DateTime.now
         const minted = yield* mintPair(now)
-        const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, { now, reuseGraceMs })
+        const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, now)
         if (rotation._tag === "Rotated") {
           // Rotated but not handed out: a blocked account's chain stops here.
           yield* ensureNotBlocked(rotation.grant.userId)

@@ -1,7 +1,7 @@
 /**
  * The port to sessions and their tokens (stored by digest only), and its in-memory adapter. Every
  * operation is atomic in the store: a refresh token is spent by one conditional update, so N
- * concurrent refreshes with it rotate exactly once.
+ * concurrent refreshes with it rotate exactly once; the others are reuses and revoke the session.
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
@@ -28,16 +28,15 @@ export type AccessLookup =
 
 export type Rotation =
   | { readonly _tag: "Rotated"; readonly grant: AccessGrant; readonly sessionExpiresAt: DateTime.Utc }
-  /** Spent before, outside the grace window: theft is assumed and the whole session was revoked. */
+  /**
+   * Spent before, however recently, while its session was live: theft is assumed and the whole
+   * session was revoked. There is no grace window: a thief who refreshed first and an owner who
+   * retries a moment later look exactly like two racing refreshes, and a window would let the thief
+   * keep the session (the spec: reuse of a rotated token revokes the whole chain).
+   */
   | { readonly _tag: "Reused"; readonly sessionId: Snowflake.Snowflake }
-  /** Unknown, expired, revoked, or spent moments ago by a concurrent refresh (nothing revoked). */
+  /** Unknown, expired, or its session already ended (nothing to revoke). */
   | { readonly _tag: "Rejected" }
-
-export interface RotateOptions {
-  readonly now: DateTime.Utc
-  /** A token spent less than this long ago is refused without revoking: concurrent refreshes race. */
-  readonly reuseGraceMs: number
-}
 
 export class SessionsRepo extends Context.Service<
   SessionsRepo,
@@ -45,7 +44,7 @@ export class SessionsRepo extends Context.Service<
     readonly create: (session: Session, tokens: NewTokens) => Effect.Effect<void>
     /** The access token's session, with its account's block, in one lookup of the store. */
     readonly findAccess: (digest: string, now: DateTime.Utc) => Effect.Effect<AccessLookup>
-    readonly rotate: (refreshDigest: string, next: NewTokens, options: RotateOptions) => Effect.Effect<Rotation>
+    readonly rotate: (refreshDigest: string, next: NewTokens, now: DateTime.Utc) => Effect.Effect<Rotation>
     readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
     /** The user's sessions that are neither revoked nor past their end, newest first. */
     readonly listLive: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<ReadonlyArray<Session>>
@@ -122,14 +121,13 @@ function makeMemory() {
             block: Option.getOrNull(block)
           }))
         }),
-      rotate: (refreshDigest, next, { now, reuseGraceMs }) =>
+      rotate: (refreshDigest, next, now) =>
         Ref.modify(state, (s): [Rotation, State] => {
           const token = s.tokens.get(refreshDigest)
           if (token === undefined || token.kind !== "refresh") return [{ _tag: "Rejected" }, s]
           const session = s.sessions.get(token.sessionId)
           if (token.usedAt !== undefined) {
-            const sinceUse = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(token.usedAt)
-            if (sinceUse < reuseGraceMs || !isLive(session, now)) return [{ _tag: "Rejected" }, s]
+            if (!isLive(session, now)) return [{ _tag: "Rejected" }, s]
             return [{ _tag: "Reused", sessionId: token.sessionId }, revoked(s, [token.sessionId], now)]
           }
           if (!isLive(session, now)) return [{ _tag: "Rejected" }, s]
