@@ -30,7 +30,8 @@ const newSession = Effect.fnUntraced(function* (userId?: Snowflake.Snowflake) {
     createdAt: T0,
     lastUsedAt: T0,
     expiresAt: at(30 * DAY),
-    revokedAt: null
+    revokedAt: null,
+    passwordChangedAt: null
   }
   const pair = tokens("first")
   yield* (yield* SessionsRepo).create(session, pair)
