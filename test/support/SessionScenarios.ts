@@ -9,7 +9,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { AccountsRepo, Sessions } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Effect, Option, Redacted, type Layer } from "effect"
+import { Effect, type Layer, Option, Redacted } from "effect"
 import { awaitMessage, freshAddress, json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 
 const NEW_PASSWORD = "a brand new password"
