@@ -1,12 +1,14 @@
 /**
- * Sessions and tokens through HTTP: refresh rotation and reuse, expiry, logout, the session list.
- * Sessions are started through the host's domain (as login will do) until the login route lands.
+ * Sessions and tokens through HTTP: refresh rotation, expiry, logout, the session list. Sessions are
+ * started through the host's domain (as login does). Refresh reuse and races are in
+ * support/SessionScenarios.ts, run here and on PostgreSQL.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Sessions } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, Redacted } from "effect"
+import { sessionScenarios } from "./support/SessionScenarios.ts"
 
 const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
 const client = { userAgent: "vitest", address: "203.0.113.9", country: null }
@@ -56,31 +58,6 @@ describe("Sessions over HTTP", () => {
         const oldRefresh = yield* refresh(session.refresh)
         expect(oldRefresh.status).toBe(401)
         expect(yield* json(oldRefresh)).toEqual({ code: 50014, message: "Invalid authentication token" })
-      })
-    )
-
-    it.effect("two concurrent refreshes with one token: exactly one succeeds and its chain stays alive", () =>
-      Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
-        const session = yield* login()
-        const answers = yield* Effect.all([refresh(session.refresh), refresh(session.refresh)], { concurrency: 2 })
-        expect(answers.map((r) => r.status).sort()).toEqual([200, 401])
-        const winner = answers.find((r) => r.status === 200)
-        const pair = (yield* json(winner ?? new Response("{}"))) as { access_token: string; refresh_token: string }
-        expect((yield* host.fetch("/api/v10/auth/sessions", bearer(pair.access_token))).status).toBe(200)
-        expect((yield* refresh(pair.refresh_token)).status).toBe(200)
-      })
-    )
-
-    it.effect("reusing a spent refresh token later ends the whole chain, newest tokens included", () =>
-      Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
-        const session = yield* login()
-        const pair = (yield* json(yield* refresh(session.refresh))) as { access_token: string; refresh_token: string }
-        yield* host.adjustClock("11 seconds")
-        expect((yield* refresh(session.refresh)).status).toBe(401) // the thief's attempt
-        expect((yield* host.fetch("/api/v10/auth/sessions", bearer(pair.access_token))).status).toBe(401)
-        expect((yield* refresh(pair.refresh_token)).status).toBe(401)
       })
     )
 
@@ -148,3 +125,6 @@ describe("Sessions over HTTP", () => {
     )
   })
 })
+
+// The scenarios that also run on PostgreSQL (adapters/postgres/test/SessionRoutes.test.ts).
+sessionScenarios()

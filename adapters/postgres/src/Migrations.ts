@@ -20,6 +20,7 @@ import guilds0013 from "./migrations/0013_guilds.ts"
 import guildParts0014 from "./migrations/0014_guild_parts.ts"
 import accountRestrictions0015 from "./migrations/0015_account_restrictions.ts"
 import sessionAccessTokens0016 from "./migrations/0016_session_access_tokens.ts"
+import passwordChangedAt0017 from "./migrations/0017_password_changed_at.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -37,7 +38,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0013_guilds": guilds0013,
   "0014_guild_parts": guildParts0014,
   "0015_account_restrictions": accountRestrictions0015,
-  "0016_session_access_tokens": sessionAccessTokens0016
+  "0016_session_access_tokens": sessionAccessTokens0016,
+  "0017_password_changed_at": passwordChangedAt0017
 })
 
 /**

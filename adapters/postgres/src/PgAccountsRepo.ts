@@ -22,8 +22,10 @@ const AccountRow = Schema.Struct({
   email_verified: Schema.Boolean,
   password_hash: Schema.String,
   date_of_birth: Account.CalendarDate,
-  created_at: Schema.Date
+  created_at: Schema.Date,
+  password_changed_at: Schema.NullOr(Schema.Date)
 })
+const ChangedRow = Schema.Struct({ password_changed_at: Schema.Date })
 
 const toAccount = (row: typeof AccountRow.Type): Account.Account => {
   const id = Snowflake.Snowflake.make(String(row.id))
@@ -41,7 +43,8 @@ const toAccount = (row: typeof AccountRow.Type): Account.Account => {
       emailVerified: row.email_verified,
       passwordHash: row.password_hash,
       dateOfBirth: row.date_of_birth,
-      createdAt: DateTime.fromDateUnsafe(row.created_at)
+      createdAt: DateTime.fromDateUnsafe(row.created_at),
+      passwordChangedAt: row.password_changed_at === null ? null : DateTime.fromDateUnsafe(row.password_changed_at)
     }
   }
 }
@@ -58,7 +61,7 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
     const select = sql`
       SELECT u.id, u.username, u.display_name, u.created_at AS user_created_at,
              c.phone, c.email, c.email_verified, c.password_hash,
-             to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.created_at
+             to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.created_at, c.password_changed_at
       FROM credentials c JOIN users u ON u.id = c.user_id`
 
     const findByPhone = SqlSchema.findOneOption({
@@ -99,7 +102,9 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
               email_verified: credentials.emailVerified,
               password_hash: credentials.passwordHash,
               date_of_birth: credentials.dateOfBirth,
-              created_at: DateTime.toDateUtc(credentials.createdAt)
+              created_at: DateTime.toDateUtc(credentials.createdAt),
+              password_changed_at:
+                credentials.passwordChangedAt === null ? null : DateTime.toDateUtc(credentials.passwordChangedAt)
             })}`
           )
         )
@@ -123,11 +128,23 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
       findByPhone: (phone) => found(findByPhone(phone)),
       findByEmail: (email) => found(findByEmail(email)),
       findByUserId: (userId) => found(findByUserId(userId)),
-      setPasswordHash: (userId, passwordHash) =>
-        sql`UPDATE credentials SET password_hash = ${passwordHash} WHERE user_id = ${userId}`.pipe(
-          Effect.asVoid,
+      // One statement: the new hash and its moment change together, and never move back in time
+      // (GREATEST with a millisecond past the previous change: node clocks differ).
+      changePassword: (userId, passwordHash, now) =>
+        sql`UPDATE credentials SET password_hash = ${passwordHash},
+              password_changed_at = GREATEST(${DateTime.toDateUtc(now)}::timestamptz,
+                                             password_changed_at + interval '1 millisecond')
+            WHERE user_id = ${userId}
+            RETURNING password_changed_at`.pipe(
+          Effect.flatMap(Schema.decodeUnknownEffect(Schema.Array(ChangedRow))),
+          Effect.map(([row]) =>
+            Option.map(Option.fromNullishOr(row), (r) => DateTime.fromDateUnsafe(r.password_changed_at))
+          ),
           Effect.orDie
         ),
+      rehashPassword: (userId, previousHash, passwordHash) =>
+        sql`UPDATE credentials SET password_hash = ${passwordHash}
+            WHERE user_id = ${userId} AND password_hash = ${previousHash}`.pipe(Effect.asVoid, Effect.orDie),
       // The unique index on lower(email) settles two accounts confirming one address at once.
       bindEmail: (userId, email) =>
         sql`UPDATE credentials SET email = ${email}, email_verified = TRUE WHERE user_id = ${userId}`.pipe(

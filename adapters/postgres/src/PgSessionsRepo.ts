@@ -1,4 +1,9 @@
-/** SessionsRepo on PostgreSQL (tables `sessions` and `session_tokens`, migration 0002). */
+/**
+ * SessionsRepo on PostgreSQL (tables `sessions` and `session_tokens`, migration 0002). A session is
+ * usable only while its `password_changed_at` is the account's (migration 0017): every lookup joins
+ * the account's credentials row by primary key (absent for sessions of bare user ids in tests,
+ * which then match a NULL).
+ */
 import { SessionsRepo } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Schema } from "effect"
@@ -14,7 +19,8 @@ const SessionRow = Schema.Struct({
   created_at: Schema.Date,
   last_used_at: Schema.Date,
   expires_at: Schema.Date,
-  revoked_at: Schema.NullOr(Schema.Date)
+  revoked_at: Schema.NullOr(Schema.Date),
+  password_changed_at: Schema.NullOr(Schema.Date)
 })
 const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 
@@ -29,8 +35,15 @@ const toSession = (row: typeof SessionRow.Type) => ({
   createdAt: utc(row.created_at),
   lastUsedAt: utc(row.last_used_at),
   expiresAt: utc(row.expires_at),
-  revokedAt: row.revoked_at === null ? null : utc(row.revoked_at)
+  revokedAt: row.revoked_at === null ? null : utc(row.revoked_at),
+  passwordChangedAt: row.password_changed_at === null ? null : utc(row.password_changed_at)
 })
+
+/**
+ * The session `s` was started under the account's current password. A LEFT JOIN of credentials `c`
+ * on `s.user_id` must be in the query. Equality, not order: the session copied the value it saw.
+ */
+const UNDER_CURRENT_PASSWORD = "s.password_changed_at IS NOT DISTINCT FROM c.password_changed_at"
 
 const AccessRow = Schema.Struct({
   session_id: Schema.BigInt,
@@ -81,7 +94,8 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
               created_at: date(session.createdAt),
               last_used_at: date(session.lastUsedAt),
               expires_at: date(session.expiresAt),
-              revoked_at: session.revokedAt === null ? null : date(session.revokedAt)
+              revoked_at: session.revokedAt === null ? null : date(session.revokedAt),
+              password_changed_at: session.passwordChangedAt === null ? null : date(session.passwordChangedAt)
             })}
             RETURNING id AS session_id)
           ${insertTokens(tokens, "session")}`.pipe(Effect.asVoid, Effect.orDie)
@@ -93,8 +107,9 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
                    ${sql.unsafe(SELECT_BLOCK)}
             FROM session_tokens t JOIN sessions s ON s.id = t.session_id
             LEFT JOIN account_blocks b ON b.user_id = s.user_id
+            LEFT JOIN credentials c ON c.user_id = s.user_id
             WHERE t.digest = ${digest} AND t.kind = 'access'
-              AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}`
+              AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
       ).pipe(
         Effect.map(([row]): SessionsRepo.AccessLookup => {
           if (row === undefined) return { _tag: "Unknown" }
@@ -110,7 +125,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         })
       )
 
-    const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, { now, reuseGraceMs }) =>
+    const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, now) =>
       Effect.gen(function* () {
         // Spend the token and put the new pair in its place in one statement. The row lock of the
         // spending update makes a concurrent refresh with the same token wait, and then find
@@ -118,9 +133,10 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         const [spent] = yield* spentRows(
           sql`WITH spent AS (
                 UPDATE session_tokens t SET used_at = ${date(now)}
-                FROM sessions s
+                FROM sessions s LEFT JOIN credentials c ON c.user_id = s.user_id
                 WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh' AND t.used_at IS NULL
                   AND s.id = t.session_id AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}
+                  AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}
                 RETURNING t.session_id, s.user_id, s.expires_at),
               dropped AS (
                 DELETE FROM session_tokens d USING spent
@@ -137,15 +153,18 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             sessionExpiresAt: utc(spent.expires_at)
           } as const
         }
-        // Not spendable: unknown, dead, or spent before. Spent before and outside the grace window
-        // is a stolen token being replayed: the whole session ends.
+        // Not spendable: unknown, dead, or spent before. Spent before, however recently, is a reuse
+        // (a stolen token replayed, or the loser of a race, which cannot be told apart from one):
+        // the whole session ends. A concurrent loser gets here only after the winner's statement
+        // committed (it waited on the row lock), so it always sees used_at set.
         const [used] = yield* usedRows(
-          sql`SELECT t.session_id, t.used_at, (s.revoked_at IS NULL AND s.expires_at > ${date(now)}) AS live
+          sql`SELECT t.session_id, t.used_at,
+                     (s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}) AS live
               FROM session_tokens t JOIN sessions s ON s.id = t.session_id
+              LEFT JOIN credentials c ON c.user_id = s.user_id
               WHERE t.digest = ${refreshDigest} AND t.kind = 'refresh'`
         )
         if (used === undefined || used.used_at === null || !used.live) return { _tag: "Rejected" } as const
-        if (DateTime.toEpochMillis(now) - used.used_at.getTime() < reuseGraceMs) return { _tag: "Rejected" } as const
         yield* sql`UPDATE sessions SET revoked_at = ${date(now)} WHERE id = ${String(used.session_id)} AND revoked_at IS NULL`.pipe(
           Effect.orDie
         )
@@ -156,9 +175,10 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
       sql`UPDATE sessions SET last_used_at = ${date(now)} WHERE id = ${sessionId}`.pipe(Effect.asVoid, Effect.orDie)
 
     const listLive: SessionsRepo.SessionsRepo["Service"]["listLive"] = (userId, now) =>
-      sql`SELECT * FROM sessions
-          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${date(now)}
-          ORDER BY created_at DESC, id DESC`.pipe(
+      sql`SELECT s.* FROM sessions s LEFT JOIN credentials c ON c.user_id = s.user_id
+          WHERE s.user_id = ${userId} AND s.revoked_at IS NULL AND s.expires_at > ${date(now)}
+            AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}
+          ORDER BY s.created_at DESC, s.id DESC`.pipe(
         Effect.flatMap(decodeSessions),
         Effect.map((found) => found.map(toSession)),
         Effect.orDie

@@ -169,7 +169,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = AccountSnapsho
       AccountsRepo.AccountsRepo.layerMemory,
       MfaRepo.MfaRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
-      SessionsRepo.SessionsRepo.layerMemory,
+      // sessions read password changes from the accounts beside them (the same layer, built once)
+      SessionsRepo.SessionsRepo.layerMemory.pipe(Layer.provide(AccountsRepo.AccountsRepo.layerMemory)),
       VerificationsRepo.VerificationsRepo.layerMemory,
       RestrictionsRepo.RestrictionsRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,

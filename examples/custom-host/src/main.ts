@@ -87,7 +87,8 @@ const base = Layer.mergeAll(
 )
 const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
 const sessions = Sessions.Sessions.layer.pipe(
-  Layer.provide(SessionsRepo.SessionsRepo.layerMemory),
+  // sessions read password changes from the accounts below (the same layer, built once)
+  Layer.provide(SessionsRepo.SessionsRepo.layerMemory.pipe(Layer.provide(AccountsRepo.AccountsRepo.layerMemory))),
   Layer.provideMerge(BlocksRepo.BlocksRepo.layerMemory),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )

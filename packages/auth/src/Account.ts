@@ -26,7 +26,12 @@ export const Credentials = Schema.Struct({
   /** An argon2id PHC string (`$argon2id$v=19$…`); never the password. */
   passwordHash: Schema.String,
   dateOfBirth: CalendarDate,
-  createdAt: Schema.DateTimeUtc
+  createdAt: Schema.DateTimeUtc,
+  /**
+   * When the password was last changed (recovery); null if never since registration. Sessions carry
+   * the value their login saw, and one that differs from this is refused (see Sessions).
+   */
+  passwordChangedAt: Schema.NullOr(Schema.DateTimeUtc)
 })
 export type Credentials = typeof Credentials.Type
 

@@ -8,7 +8,7 @@
  */
 import type { Snowflake } from "@veche/platform"
 import { type UsersErrors, UsersRepo } from "@veche/users"
-import { Context, Effect, Exit, Layer, Option, Ref } from "effect"
+import { Context, DateTime, Effect, Exit, Layer, Option, Ref } from "effect"
 import { type Account, type Credentials, emailKey } from "./Account.ts"
 import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
 import type { PhoneNumber } from "./Phone.ts"
@@ -25,8 +25,27 @@ export class AccountsRepo extends Context.Service<
     /** Without regard to letter case. */
     readonly findByEmail: (email: string) => Effect.Effect<Option.Option<Account>>
     readonly findByUserId: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Account>>
-    /** Replaces the stored PHC string; does nothing for an unknown user. */
-    readonly setPasswordHash: (userId: Snowflake.Snowflake, passwordHash: string) => Effect.Effect<void>
+    /**
+     * A new password (recovery): replaces the PHC string and moves `passwordChangedAt` to `now`, or
+     * just past the previous change if that is not earlier (two changes never share a value, so a
+     * session started under the first is still told apart). Answers the new `passwordChangedAt`;
+     * none for an unknown user, who is left alone.
+     */
+    readonly changePassword: (
+      userId: Snowflake.Snowflake,
+      passwordHash: string,
+      now: DateTime.Utc
+    ) => Effect.Effect<Option.Option<DateTime.Utc>>
+    /**
+     * The same password hashed with new parameters (login): replaces the PHC string only while it
+     * is still `previousHash`, so a login that checked the old password cannot put it back over a
+     * change made meanwhile. `passwordChangedAt` stays: the password is the same.
+     */
+    readonly rehashPassword: (
+      userId: Snowflake.Snowflake,
+      previousHash: string,
+      passwordHash: string
+    ) => Effect.Effect<void>
     /**
      * Makes `email` the user's confirmed address (replacing any other). EmailTaken when another
      * account holds it, settled by the store's unique index; nothing happens for an unknown user.
@@ -55,6 +74,10 @@ export class AccountsRepo extends Context.Service<
 
 /** Not a PHC string: verifying any password against it fails. */
 export const ERASED = "!erased"
+
+/** `now`, or a millisecond past the previous change when the clock has not moved past it. */
+const nextChange = (previous: DateTime.Utc | null, now: DateTime.Utc): DateTime.Utc =>
+  previous !== null && !DateTime.isLessThan(previous, now) ? DateTime.add(previous, { milliseconds: 1 }) : now
 
 interface State {
   /** Registered accounts' credentials, by user id. */
@@ -125,10 +148,18 @@ function makeMemory() {
       findByPhone: (phone) => findWhere((c) => c.phone === phone),
       findByEmail: (email) => findWhere((c) => c.email !== null && emailKey(c.email) === emailKey(email)),
       findByUserId: (userId) => Effect.flatMap(Ref.get(state), (s) => withUser(s.credentials.get(userId))),
-      setPasswordHash: (userId, passwordHash) =>
+      changePassword: (userId, passwordHash, now) =>
+        Ref.modify(state, (s): [Option.Option<DateTime.Utc>, State] => {
+          const credentials = s.credentials.get(userId)
+          if (credentials === undefined) return [Option.none(), s]
+          const passwordChangedAt = nextChange(credentials.passwordChangedAt, now)
+          const changed = { ...credentials, passwordHash, passwordChangedAt }
+          return [Option.some(passwordChangedAt), { ...s, credentials: new Map(s.credentials).set(userId, changed) }]
+        }),
+      rehashPassword: (userId, previousHash, passwordHash) =>
         Ref.update(state, (s) => {
           const credentials = s.credentials.get(userId)
-          if (credentials === undefined) return s
+          if (credentials === undefined || credentials.passwordHash !== previousHash) return s
           return { ...s, credentials: new Map(s.credentials).set(userId, { ...credentials, passwordHash }) }
         }),
       bindEmail: (userId, email) =>

@@ -2,7 +2,9 @@
  * A signed-in user's e-mail address: adding one (password, then a confirmation link; the address
  * is pending until the link is followed), sending the link again (the previous one stops working),
  * and removing the address (password; every link burned, so recovery by e-mail ends). Letters are
- * limited: one request a minute per user, 5 letters per address and 5 per user an hour.
+ * limited: one request a minute per user, 5 letters per address and 5 per user an hour. The limits
+ * are counted before the address is looked up, for taken and free addresses alike, so that once
+ * they run out both answer 429 (not "taken" for one and 429 for the other: a registration oracle).
  */
 import type { Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
@@ -55,12 +57,11 @@ export class EmailBinding extends Context.Service<
 
       const count = countWith(quotas)
 
-      /** The three letter limits, counted before the letter is queued. */
-      const letter = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, email: string) {
+      /** The three letter limits, counted before the address is looked up or a letter queued. */
+      const countLetter = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, email: string) {
         yield* count("emailRequestPerUser", userId)
         yield* count("emailLettersPerAddress", emailKey(email))
         yield* count("emailLettersPerUser", userId)
-        yield* confirmation.send(userId, email)
       })
 
       const pending = (userId: Snowflake.Snowflake) =>
@@ -78,15 +79,17 @@ export class EmailBinding extends Context.Service<
       }) {
         yield* passwords.verify(request.userId, request.password)
         const email = normaliseEmail(request.email)
+        yield* countLetter(request.userId, email)
         const holder = yield* accounts.findByEmail(email)
         if (Option.isSome(holder) && holder.value.user.id !== request.userId) return yield* new EmailTaken()
-        yield* letter(request.userId, email)
+        yield* confirmation.send(request.userId, email)
       })
 
       const resend = Effect.fn("EmailBinding.resend")(function* (userId: Snowflake.Snowflake) {
         const address = yield* pending(userId)
         if (Option.isNone(address)) return yield* new NothingPending()
-        yield* letter(userId, address.value)
+        yield* countLetter(userId, address.value)
+        yield* confirmation.send(userId, address.value)
       })
 
       const remove = Effect.fn("EmailBinding.remove")(function* (request: {

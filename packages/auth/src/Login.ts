@@ -129,11 +129,14 @@ export class Login extends Context.Service<
         // Only after the password: a wrong password must not reveal a block or whether 2FA is on.
         yield* sessions.ensureNotBlocked(user.id)
         yield* mfa.checkLogin(user.id, request.code)
+        const checked = account.value.credentials
         if (verdict.needsRehash) {
           const fresh = yield* Effect.orDie(hasher.hash(request.password))
-          yield* accounts.setPasswordHash(user.id, fresh)
+          // Only over the hash just checked: a recovery may have set a new password meanwhile.
+          yield* accounts.rehashPassword(user.id, checked.passwordHash, fresh)
         }
-        return yield* sessions.start(user.id, client)
+        // Under the password just checked: if a recovery changed it meanwhile, this session is refused.
+        return yield* sessions.start(user.id, client, checked.passwordChangedAt)
       })
 
       const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {

@@ -2,7 +2,9 @@
  * Moving a signed-in account to a new number: the password, then a 6-digit code to the new number
  * (the same 3-per-hour SMS quota as registration and recovery), then the code. A number that
  * already has an account is refused before anything is sent (409), and again when the change is
- * made (the store settles races).
+ * made (the store settles races). The SMS quotas are counted before that lookup, for taken and free
+ * numbers alike: otherwise, once they ran out, a taken number would still answer 409 and a free one
+ * 429, telling whoever asks which numbers are registered, without limit.
  */
 import { SmsSender, type Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
@@ -71,9 +73,9 @@ export class PhoneChange extends Context.Service<
         readonly address: string
       }) {
         yield* passwords.verify(request.userId, request.password)
+        yield* countSmsCode(count, request.phone, request.address)
         const holder = yield* accounts.findByPhone(request.phone)
         if (Option.isSome(holder)) return yield* new PhoneTaken()
-        yield* countSmsCode(count, request.phone, request.address)
         const opened = yield* checks.open({
           purpose: "change_phone",
           target: request.phone,

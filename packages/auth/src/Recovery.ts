@@ -140,11 +140,13 @@ export class Recovery extends Context.Service<
         yield* sessions.ensureNotBlocked(userId)
         const now = yield* DateTime.now
         const passwordHash = yield* Effect.orDie(hasher.hash(newPassword))
-        yield* accounts.setPasswordHash(userId, passwordHash)
+        // Sessions started under the old password are refused from here on, including one a login
+        // that checked the old password starts after the endAll below.
+        const changedAt = yield* accounts.changePassword(userId, passwordHash, now)
         yield* sessions.endAll(userId)
         if (account.credentials.phone !== null) yield* verifications.invalidateFor(account.credentials.phone, "recover")
         yield* links.burnFor(userId, "recover", now)
-        return yield* sessions.start(userId, client)
+        return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
 
       const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (

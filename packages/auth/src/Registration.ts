@@ -194,7 +194,8 @@ export class Registration extends Context.Service<
             emailVerified: byEmail,
             passwordHash,
             dateOfBirth: request.dateOfBirth,
-            createdAt: now
+            createdAt: now,
+            passwordChangedAt: null
           }
         })
         const pair = yield* sessions.start(userId, client)

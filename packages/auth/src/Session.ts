@@ -1,7 +1,8 @@
 /**
  * A login session: one per login, holding one live access token and one live refresh token at a
  * time. Refresh replaces both; the session's absolute lifetime never moves, so rotation cannot keep
- * a stolen chain alive forever. Revoking the session kills every token it ever issued.
+ * a stolen chain alive forever. Revoking the session kills every token it ever issued, and so does
+ * a change of the account's password (see `passwordChangedAt`).
  */
 import { Snowflake } from "@veche/platform"
 import { Schema } from "effect"
@@ -21,7 +22,13 @@ export const Session = Schema.Struct({
   lastUsedAt: Schema.DateTimeUtc,
   /** Absolute end of the session, whatever refreshes happen. */
   expiresAt: Schema.DateTimeUtc,
-  revokedAt: Schema.NullOr(Schema.DateTimeUtc)
+  revokedAt: Schema.NullOr(Schema.DateTimeUtc),
+  /**
+   * The account's `passwordChangedAt` when its login checked the password (null: never changed).
+   * While it differs from the account's current value the session is refused: a login that checked
+   * the old password while a recovery set a new one cannot keep a session started afterwards.
+   */
+  passwordChangedAt: Schema.NullOr(Schema.DateTimeUtc)
 })
 export type Session = typeof Session.Type
 

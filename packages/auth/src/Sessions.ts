@@ -1,6 +1,7 @@
 /**
  * Sessions: each login starts one and gets a token pair; refresh rotates the pair (reuse of a spent
- * refresh token ends the whole session); access tokens are checked on every request.
+ * refresh token ends the whole session); access tokens are checked on every request. A session
+ * started under a password that has since changed is refused like a revoked one.
  */
 import { unstacked } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
@@ -25,7 +26,16 @@ export interface TokenPair {
 export class Sessions extends Context.Service<
   Sessions,
   {
-    readonly start: (userId: Snowflake.Snowflake, client: ClientInfo) => Effect.Effect<TokenPair>
+    /**
+     * `passwordChangedAt`: the account's value as read with the password hash the login checked
+     * (none or null: never changed, as for a new registration). A session started with an older
+     * value than the account's is refused from its first request.
+     */
+    readonly start: (
+      userId: Snowflake.Snowflake,
+      client: ClientInfo,
+      passwordChangedAt?: DateTime.Utc | null
+    ) => Effect.Effect<TokenPair>
     readonly refresh: (
       refreshToken: Redacted.Redacted<string>
     ) => Effect.Effect<TokenPair, RefreshRejected | AccountBlocked>
@@ -55,7 +65,6 @@ export class Sessions extends Context.Service<
       const config = yield* SessionsConfig
       const ids = yield* Snowflake.SnowflakeGenerator
       const accessTtlMs = Duration.toMillis(config.accessTokenTtl)
-      const reuseGraceMs = Duration.toMillis(config.reuseGrace)
       const touchEveryMs = Duration.toMillis(config.touchEvery)
 
       const mintPair = Effect.fnUntraced(function* (now: DateTime.Utc) {
@@ -87,7 +96,11 @@ export class Sessions extends Context.Service<
         }
       })
 
-      const start = Effect.fn("Sessions.start")(function* (userId: Snowflake.Snowflake, client: ClientInfo) {
+      const start = Effect.fn("Sessions.start")(function* (
+        userId: Snowflake.Snowflake,
+        client: ClientInfo,
+        passwordChangedAt: DateTime.Utc | null = null
+      ) {
         const now = yield* DateTime.now
         const minted = yield* mintPair(now)
         const id = yield* ids.next
@@ -99,7 +112,8 @@ export class Sessions extends Context.Service<
             createdAt: now,
             lastUsedAt: now,
             expiresAt: DateTime.add(now, { milliseconds: Duration.toMillis(config.sessionTtl) }),
-            revokedAt: null
+            revokedAt: null,
+            passwordChangedAt
           },
           minted.stored
         )
@@ -111,7 +125,7 @@ export class Sessions extends Context.Service<
         if (tokens.kindOf(refreshToken) !== "refresh") return yield* new RefreshRejected()
         const now = yield* DateTime.now
         const minted = yield* mintPair(now)
-        const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, { now, reuseGraceMs })
+        const rotation = yield* repo.rotate(yield* tokens.digest(refreshToken), minted.stored, now)
         if (rotation._tag === "Rotated") {
           // Rotated but not handed out: a blocked account's chain stops here.
           yield* ensureNotBlocked(rotation.grant.userId)

@@ -9,8 +9,6 @@ export class SessionsConfig extends Context.Service<
   {
     readonly accessTokenTtl: Duration.Duration
     readonly sessionTtl: Duration.Duration
-    /** A refresh token spent less than this long ago is refused without ending the session. */
-    readonly reuseGrace: Duration.Duration
     /** Last use is written at most this often per session (not on every request). */
     readonly touchEvery: Duration.Duration
   }
@@ -18,7 +16,6 @@ export class SessionsConfig extends Context.Service<
   static readonly defaults = {
     accessTokenTtl: Duration.hours(1),
     sessionTtl: Duration.days(60),
-    reuseGrace: Duration.seconds(10),
     touchEvery: Duration.minutes(5)
   }
 

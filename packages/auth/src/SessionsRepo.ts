@@ -1,10 +1,11 @@
 /**
  * The port to sessions and their tokens (stored by digest only), and its in-memory adapter. Every
  * operation is atomic in the store: a refresh token is spent by one conditional update, so N
- * concurrent refreshes with it rotate exactly once.
+ * concurrent refreshes with it rotate exactly once; the others are reuses and revoke the session.
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
+import { AccountsRepo } from "./AccountsRepo.ts"
 import type { Block } from "./Block.ts"
 import { BlocksRepo } from "./BlocksRepo.ts"
 import type { AccessGrant, Session } from "./Session.ts"
@@ -23,21 +24,23 @@ export type AccessLookup =
       readonly block: Block | null
     }
   | { readonly _tag: "Expired" }
-  /** Unknown, or its session was revoked or is past its absolute end. */
+  /**
+   * Unknown, or its session was revoked, is past its absolute end, or was started under a password
+   * that has changed since (its `passwordChangedAt` is not the account's).
+   */
   | { readonly _tag: "Unknown" }
 
 export type Rotation =
   | { readonly _tag: "Rotated"; readonly grant: AccessGrant; readonly sessionExpiresAt: DateTime.Utc }
-  /** Spent before, outside the grace window: theft is assumed and the whole session was revoked. */
+  /**
+   * Spent before, however recently, while its session was live: theft is assumed and the whole
+   * session was revoked. There is no grace window: a thief who refreshed first and an owner who
+   * retries a moment later look exactly like two racing refreshes, and a window would let the thief
+   * keep the session (the spec: reuse of a rotated token revokes the whole chain).
+   */
   | { readonly _tag: "Reused"; readonly sessionId: Snowflake.Snowflake }
-  /** Unknown, expired, revoked, or spent moments ago by a concurrent refresh (nothing revoked). */
+  /** Unknown, expired, or its session already ended or its password changed (nothing to revoke). */
   | { readonly _tag: "Rejected" }
-
-export interface RotateOptions {
-  readonly now: DateTime.Utc
-  /** A token spent less than this long ago is refused without revoking: concurrent refreshes race. */
-  readonly reuseGraceMs: number
-}
 
 export class SessionsRepo extends Context.Service<
   SessionsRepo,
@@ -45,9 +48,9 @@ export class SessionsRepo extends Context.Service<
     readonly create: (session: Session, tokens: NewTokens) => Effect.Effect<void>
     /** The access token's session, with its account's block, in one lookup of the store. */
     readonly findAccess: (digest: string, now: DateTime.Utc) => Effect.Effect<AccessLookup>
-    readonly rotate: (refreshDigest: string, next: NewTokens, options: RotateOptions) => Effect.Effect<Rotation>
+    readonly rotate: (refreshDigest: string, next: NewTokens, now: DateTime.Utc) => Effect.Effect<Rotation>
     readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
-    /** The user's sessions that are neither revoked nor past their end, newest first. */
+    /** The user's sessions that are neither revoked, past their end nor of an old password, newest first. */
     readonly listLive: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<ReadonlyArray<Session>>
     readonly revoke: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
     /** Revokes all the user's sessions but `keep` (none: all); answers how many were revoked. */
@@ -58,8 +61,11 @@ export class SessionsRepo extends Context.Service<
     ) => Effect.Effect<number>
   }
 >()("@veche/auth/SessionsRepo") {
-  /** Sessions in memory, reading blocks from the BlocksRepo beside them (the memory one). */
-  static readonly layerMemory: Layer.Layer<SessionsRepo, never, BlocksRepo> = Layer.effect(
+  /**
+   * Sessions in memory, reading blocks and password changes from the BlocksRepo and AccountsRepo
+   * beside them (the memory ones).
+   */
+  static readonly layerMemory: Layer.Layer<SessionsRepo, never, BlocksRepo | AccountsRepo> = Layer.effect(
     SessionsRepo,
     Effect.suspend(makeMemory)
   )
@@ -79,6 +85,12 @@ interface State {
 
 const isLive = (session: Session | undefined, now: DateTime.Utc): session is Session =>
   session !== undefined && session.revokedAt === null && DateTime.isLessThan(now, session.expiresAt)
+
+/** The session was started under the account's current password (`changedAt`: its passwordChangedAt). */
+const underCurrentPassword = (session: Session, changedAt: DateTime.Utc | null) =>
+  session.passwordChangedAt === null || changedAt === null
+    ? session.passwordChangedAt === changedAt
+    : DateTime.Equivalence(session.passwordChangedAt, changedAt)
 
 function withTokens(tokens: ReadonlyMap<string, StoredToken>, sessionId: Snowflake.Snowflake, next: NewTokens) {
   const result = new Map(tokens)
@@ -100,6 +112,21 @@ function makeMemory() {
   return Effect.gen(function* () {
     const state = yield* Ref.make<State>({ sessions: new Map(), tokens: new Map() })
     const blocks = yield* BlocksRepo
+    const accounts = yield* AccountsRepo
+
+    /** The account's passwordChangedAt (null: never changed, or no account, as in some tests). */
+    const passwordChangedAt = (userId: Snowflake.Snowflake) =>
+      Effect.map(accounts.findByUserId(userId), (account) =>
+        Option.getOrNull(Option.flatMapNullishOr(account, (found) => found.credentials.passwordChangedAt))
+      )
+
+    /** The password change of the account whose refresh token this is, read before the rotation. */
+    const passwordChangedAtOfToken = (digest: string) =>
+      Effect.flatMap(Ref.get(state), (s) => {
+        const token = s.tokens.get(digest)
+        const session = token === undefined ? undefined : s.sessions.get(token.sessionId)
+        return session === undefined ? Effect.succeed(null) : passwordChangedAt(session.userId)
+      })
     return SessionsRepo.of({
       create: (session, tokens) =>
         Ref.update(state, (s) => ({
@@ -112,45 +139,47 @@ function makeMemory() {
           if (token === undefined || token.kind !== "access") return Effect.succeed({ _tag: "Unknown" })
           const session = s.sessions.get(token.sessionId)
           if (!isLive(session, now)) return Effect.succeed({ _tag: "Unknown" })
-          if (token.expiresAt !== undefined && !DateTime.isLessThan(now, token.expiresAt)) {
-            return Effect.succeed({ _tag: "Expired" })
-          }
-          return Effect.map(blocks.find(session.userId), (block) => ({
-            _tag: "Valid",
-            grant: { sessionId: session.id, userId: session.userId },
-            lastUsedAt: session.lastUsedAt,
-            block: Option.getOrNull(block)
-          }))
-        }),
-      rotate: (refreshDigest, next, { now, reuseGraceMs }) =>
-        Ref.modify(state, (s): [Rotation, State] => {
-          const token = s.tokens.get(refreshDigest)
-          if (token === undefined || token.kind !== "refresh") return [{ _tag: "Rejected" }, s]
-          const session = s.sessions.get(token.sessionId)
-          if (token.usedAt !== undefined) {
-            const sinceUse = DateTime.toEpochMillis(now) - DateTime.toEpochMillis(token.usedAt)
-            if (sinceUse < reuseGraceMs || !isLive(session, now)) return [{ _tag: "Rejected" }, s]
-            return [{ _tag: "Reused", sessionId: token.sessionId }, revoked(s, [token.sessionId], now)]
-          }
-          if (!isLive(session, now)) return [{ _tag: "Rejected" }, s]
-          // Spend the old refresh token; the old access token goes too (one live pair per session).
-          const tokens = withTokens(s.tokens, session.id, next)
-          tokens.set(refreshDigest, { ...token, usedAt: now })
-          for (const [digest, other] of tokens) {
-            if (other.sessionId === session.id && other.kind === "access" && digest !== next.access.digest) {
-              tokens.delete(digest)
-            }
-          }
-          const sessions = new Map(s.sessions).set(session.id, { ...session, lastUsedAt: now })
-          return [
-            {
-              _tag: "Rotated",
+          return Effect.gen(function* () {
+            if (!underCurrentPassword(session, yield* passwordChangedAt(session.userId))) return { _tag: "Unknown" }
+            if (token.expiresAt !== undefined && !DateTime.isLessThan(now, token.expiresAt)) return { _tag: "Expired" }
+            const block = yield* blocks.find(session.userId)
+            return {
+              _tag: "Valid",
               grant: { sessionId: session.id, userId: session.userId },
-              sessionExpiresAt: session.expiresAt
-            },
-            { sessions, tokens }
-          ]
+              lastUsedAt: session.lastUsedAt,
+              block: Option.getOrNull(block)
+            }
+          })
         }),
+      rotate: (refreshDigest, next, now) =>
+        Effect.flatMap(passwordChangedAtOfToken(refreshDigest), (changedAt) =>
+          Ref.modify(state, (s): [Rotation, State] => {
+            const token = s.tokens.get(refreshDigest)
+            if (token === undefined || token.kind !== "refresh") return [{ _tag: "Rejected" }, s]
+            const session = s.sessions.get(token.sessionId)
+            if (!isLive(session, now) || !underCurrentPassword(session, changedAt)) return [{ _tag: "Rejected" }, s]
+            if (token.usedAt !== undefined) {
+              return [{ _tag: "Reused", sessionId: token.sessionId }, revoked(s, [token.sessionId], now)]
+            }
+            // Spend the old refresh token; the old access token goes too (one live pair per session).
+            const tokens = withTokens(s.tokens, session.id, next)
+            tokens.set(refreshDigest, { ...token, usedAt: now })
+            for (const [digest, other] of tokens) {
+              if (other.sessionId === session.id && other.kind === "access" && digest !== next.access.digest) {
+                tokens.delete(digest)
+              }
+            }
+            const sessions = new Map(s.sessions).set(session.id, { ...session, lastUsedAt: now })
+            return [
+              {
+                _tag: "Rotated",
+                grant: { sessionId: session.id, userId: session.userId },
+                sessionExpiresAt: session.expiresAt
+              },
+              { sessions, tokens }
+            ]
+          })
+        ),
       touch: (sessionId, now) =>
         Ref.update(state, (s) => {
           const session = s.sessions.get(sessionId)
@@ -158,9 +187,11 @@ function makeMemory() {
           return { ...s, sessions: new Map(s.sessions).set(sessionId, { ...session, lastUsedAt: now }) }
         }),
       listLive: (userId, now) =>
-        Effect.map(Ref.get(state), (s) =>
+        Effect.zipWith(Ref.get(state), passwordChangedAt(userId), (s, changedAt) =>
           [...s.sessions.values()]
-            .filter((session) => session.userId === userId && isLive(session, now))
+            .filter(
+              (session) => session.userId === userId && isLive(session, now) && underCurrentPassword(session, changedAt)
+            )
             .sort((a, b) => DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt))
         ),
       revoke: (sessionId, now) => Ref.update(state, (s) => revoked(s, [sessionId], now)),

@@ -1,9 +1,16 @@
 import { describe, layer } from "@effect/vitest"
+import { UsersRepo } from "@veche/users"
 import { Layer } from "effect"
+import { AccountsRepo } from "../src/AccountsRepo.ts"
 import { BlocksRepo } from "../src/BlocksRepo.ts"
 import { SessionsRepo } from "../src/SessionsRepo.ts"
 import { sessionsRepoContract } from "./contracts/SessionsRepoContract.ts"
 
 describe("SessionsRepo (memory)", () => {
-  layer(SessionsRepo.layerMemory.pipe(Layer.provide(BlocksRepo.layerMemory)))((it) => sessionsRepoContract(it))
+  layer(
+    SessionsRepo.layerMemory.pipe(
+      Layer.provide(Layer.merge(BlocksRepo.layerMemory, AccountsRepo.layerMemory)),
+      Layer.provide(UsersRepo.UsersRepo.layerMemory)
+    )
+  )((it) => sessionsRepoContract(it))
 })

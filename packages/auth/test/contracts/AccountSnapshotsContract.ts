@@ -44,7 +44,8 @@ export const accountSnapshotsContract = (it: Vitest.MethodsNonLive<Needs>) => {
           emailVerified: false,
           passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
           dateOfBirth: "2000-01-01",
-          createdAt: now
+          createdAt: now,
+          passwordChangedAt: null
         }
       })
       const first = Option.getOrThrow(yield* snapshots.read(id))

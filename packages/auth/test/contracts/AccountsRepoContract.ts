@@ -40,7 +40,8 @@ const newAccount = Effect.fnUntraced(function* (keys: Keys = {}) {
       emailVerified: false,
       passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaA",
       dateOfBirth: "2000-02-29",
-      createdAt
+      createdAt,
+      passwordChangedAt: null
     }
   }
   return account
@@ -198,20 +199,46 @@ export const accountsRepoContract = (it: Vitest.MethodsNonLive<AccountsRepo | Us
     })
   )
 
-  it.effect("replaces the password hash and nothing else", () =>
+  it.effect("a password change replaces the hash and records when, never twice the same moment", () =>
     Effect.gen(function* () {
       const repo = yield* AccountsRepo
       const account = yield* newAccount()
       yield* repo.register(account)
       const next = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdG5ld3NhbHQ$bmV3aGFzaG5ld2hhc2huZXdoYXNobmV3aGFzaA"
-      yield* repo.setPasswordHash(account.user.id, next)
+      const now = DateTime.makeUnsafe(Date.UTC(2026, 5, 1, 12))
+      expect(yield* repo.changePassword(account.user.id, next, now)).toEqual(Option.some(now))
       expect(yield* repo.findByUserId(account.user.id)).toEqual(
-        Option.some({ ...account, credentials: { ...account.credentials, passwordHash: next } })
+        Option.some({ ...account, credentials: { ...account.credentials, passwordHash: next, passwordChangedAt: now } })
       )
+      // A second change at the same moment (or with a clock behind) still gets its own, later value.
+      const again = yield* repo.changePassword(account.user.id, next, DateTime.add(now, { seconds: -5 }))
+      expect(again).toEqual(Option.some(DateTime.add(now, { milliseconds: 1 })))
       // An unknown user is left alone, not created.
       const ghost = yield* newAccount()
-      yield* repo.setPasswordHash(ghost.user.id, next)
+      expect(yield* repo.changePassword(ghost.user.id, next, now)).toEqual(Option.none())
       expect(Option.isNone(yield* repo.findByUserId(ghost.user.id))).toBe(true)
+    })
+  )
+
+  it.effect("a rehash replaces the hash only while it is the one checked, and keeps the change moment", () =>
+    Effect.gen(function* () {
+      const repo = yield* AccountsRepo
+      const account = yield* newAccount()
+      yield* repo.register(account)
+      const old = account.credentials.passwordHash
+      const rehashed = "$argon2id$v=19$m=19456,t=3,p=1$cmVoYXNoc2FsdA$cmVoYXNoZWRyZWhhc2hlZHJlaGFzaGVkcmVoYQ"
+      yield* repo.rehashPassword(account.user.id, old, rehashed)
+      expect(yield* repo.findByUserId(account.user.id)).toEqual(
+        Option.some({ ...account, credentials: { ...account.credentials, passwordHash: rehashed } })
+      )
+      // A login that checked the old password rehashes after a recovery set a new one: nothing changes.
+      const recovered = "$argon2id$v=19$m=19456,t=2,p=1$cmVjb3ZlcmVk$cmVjb3ZlcmVkcmVjb3ZlcmVkcmVjb3ZlcmVkcmVj"
+      const changedAt = DateTime.makeUnsafe(Date.UTC(2026, 5, 2))
+      yield* repo.changePassword(account.user.id, recovered, changedAt)
+      yield* repo.rehashPassword(account.user.id, rehashed, "$argon2id$v=19$stale")
+      expect(Option.map(yield* repo.findByUserId(account.user.id), (a) => a.credentials)).toEqual(
+        Option.some({ ...account.credentials, passwordHash: recovered, passwordChangedAt: changedAt })
+      )
     })
   )
 

@@ -39,7 +39,8 @@ const session = Effect.fnUntraced(function* (userId: Snowflake.Snowflake) {
       createdAt: T0,
       lastUsedAt: T0,
       expiresAt: at(30 * DAY),
-      revokedAt: null
+      revokedAt: null,
+      passwordChangedAt: null
     },
     { access: { digest, expiresAt: at(DAY) }, refresh: { digest: `${digest}-refresh` } }
   )
