@@ -1,8 +1,9 @@
 /** Rate limits through the whole app: headers, 429s, windows, shared buckets, partitions, the global limit. */
 import { RateLimitError, REST } from "@discordjs/rest"
 import { describe, expect, it, layer } from "@effect/vitest"
+import { Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { FormBodyErrors, HttpEdge, RateLimit } from "@veche/rest"
+import { Authenticator, FormBodyErrors, HttpEdge, KnownTokens, RateLimit } from "@veche/rest"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -11,6 +12,14 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/h
 const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
 const rateLimitHeaders = (response: Response) =>
   Object.fromEntries([...response.headers].filter(([name]) => name.startsWith("x-ratelimit") || name === "retry-after"))
+
+/** A request from the client at `from` (the test host trusts X-Forwarded-For from its loopback proxy). */
+const from = (path: string, address: string, authorization?: string) =>
+  Effect.flatMap(Effect.service(TestHost.TestHost), (host) =>
+    host.fetch(path, {
+      headers: { "x-forwarded-for": address, ...(authorization === undefined ? {} : { authorization }) }
+    })
+  )
 
 describe("Route buckets on the API", () => {
   layer(
@@ -22,8 +31,7 @@ describe("Route buckets on the API", () => {
   )((it) => {
     it.effect("every answer carries the bucket headers", () =>
       Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
-        const response = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot headers-test" } })
+        const response = yield* from("/api/v10/gateway", "192.0.2.1")
         expect(response.status).toBe(200)
         expect(rateLimitHeaders(response)).toEqual({
           "x-ratelimit-limit": "5",
@@ -40,7 +48,7 @@ describe("Route buckets on the API", () => {
     it.effect("a used-up bucket answers 429 with the body and headers, then resets after its window", () =>
       Effect.gen(function* () {
         const host = yield* TestHost.TestHost
-        const call = () => host.fetch("/api/v10/version", { headers: { authorization: "Bot window-test" } })
+        const call = () => from("/api/v10/version", "192.0.2.2")
         expect((yield* call()).status).toBe(200)
         expect((yield* call()).status).toBe(200)
         const refused = yield* call()
@@ -63,11 +71,9 @@ describe("Route buckets on the API", () => {
 
     it.effect("routes sharing a bucket report the same X-RateLimit-Bucket and share one counter", () =>
       Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
-        const headers = { authorization: "Bot shared-test" }
-        const gateway = yield* host.fetch("/api/v10/gateway", { headers })
-        const gatewayBot = yield* host.fetch("/api/v10/gateway/bot", { headers })
-        const version = yield* host.fetch("/api/v10/version", { headers })
+        const gateway = yield* from("/api/v10/gateway", "192.0.2.3", "Bot shared-test")
+        const gatewayBot = yield* from("/api/v10/gateway/bot", "192.0.2.3", "Bot shared-test")
+        const version = yield* from("/api/v10/version", "192.0.2.3", "Bot shared-test")
         expect(gatewayBot.status).toBe(401) // counted before authentication
         expect(gatewayBot.headers.get("x-ratelimit-bucket")).toBe(gateway.headers.get("x-ratelimit-bucket"))
         expect(gatewayBot.headers.get("x-ratelimit-remaining")).toBe("3")
@@ -75,13 +81,11 @@ describe("Route buckets on the API", () => {
       })
     )
 
-    it.effect("each token, and each address without one, has its own counters", () =>
+    it.effect("each address has its own counters", () =>
       Effect.gen(function* () {
-        const host = yield* TestHost.TestHost
-        const a = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot caller-a" } })
-        const b = yield* host.fetch("/api/v10/gateway", { headers: { authorization: "Bot caller-b" } })
-        const anonymous = yield* host.fetch("/api/v10/gateway")
-        for (const response of [a, b, anonymous]) expect(response.headers.get("x-ratelimit-remaining")).toBe("4")
+        const a = yield* from("/api/v10/gateway", "192.0.2.4")
+        const b = yield* from("/api/v10/gateway", "192.0.2.5")
+        for (const response of [a, b]) expect(response.headers.get("x-ratelimit-remaining")).toBe("4")
       })
     )
 
@@ -147,6 +151,126 @@ describe("The global limit", () => {
   })
 })
 
+const VALID_BOT = "Bot MTMy.rate-limit-bot"
+const tokens = Authenticator.Authenticator.layerStatic([
+  {
+    scheme: "Bot",
+    token: "MTMy.rate-limit-bot",
+    principal: { kind: "bot", userId: Snowflake.Snowflake.make("1312000000000000071") }
+  }
+])
+
+describe("Who a request counts against: the address until a token has authenticated", () => {
+  layer(
+    TestHost.layer({
+      authenticator: tokens,
+      rateLimits: { buckets: { version: { limit: 3, windowMs: 60_000 }, gateway: { limit: 5, windowMs: 60_000 } } }
+    })
+  )((it) => {
+    it.effect("junk tokens from one address share that address's bucket on a route that takes credentials", () =>
+      Effect.gen(function* () {
+        const statuses: Array<number> = []
+        for (let i = 0; i < 7; i++)
+          statuses.push((yield* from("/api/v10/gateway/bot", "198.51.100.1", `Bot junk-${i}`)).status)
+        // five lookups of a junk token, then refused before any lookup
+        expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429])
+        // another address is counted apart
+        expect((yield* from("/api/v10/gateway/bot", "198.51.100.2", "Bot junk-x")).status).toBe(401)
+      })
+    )
+
+    it.effect("a route without credentials ignores the header: every token from one address shares its bucket", () =>
+      Effect.gen(function* () {
+        const statuses: Array<number> = []
+        for (let i = 0; i < 4; i++)
+          statuses.push((yield* from("/api/v10/version", "198.51.100.3", `Bot any-${i}`)).status)
+        expect(statuses).toEqual([200, 200, 200, 429])
+        // a valid token changes nothing there either
+        expect((yield* from("/api/v10/version", "198.51.100.3", VALID_BOT)).status).toBe(429)
+      })
+    )
+
+    it.effect("a valid token gets its own bucket once it has authenticated", () =>
+      Effect.gen(function* () {
+        const address = "198.51.100.4"
+        const first = yield* from("/api/v10/gateway/bot", address, VALID_BOT)
+        expect(first.status).toBe(200)
+        // its first request counted against the address: 4 left there
+        expect(first.headers.get("x-ratelimit-remaining")).toBe("4")
+        for (let i = 0; i < 4; i++)
+          expect((yield* from("/api/v10/gateway/bot", address, `Bot junk-${i}`)).status).toBe(401)
+        expect((yield* from("/api/v10/gateway/bot", address, "Bot junk-5")).status).toBe(429)
+        // the address is spent; the authenticated token counts on its own bucket
+        const own = yield* from("/api/v10/gateway/bot", address, VALID_BOT)
+        expect(own.status).toBe(200)
+        expect(own.headers.get("x-ratelimit-remaining")).toBe("4")
+        expect(own.headers.get("x-ratelimit-bucket")).toBe(first.headers.get("x-ratelimit-bucket"))
+      })
+    )
+  })
+})
+
+describe("The global limit counts junk tokens by address too", () => {
+  layer(TestHost.layer({ authenticator: tokens, rateLimits: { global: { limit: 3, windowMs: 1_000 } } }))((it) => {
+    it.effect("junk tokens from one address hit the address's global limit; a valid token has its own", () =>
+      Effect.gen(function* () {
+        const address = "198.51.100.5"
+        expect((yield* from("/api/v10/gateway/bot", address, VALID_BOT)).status).toBe(200)
+        for (let i = 0; i < 2; i++)
+          expect((yield* from("/api/v10/gateway/bot", address, `Bot junk-${i}`)).status).toBe(401)
+        const refused = yield* from("/api/v10/gateway/bot", address, "Bot junk-3")
+        expect(refused.status).toBe(429)
+        expect(refused.headers.get("x-ratelimit-global")).toBe("true")
+        expect((yield* from("/api/v10/gateway/bot", address, VALID_BOT)).status).toBe(200)
+      })
+    )
+  })
+})
+
+describe("IPv6 clients count by /64, and by /48 with eight times the allowance", () => {
+  layer(
+    TestHost.layer({
+      rateLimits: { global: { limit: 3, windowMs: 1_000 }, buckets: { version: { limit: 2, windowMs: 60_000 } } }
+    })
+  )((it) => {
+    it.effect("two addresses in one /64 share a bucket", () =>
+      Effect.gen(function* () {
+        expect((yield* from("/api/v10/version", "2001:db8:1:1::1")).status).toBe(200)
+        expect((yield* from("/api/v10/version", "2001:db8:1:1:ffff:ffff:ffff:fffe")).status).toBe(200)
+        expect((yield* from("/api/v10/version", "2001:db8:1:1:abcd::9")).status).toBe(429)
+        // the next /64 is another client
+        expect((yield* from("/api/v10/version", "2001:db8:1:2::1")).status).toBe(200)
+      })
+    )
+
+    it.effect("an IPv4-mapped IPv6 address counts as its IPv4 address", () =>
+      Effect.gen(function* () {
+        expect((yield* from("/api/v10/version", "198.51.100.9")).status).toBe(200)
+        expect((yield* from("/api/v10/version", "::ffff:198.51.100.9")).status).toBe(200)
+        expect((yield* from("/api/v10/version", "::ffff:c633:6409")).status).toBe(429)
+      })
+    )
+
+    it.effect("many /64s of one /48 hit the /48's global limit", () =>
+      Effect.gen(function* () {
+        const statuses: Array<number> = []
+        // 3 requests per /64 (its own global limit) from nine /64s: the /48 allows 8 × 3 a second
+        for (let net = 1; net <= 9; net++) {
+          for (let i = 0; i < 3; i++)
+            statuses.push((yield* from("/api/v10/gateway", `2001:db8:2:${net}::${i + 1}`)).status)
+        }
+        expect(statuses.slice(0, 24).every((status) => status === 200)).toBe(true)
+        expect(statuses.slice(24)).toEqual([429, 429, 429])
+        const refused = yield* from("/api/v10/gateway", "2001:db8:2:a::1")
+        expect(refused.status).toBe(429)
+        expect(refused.headers.get("x-ratelimit-global")).toBe("true")
+        // another /48 is untouched
+        expect((yield* from("/api/v10/gateway", "2001:db8:3:1::1")).status).toBe(200)
+      })
+    )
+  })
+})
+
 // Partitioning by the top-level resource id, on routes with a guild id in the path. The foundation's
 // own routes have none yet, so a probe API is served through the same RateLimit middleware.
 class GuildProbe extends HttpApiGroup.make("guilds").add(
@@ -167,7 +291,9 @@ describe("Partitions by guild id", () => {
         h.handle("members", ({ params }) => Effect.succeed({ guild_id: params.guild_id }))
       )
     ),
-    Layer.provide(Layer.mergeAll(FormBodyErrors.layer, RateLimit.layer)),
+    Layer.provide(
+      Layer.mergeAll(FormBodyErrors.layer, RateLimit.layer).pipe(Layer.provide(KnownTokens.KnownTokens.layer))
+    ),
     Layer.provide(
       RouteLimiter.RouteLimiter.layer.pipe(
         Layer.provide(

@@ -55,6 +55,33 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis
       }).pipe(Effect.provide(limiterOn(short)))
     )
 
+    it.live("counts a caller's network (/48) against eight times the global limit", () =>
+      Effect.gen(function* () {
+        const limiter = yield* RouteLimiter.RouteLimiter
+        const network = `a:net-${freshCaller()}`
+        for (let i = 0; i < 8; i++) {
+          const caller = freshCaller()
+          for (let j = 0; j < 2; j++)
+            yield* limiter.check({ route: "things.list", majorId: String(j), caller, network })
+        }
+        const refused = yield* Effect.flip(
+          limiter.check({ route: "things.list", majorId: "1", caller: freshCaller(), network })
+        )
+        expect(refused.global).toBe(true)
+        yield* limiter.check({ route: "things.list", majorId: "1", caller: freshCaller(), network: `${network}-2` })
+      }).pipe(
+        Effect.provide(
+          limiterOn(
+            RouteBuckets.RouteBuckets.layer({
+              global: { limit: 2, windowMs: 60_000 },
+              buckets: { small: { limit: 5, windowMs: 60_000 } },
+              routes: { "things.list": "small" }
+            })
+          )
+        )
+      )
+    )
+
     it.live("refuses past the global limit without counting the route's bucket", () =>
       Effect.gen(function* () {
         const caller = freshCaller()

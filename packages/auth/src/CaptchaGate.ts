@@ -1,7 +1,8 @@
 /**
  * "Captcha after the first attempt from an address" (registration, login, recovery starts): the
  * first attempt per flow and address in the quota's window is free; after it a valid captcha token
- * is required. The counter store being down refuses rather than letting bots through.
+ * is required. The counter store being down refuses rather than letting bots through. Addresses
+ * count by group (an IPv6 /64, and its /48 with a larger allowance: `Quotas.ADDRESS_QUOTAS`).
  */
 import { Captcha } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
@@ -37,7 +38,7 @@ export class CaptchaGate extends Context.Service<
           address: string,
           options?: { readonly required?: boolean | undefined }
         ) {
-          const free = yield* quotas.consume("captchaFreeAttempts", `${flow}:${address}`).pipe(
+          const free = yield* quotas.consume("captchaFreeAttempts", `${flow}@${address}`).pipe(
             Effect.as(true),
             Effect.catchTags({
               QuotaExceeded: () => Effect.succeed(false),

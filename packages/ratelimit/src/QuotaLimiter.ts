@@ -4,7 +4,8 @@
  */
 import { Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
-import { DEFAULT_QUOTAS, type Name, type Quota } from "./Quotas.ts"
+import * as AddressGroups from "./AddressGroups.ts"
+import { ADDRESS_QUOTAS, DEFAULT_QUOTAS, type Name, type Quota } from "./Quotas.ts"
 
 /** The quota is used up for now; `retryAfterMs` until one unit is free again. */
 export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
@@ -21,6 +22,31 @@ export interface Remaining {
   readonly remaining: number
   readonly resetAfterMs: number
 }
+
+interface Counter {
+  readonly key: string
+  readonly limit: number
+  readonly windowMs: number
+}
+
+/**
+ * The counters one use of `quota` by `key` steps, narrowest first: the key itself, or for an
+ * address quota (`ADDRESS_QUOTAS`) the address's group and, for IPv6, its /48 with a larger limit.
+ */
+export const countersOf = (quota: Name, key: string, { limit, windowMs }: Quota): ReadonlyArray<Counter> => {
+  if (!ADDRESS_QUOTAS.has(quota)) return [{ key: `q:${quota}:${key}`, limit, windowMs }]
+  const at = key.lastIndexOf("@")
+  const scope = key.slice(0, at + 1)
+  const groups = AddressGroups.of(key.slice(at + 1))
+  const narrow = { key: `q:${quota}:${scope}${groups.narrow}`, limit, windowMs }
+  return groups.network === undefined
+    ? [narrow]
+    : [narrow, { key: `q:${quota}:${scope}${groups.network}`, limit: limit * AddressGroups.NETWORK_FACTOR, windowMs }]
+}
+
+/** What is left of several counters: the scarcest one's. */
+const scarcest = (counted: ReadonlyArray<Remaining>): Remaining =>
+  counted.reduce((least, next) => (next.remaining < least.remaining ? next : least))
 
 export class QuotaLimiter extends Context.Service<
   QuotaLimiter,
@@ -49,9 +75,15 @@ export class QuotaLimiter extends Context.Service<
         const limiter = yield* RateLimiter.RateLimiter
         const quotas: Record<Name, Quota> = { ...DEFAULT_QUOTAS, ...overrides }
 
-        const count = (quota: Name, key: string, tokens: number) => {
-          const { limit, windowMs } = quotas[quota]
-          return limiter.consume({ key: `q:${quota}:${key}`, limit, window: Duration.millis(windowMs), tokens }).pipe(
+        // Narrowest counter first: once it refuses, the wider ones are not counted for nothing.
+        const count = (quota: Name, key: string, tokens: number) =>
+          Effect.map(
+            Effect.forEach(countersOf(quota, key, quotas[quota]), (counter) => countOne(quota, counter, tokens)),
+            scarcest
+          )
+
+        const countOne = (quota: Name, { key, limit, windowMs }: Counter, tokens: number) => {
+          return limiter.consume({ key, limit, window: Duration.millis(windowMs), tokens }).pipe(
             Effect.map((result) => ({
               remaining: result.remaining,
               resetAfterMs: Duration.toMillis(result.resetAfter)

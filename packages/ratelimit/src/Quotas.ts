@@ -49,3 +49,16 @@ export const DEFAULT_QUOTAS = {
 } as const satisfies Record<string, Quota>
 
 export type Name = keyof typeof DEFAULT_QUOTAS
+
+/**
+ * Quotas whose key is a client address (optionally after a scope and "@", as `login@2001:db8::1`):
+ * counted per address group, so an IPv6 client counts by its /64 and its /48 with `NETWORK_FACTOR`
+ * times the limit (`AddressGroups`), and an IPv4-mapped address as its IPv4 address.
+ */
+export const ADDRESS_QUOTAS: ReadonlySet<Name> = new Set<Name>([
+  "smsPerAddress",
+  "registrationLettersPerAddress",
+  "recoverEmailPerAddress",
+  "failedLoginsPerAddress",
+  "captchaFreeAttempts"
+])

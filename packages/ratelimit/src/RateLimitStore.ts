@@ -2,12 +2,45 @@
  * Where the counters live: in this process (one node), or in Redis so several nodes enforce one
  * limit together. The Redis layer needs effect's `Redis` service; the host supplies the driver
  * (the reference server uses @effect/platform-node's NodeRedis on REDIS_URL).
+ *
+ * In memory, fixed-window counters (the only kind the limiters use) live in `WindowCounters`,
+ * which sweeps expired ones: effect's memory store keeps every key it has seen, so each new client
+ * address a quota counted would stay in memory for good.
  */
-import { Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { RateLimiter, type Redis } from "effect/persistence"
+import * as WindowCounters from "./WindowCounters.ts"
 
-export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = RateLimiter.layer.pipe(
-  Layer.provide(RateLimiter.layerStoreMemory)
+/** effect's memory store with its fixed windows kept in `counters` (the other algorithms as it keeps them). */
+export const layerMemoryOn = (counters: WindowCounters.WindowCounters): Layer.Layer<RateLimiter.RateLimiter> =>
+  RateLimiter.layer.pipe(
+    Layer.provide(
+      Layer.effect(
+        RateLimiter.RateLimiterStore,
+        Effect.map(RateLimiter.RateLimiterStore, (store) =>
+          RateLimiter.RateLimiterStore.of({
+            ...store,
+            fixedWindow: (options) =>
+              Effect.clockWith((clock) =>
+                Effect.sync(() =>
+                  counters.step(
+                    options.key,
+                    options.tokens,
+                    Duration.toMillis(options.refillRate),
+                    options.limit,
+                    clock.currentTimeMillisUnsafe()
+                  )
+                )
+              )
+          })
+        )
+      ).pipe(Layer.provide(RateLimiter.layerStoreMemory))
+    )
+  )
+
+/** Counters in this process, swept as they expire; each build has its own. */
+export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = Layer.unwrap(
+  Effect.sync(() => layerMemoryOn(WindowCounters.make()))
 )
 
 /** Where the counters' keys start in Redis, unless the host says otherwise. */

@@ -1,16 +1,17 @@
 /**
- * A request's two counters (the caller's global limit, then its route bucket) in one Redis round
- * trip. Each counter steps as effect's RateLimiter "fixed window" steps it in Redis (same keys,
+ * A request's counters (the caller's global limit, its network's when it has one, then its route
+ * bucket) in one Redis round trip. Each counter steps as effect's RateLimiter "fixed window" steps it in Redis (same keys,
  * values and expiries, so nodes on either path share counters): every request pushes the key's
  * expiry on by window / limit, and a request past the limit is refused without being counted. The
- * bucket is only counted once the global limit let the request through, as two calls in a row would.
+ * bucket is only counted once the global limits let the request through, as calls in a row would.
+ * The network counter (an IPv6 /48, `AddressGroups`) is a third key only when the caller has one.
  *
- * Both keys go to one script, so on Redis Cluster they would have to share a hash slot; the server
+ * All keys go to one script, so on Redis Cluster they would have to share a hash slot; the server
  * connects to one Redis (or a primary behind Sentinel), where that does not arise.
  */
 import { Redis } from "effect/persistence"
 
-/** Which counter answered: the global limit refused, or the bucket's count (refused when over its limit). */
+/** Which counter answered: a global limit (the caller's or its network's) refused, or the bucket's count (refused when over its limit). */
 export const GLOBAL_REFUSED = 0
 export const BUCKET_COUNTED = 1
 
@@ -40,19 +41,26 @@ end
 local globallimit = tonumber(ARGV[1])
 local count, pttl = step(KEYS[1], globallimit, tonumber(ARGV[2]))
 if count > globallimit then return { ${GLOBAL_REFUSED}, count, pttl } end
+if KEYS[3] then
+  local networklimit = tonumber(ARGV[5])
+  count, pttl = step(KEYS[3], networklimit, tonumber(ARGV[6]))
+  if count > networklimit then return { ${GLOBAL_REFUSED}, count, pttl } end
+end
 count, pttl = step(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
 return { ${BUCKET_COUNTED}, count, pttl }
 `
 
 /** Answers `[stage, count, ttlMs]`: the counter that decided, its count with this request, its expiry. */
 export const script = Redis.script(
-  (global: Counter, bucket: Counter) => [
+  (global: Counter, bucket: Counter, network?: Counter) => [
     global.key,
     bucket.key,
+    ...(network === undefined ? [] : [network.key]),
     global.limit,
     global.windowMs / global.limit,
     bucket.limit,
-    bucket.windowMs / bucket.limit
+    bucket.windowMs / bucket.limit,
+    ...(network === undefined ? [] : [network.limit, network.windowMs / network.limit])
   ],
-  { numberOfKeys: 2, lua }
+  { numberOfKeys: (_global, _bucket, network) => (network === undefined ? 2 : 3), lua }
 ).withReturnType<readonly [stage: number, count: number, ttlMs: number]>()

@@ -10,6 +10,7 @@
 import { unstacked } from "@veche/errors"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"
+import { NETWORK_FACTOR } from "./AddressGroups.ts"
 import * as BucketId from "./BucketId.ts"
 import * as RateLimitHeaders from "./RateLimitHeaders.ts"
 import * as RateLimitStore from "./RateLimitStore.ts"
@@ -29,8 +30,13 @@ export interface Request {
   readonly route: string
   /** The top-level resource id in the path (guild, channel, webhook), if any. */
   readonly majorId: string | undefined
-  /** Who is asking: a digest of the token, or the client address without one. */
+  /** Who is asking: a digest of an authenticated token, or the client's address group (`AddressGroups`). */
   readonly caller: string
+  /**
+   * The caller's wider network (an IPv6 /48), counted against `NETWORK_FACTOR` times the global
+   * limit: many /64s of one site share it. Absent for tokens and IPv4.
+   */
+  readonly network?: string | undefined
 }
 
 const NO_HEADERS: Record<string, string> = {}
@@ -42,6 +48,7 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
   const scope: RateLimitHeaders.Scope = bucket.shared === true ? "shared" : "user"
   return {
     globalKey: `g:${request.caller}`,
+    networkKey: request.network === undefined ? undefined : `n:${request.network}`,
     bucketKey: `b:${name}:${request.majorId ?? "-"}:${bucket.shared === true ? "*" : request.caller}`,
     bucket,
     refuseGlobal: (retryAfterMs: number) =>
@@ -77,6 +84,9 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
 }
 
 type Plan = ReturnType<typeof planOf>
+
+/** The limit of a network (/48) counter: the global limit's window, `NETWORK_FACTOR` times its count. */
+const networkBucket = (global: Bucket): Bucket => ({ limit: global.limit * NETWORK_FACTOR, windowMs: global.windowMs })
 
 /** The answer once the bucket has been stepped: `count` with this request, refused past the limit. */
 const bucketAnswer = (
@@ -120,6 +130,10 @@ export class RouteLimiter extends Context.Service<
         const plan = planOf(config, request)
         const global = yield* consume(plan.globalKey, config.global, plan.refuseGlobal)
         if (global === null) return NO_HEADERS
+        if (plan.networkKey !== undefined) {
+          const network = yield* consume(plan.networkKey, networkBucket(config.global), plan.refuseGlobal)
+          if (network === null) return NO_HEADERS
+        }
         const nowMs = yield* Clock.currentTimeMillis
         const result = yield* consume(plan.bucketKey, plan.bucket, (retryAfterMs) =>
           plan.refuseBucket(retryAfterMs, nowMs)
@@ -143,15 +157,17 @@ export class RouteLimiter extends Context.Service<
       RouteLimiter,
       Effect.gen(function* () {
         const config = yield* RouteBuckets
-        const countBoth = (yield* Redis.Redis).eval(RouteCountScript.script)
+        const countAll = (yield* Redis.Redis).eval(RouteCountScript.script)
         const prefix = options.prefix ?? RateLimitStore.DEFAULT_PREFIX
+        const network = networkBucket(config.global)
 
         const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
-          return countBoth(
+          return countAll(
             { key: `${prefix}${plan.globalKey}`, limit: config.global.limit, windowMs: config.global.windowMs },
-            { key: `${prefix}${plan.bucketKey}`, limit: plan.bucket.limit, windowMs: plan.bucket.windowMs }
+            { key: `${prefix}${plan.bucketKey}`, limit: plan.bucket.limit, windowMs: plan.bucket.windowMs },
+            plan.networkKey === undefined ? undefined : { key: `${prefix}${plan.networkKey}`, ...network }
           ).pipe(
             Effect.catchTag("RedisError", (error) =>
               Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error), null)
@@ -179,11 +195,16 @@ export class RouteLimiter extends Context.Service<
     Effect.gen(function* () {
       const config = yield* RouteBuckets
       const counters = WindowCounters.make()
+      const network = networkBucket(config.global)
 
       const decide = (request: Request, nowMs: number): Effect.Effect<Record<string, string>, RouteRateLimited> => {
         const plan = planOf(config, request)
         const global = counters.count(plan.globalKey, config.global.limit, config.global.windowMs, nowMs)
         if (!global.allowed) return Effect.fail(plan.refuseGlobal(global.resetAfterMs))
+        if (plan.networkKey !== undefined) {
+          const wide = counters.count(plan.networkKey, network.limit, network.windowMs, nowMs)
+          if (!wide.allowed) return Effect.fail(plan.refuseGlobal(wide.resetAfterMs))
+        }
         const bucket = counters.count(plan.bucketKey, plan.bucket.limit, plan.bucket.windowMs, nowMs)
         return bucketAnswer(plan, bucket.count, bucket.resetAfterMs, nowMs)
       }

@@ -7,6 +7,10 @@
  * One synchronous step per request: the route limiter checks every request against two counters,
  * and an effect per step through the store cost a third of a small route's server time. Expired
  * counters are swept as the map grows, so callers that come once do not stay in memory.
+ *
+ * `step` is the same counter as effect's RateLimiterStore `fixedWindow` (any number of tokens, 0 to
+ * look, negative to give back): `RateLimitStore.layerMemory` counts the quotas on it, so their
+ * counters are swept too (effect's own memory store keeps every key it has seen).
  */
 
 export interface Counted {
@@ -20,6 +24,14 @@ export interface Counted {
 
 export interface WindowCounters {
   readonly count: (key: string, limit: number, windowMs: number, nowMs: number) => Counted
+  /** effect's `fixedWindow` step: `[count, ttlMs]` after taking `tokens`; past `limit` nothing is taken. */
+  readonly step: (
+    key: string,
+    tokens: number,
+    refillMs: number,
+    limit: number | undefined,
+    nowMs: number
+  ) => readonly [count: number, ttlMs: number]
   /** Counters held now (expired ones included until the next sweep). */
   readonly size: () => number
 }
@@ -43,20 +55,34 @@ export const make = (options: { readonly sweepAt?: number } = {}): WindowCounter
     nextSweep = counters.size + sweepAt
   }
 
+  /** The key's live counter, a fresh one when it had none or it expired. */
+  const live = (key: string, nowMs: number): Counter => {
+    let counter = counters.get(key)
+    if (counter === undefined || counter.expiresAt <= nowMs) {
+      if (counter === undefined && counters.size >= nextSweep) sweep(nowMs)
+      counter = { count: 0, expiresAt: nowMs }
+      counters.set(key, counter)
+    }
+    return counter
+  }
+
   return {
     count: (key, limit, windowMs, nowMs) => {
-      let counter = counters.get(key)
-      if (counter === undefined || counter.expiresAt <= nowMs) {
-        if (counter === undefined && counters.size >= nextSweep) sweep(nowMs)
-        counter = { count: 0, expiresAt: nowMs }
-        counters.set(key, counter)
-      }
+      const counter = live(key, nowMs)
       if (counter.count + 1 > limit) {
         return { allowed: false, count: counter.count + 1, resetAfterMs: nanos(counter.expiresAt - nowMs) }
       }
       counter.count += 1
       counter.expiresAt += windowMs / limit
       return { allowed: true, count: counter.count, resetAfterMs: nanos(counter.expiresAt - nowMs) }
+    },
+    step: (key, tokens, refillMs, limit, nowMs) => {
+      const counter = live(key, nowMs)
+      if (limit !== undefined && counter.count + tokens > limit)
+        return [counter.count + tokens, counter.expiresAt - nowMs]
+      counter.count += tokens
+      counter.expiresAt += refillMs * tokens
+      return [counter.count, counter.expiresAt - nowMs]
     },
     size: () => counters.size
   }

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { QuotaLimiter } from "../src/QuotaLimiter.ts"
 import * as RateLimitStore from "../src/RateLimitStore.ts"
+import * as WindowCounters from "../src/WindowCounters.ts"
 import * as BrokenStore from "./BrokenStore.ts"
 
 const quotas = QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory))
@@ -87,5 +88,55 @@ describe("QuotaLimiter", () => {
       )
       expect(results.filter((r) => r._tag === "Success")).toHaveLength(3)
     }).pipe(Effect.provide(quotas))
+  )
+})
+
+describe("QuotaLimiter: quotas keyed by client address", () => {
+  it.effect("two IPv6 addresses in one /64 share a quota; an IPv4-mapped address is its IPv4 address", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      yield* limiter.consume("captchaFreeAttempts", "login@2001:db8:10:1::1")
+      expect((yield* Effect.flip(limiter.consume("captchaFreeAttempts", "login@2001:db8:10:1:ffff::2")))._tag).toBe(
+        "QuotaExceeded"
+      )
+      // the scope before "@" still separates flows
+      yield* limiter.consume("captchaFreeAttempts", "register@2001:db8:10:1::3")
+      yield* limiter.consume("captchaFreeAttempts", "login@198.51.100.20")
+      expect((yield* Effect.flip(limiter.consume("captchaFreeAttempts", "login@::ffff:198.51.100.20")))._tag).toBe(
+        "QuotaExceeded"
+      )
+    }).pipe(Effect.provide(quotas))
+  )
+
+  it.effect("many /64s of one /48 hit the /48's allowance (eight times the quota)", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      // smsPerAddress is 10 an hour: eight /64s use 80, the ninth /64 is refused by its /48
+      for (let net = 1; net <= 8; net++) {
+        for (let i = 0; i < 10; i++) yield* limiter.consume("smsPerAddress", `2001:db8:20:${net}::${i + 1}`)
+      }
+      const refused = yield* Effect.flip(limiter.consume("smsPerAddress", "2001:db8:20:9::1"))
+      expect(refused._tag).toBe("QuotaExceeded")
+      expect((yield* Effect.flip(limiter.check("smsPerAddress", "2001:db8:20:a::1")))._tag).toBe("QuotaExceeded")
+      // another /48 is untouched
+      expect((yield* limiter.consume("smsPerAddress", "2001:db8:21:1::1")).remaining).toBe(9)
+    }).pipe(Effect.provide(quotas))
+  )
+
+  it.effect("in memory, counters of addresses that came once are swept once their window is over", () =>
+    Effect.gen(function* () {
+      const counters = WindowCounters.make({ sweepAt: 100 })
+      const limiter = yield* Effect.provide(
+        Effect.service(QuotaLimiter),
+        QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemoryOn(counters)))
+      )
+      const address = (n: number) => `203.0.${Math.floor(n / 250)}.${n % 250}`
+      for (let n = 0; n < 1_000; n++) yield* limiter.consume("failedLoginsPerAddress", address(n))
+      expect(counters.size()).toBeGreaterThanOrEqual(1_000)
+      yield* TestClock.adjust("1 hour")
+      for (let n = 1_000; n < 2_000; n++) yield* limiter.consume("failedLoginsPerAddress", address(n))
+      // the first thousand are gone: at most the new ones and one sweep's headroom remain
+      expect(counters.size()).toBeLessThanOrEqual(1_100)
+    })
   )
 })

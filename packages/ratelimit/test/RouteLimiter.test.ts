@@ -53,6 +53,27 @@ describe.each(counted)("RouteLimiter (%s)", (_name, limiter) => {
       })
     )
 
+    it.effect("a network (/48) counts against eight times the global limit, shared by its callers", () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.UTC(2026, 0, 5))
+        const limiter = yield* RouteLimiter
+        const network = `a:net-${freshCaller()}`
+        // 20 per second per caller, 160 per network: eight callers pass in full, the ninth is refused
+        for (let i = 0; i < 8; i++) {
+          const caller = freshCaller()
+          for (let j = 0; j < 20; j++)
+            yield* limiter.check({ route: "things.other", majorId: String(j), caller, network })
+        }
+        const refused = yield* Effect.flip(
+          limiter.check({ route: "things.other", majorId: "1", caller: freshCaller(), network })
+        )
+        expect(refused.global).toBe(true)
+        expect(refused.headers["x-ratelimit-global"]).toBe("true")
+        // another network is counted apart
+        yield* limiter.check({ route: "things.other", majorId: "1", caller: freshCaller(), network: `${network}-2` })
+      })
+    )
+
     it.effect("refuses past the limit with retry-after and scope user, then resets after the window", () =>
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.UTC(2026, 0, 2))

@@ -2,13 +2,15 @@
  * The Authorization middleware: `Authorization: Bearer <token>` for users, `Bot <token>` for bots.
  * Missing or expired credentials answer 401 40001 (clients then log in or refresh); anything
  * malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
- * what we want for both.
+ * what we want for both. Each outcome is told to `KnownTokens`, so the rate limiter gives a header
+ * its own counters only after it authenticated.
  */
 import { Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
-import { Effect, Layer, Redacted, Result } from "effect"
+import { Clock, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Authenticator, type Scheme } from "./Authenticator.ts"
+import { KnownTokens } from "./KnownTokens.ts"
 import { CurrentPrincipal, type Principal } from "./Principal.ts"
 
 export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentPrincipal }>()(
@@ -44,10 +46,11 @@ const parse = (header: string | undefined): { scheme: Scheme; token: string } | 
   return "malformed"
 }
 
-export const layer: Layer.Layer<Authorization, never, Authenticator> = Layer.effect(
+export const layer: Layer.Layer<Authorization, never, Authenticator | KnownTokens> = Layer.effect(
   Authorization,
   Effect.gen(function* () {
     const authenticator = yield* Authenticator
+    const known = yield* KnownTokens
 
     const authenticate = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> => {
       const parsed = parse(request.headers.authorization)
@@ -74,11 +77,15 @@ export const layer: Layer.Layer<Authorization, never, Authenticator> = Layer.eff
       <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const outcome = (reuse ? outcomes.get(request) : undefined) ?? (yield* authenticate(request))
+          const reused = reuse ? outcomes.get(request) : undefined
+          const outcome = reused ?? (yield* authenticate(request))
+          const header = request.headers.authorization
           if (Result.isFailure(outcome)) {
             outcomes.set(request, outcome)
+            if (reused === undefined && header !== undefined && header !== "") known.forget(header)
             return yield* Effect.fail(outcome.failure)
           }
+          if (header !== undefined) known.remember(header, yield* Clock.currentTimeMillis)
           return yield* Effect.provideService(httpEffect, CurrentPrincipal, outcome.success)
         })
 

@@ -1,28 +1,43 @@
 /**
  * The rate-limit middleware: every API route counts against the caller's global limit and its
  * route's bucket before anything else runs (authentication included, so guessing tokens is limited
- * too), and every answer carries the headers bot libraries schedule by. Callers are keyed by a
- * digest of their Authorization header (never the token itself: counters may live in Redis), or by
- * client address without one.
+ * too), and every answer carries the headers bot libraries schedule by.
+ *
+ * Who is counted: the client's address (an IPv6 /64, with its /48 as a wider global counter; see
+ * `AddressGroups`), unless the route takes credentials and its Authorization header authenticated
+ * lately (`KnownTokens`): then the token's own counters (by digest, never the token: counters may
+ * live in Redis). Routes without credentials ignore the header. So a junk or revoked token never
+ * gets a bucket of its own, and its database lookup is paid from the address's allowance.
  */
 
-import { createHash } from "node:crypto"
 import { RateLimited, unstacked } from "@veche/errors"
-import { RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Effect, Layer, Option } from "effect"
+import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { Clock, Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
+import { Authorization } from "./Authorization.ts"
+import { KnownTokens } from "./KnownTokens.ts"
 
 export class RateLimit extends HttpApiMiddleware.Service<RateLimit>()("@veche/rest/RateLimit", {
   error: RateLimited
 }) {}
 
-const callerOf = (request: HttpServerRequest.HttpServerRequest): string => {
-  const authorization = request.headers.authorization
-  if (authorization !== undefined && authorization !== "") {
-    return `t:${createHash("sha256").update(authorization).digest("base64url").slice(0, 32)}`
+/** The caller's counters: a known token's, else its address group's (and network's, for IPv6). */
+const callerOf = (
+  request: HttpServerRequest.HttpServerRequest,
+  takesCredentials: boolean,
+  known: KnownTokens["Service"],
+  nowMs: number
+): { readonly caller: string; readonly network: string | undefined } => {
+  if (takesCredentials) {
+    const authorization = request.headers.authorization
+    if (authorization !== undefined && authorization !== "") {
+      const digest = known.digestIfKnown(authorization, nowMs)
+      if (digest !== undefined) return { caller: `t:${digest}`, network: undefined }
+    }
   }
-  return `a:${Option.getOrElse(request.remoteAddress, () => "unknown")}`
+  const groups = AddressGroups.of(Option.getOrElse(request.remoteAddress, () => "unknown"))
+  return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
 }
 
 const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
@@ -39,19 +54,23 @@ const withHeaders = (headers: Record<string, string>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
-export const layer: Layer.Layer<RateLimit, never, RouteLimiter.RouteLimiter> = Layer.effect(
+export const layer: Layer.Layer<RateLimit, never, RouteLimiter.RouteLimiter | KnownTokens> = Layer.effect(
   RateLimit,
   Effect.gen(function* () {
     const limiter = yield* RouteLimiter.RouteLimiter
+    const known = yield* KnownTokens
     return RateLimit.of((httpEffect, { endpoint, group }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = yield* HttpRouter.params
+        const nowMs = yield* Clock.currentTimeMillis
+        const { caller, network } = callerOf(request, endpoint.middlewares.has(Authorization), known, nowMs)
         const outcome = yield* Effect.result(
           limiter.check({
             route: `${group.identifier}.${endpoint.identifier}`,
             majorId: majorIdOf(params),
-            caller: callerOf(request)
+            caller,
+            network
           })
         )
         if (outcome._tag === "Failure") {

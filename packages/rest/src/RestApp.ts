@@ -54,6 +54,7 @@ import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import { isolated } from "./IsolatedGroup.ts"
+import * as KnownTokens from "./KnownTokens.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { RestApi } from "./RestApi.ts"
 
@@ -185,7 +186,12 @@ export const handlers: Layer.Layer<
   ])
 ).pipe(
   // provideMerge: in-process test clients resolve middleware from the same context
-  Layer.provideMerge(Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer))
+  Layer.provideMerge(
+    // one KnownTokens for both: Authorization tells it which headers authenticated, RateLimit asks it
+    Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer).pipe(
+      Layer.provide(KnownTokens.KnownTokens.layer)
+    )
+  )
 )
 
 const mountAt = (prefix: string) =>
