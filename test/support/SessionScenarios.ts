@@ -1,12 +1,12 @@
 /**
  * Session scenarios through HTTP that depend on the store's behaviour under races, as one set any
- * test host can run: strict refresh-token reuse (the thief-first order, concurrent refreshes) and
- * sessions started under a password that a recovery has since changed.
+ * test host can run: strict refresh-token reuse (the thief-first order, concurrent refreshes),
+ * sessions started under a password that a recovery has since changed, and the sweep of dead ones.
  * test/sessions.test.ts runs them on memory; adapters/postgres/test/SessionRoutes.test.ts on
  * PostgreSQL, where the races are real.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountsRepo, Sessions } from "@veche/auth"
+import { AccountsRepo, SessionSweep, Sessions } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, type Layer, Option, Redacted } from "effect"
@@ -208,6 +208,32 @@ export const sessionScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
           }
           // Some logins won their race against the new password (else the test proves nothing).
           expect(started).toBeGreaterThan(0)
+        })
+      )
+    })
+  })
+
+  describe("Session sweep", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      it.effect("removes logged-out and reuse-revoked sessions with their tokens; a live one keeps working", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const live = yield* user("sweep_live")
+          const livePair = (yield* json(yield* refresh(live.refresh_token))) as Pair
+          const loggedOut = yield* user("sweep_out")
+          expect((yield* send("POST", "/api/v10/auth/logout", undefined, loggedOut.access_token)).status).toBe(204)
+          const stolen = yield* user("sweep_stolen")
+          yield* refresh(stolen.refresh_token)
+          expect((yield* refresh(stolen.refresh_token)).status).toBe(401)
+          // dead for longer than the sweep's settling time; the worker's next round is an hour away
+          yield* host.adjustClock("2 minutes")
+          const swept = yield* host.run(Effect.flatMap(Effect.service(SessionSweep.SessionSweep), (s) => s.sweep))
+          // the logged-out session's pair, and the reused one's spent token with the pair it rotated to
+          expect(swept).toEqual({ sessions: 2, tokens: 5 })
+          expect((yield* me(livePair.access_token)).status).toBe(200)
+          expect((yield* refresh(livePair.refresh_token)).status).toBe(200)
+          yield* expectDead(loggedOut)
+          yield* expectDead(stolen)
         })
       )
     })

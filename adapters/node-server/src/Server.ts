@@ -10,6 +10,7 @@ import {
   AuthFlows,
   Moderation,
   PasswordHasher,
+  SessionSweep,
   Sessions,
   SessionsConfig,
   Staff,
@@ -88,7 +89,10 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const database = Database.layer(config)
     const repositories = PgRepositories.layer.pipe(Layer.provide(database))
     const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
-    const accounts = Sessions.Sessions.layer.pipe(Layer.provide(SessionsConfig.SessionsConfig.layerConfig))
+    // Sessions, and on every node the worker that removes dead ones (SERVICE_SESSION_SWEEP_INTERVAL).
+    const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
+      Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
+    )
     // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha).
     const providers = Layer.mergeAll(
       Providers.smsSender,

@@ -55,6 +55,7 @@ const AccessRow = Schema.Struct({
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
 const CountRow = Schema.Struct({ count: Schema.BigInt })
+const SweptRow = Schema.Struct({ sessions: Schema.BigInt, tokens: Schema.BigInt })
 
 export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlClient> = Layer.effect(
   SessionsRepo.SessionsRepo,
@@ -71,6 +72,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
     const spentRows = rows(SpentRow)
     const usedRows = rows(UsedRow)
     const countRows = rows(CountRow)
+    const sweptRows = rows(SweptRow)
 
     // Login and refresh are single statements (data-modifying CTEs), not transactions: one round
     // trip instead of four to six, and no connection held apart from the pipelined pool. A single
@@ -199,6 +201,23 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             SELECT count(*) AS count FROM ended`
       ).pipe(Effect.map(([row]) => Number(row?.count ?? 0n)))
 
-    return SessionsRepo.SessionsRepo.of({ create, findAccess, rotate, touch, listLive, revoke, revokeAll })
+    // One statement per batch: pick at most `limit` dead sessions (indexes of migration 0018), lock
+    // them, and delete their tokens and them. SKIP LOCKED: sweeps on several nodes take different
+    // rows instead of waiting on each other, and a session a request holds is left for next time.
+    const sweep: SessionsRepo.SessionsRepo["Service"]["sweep"] = (cutoff, limit) =>
+      sweptRows(
+        sql`WITH doomed AS (
+              SELECT id FROM sessions
+              WHERE revoked_at <= ${date(cutoff)} OR expires_at <= ${date(cutoff)}
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED),
+            tokens AS (
+              DELETE FROM session_tokens t USING doomed WHERE t.session_id = doomed.id RETURNING 1),
+            gone AS (
+              DELETE FROM sessions s USING doomed WHERE s.id = doomed.id RETURNING 1)
+            SELECT (SELECT count(*) FROM gone) AS sessions, (SELECT count(*) FROM tokens) AS tokens`
+      ).pipe(Effect.map(([row]) => ({ sessions: Number(row?.sessions ?? 0n), tokens: Number(row?.tokens ?? 0n) })))
+
+    return SessionsRepo.SessionsRepo.of({ create, findAccess, rotate, touch, listLive, revoke, revokeAll, sweep })
   })
 )

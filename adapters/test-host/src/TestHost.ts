@@ -21,6 +21,7 @@ import {
   Moderation,
   PasswordHasher,
   RestrictionsRepo,
+  SessionSweep,
   Sessions,
   SessionsConfig,
   SessionsRepo,
@@ -105,6 +106,7 @@ export class TestHost extends Context.Service<
 /** The domain services a test may use through `run`. */
 export type DomainServices =
   | Sessions.Sessions
+  | SessionSweep.SessionSweep
   | UsersRepo.UsersRepo
   | Snowflake.SnowflakeGenerator
   | DevOutbox.DevOutbox
@@ -242,8 +244,10 @@ const tokens = Tokens.Tokens.layer.pipe(
   Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto))
 )
 
-/** Sessions over the host's repositories. */
-const accounts = Sessions.Sessions.layer.pipe(Layer.provide(SessionsConfig.SessionsConfig.layer()))
+/** Sessions over the host's repositories, and the worker that removes dead ones (as a server runs it). */
+const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
+  Layer.provide(SessionsConfig.SessionsConfig.layer())
+)
 
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")

@@ -11,18 +11,24 @@ export class SessionsConfig extends Context.Service<
     readonly sessionTtl: Duration.Duration
     /** Last use is written at most this often per session (not on every request). */
     readonly touchEvery: Duration.Duration
+    /** How often each node removes revoked and ended sessions with their tokens (SessionSweep). */
+    readonly sweepEvery: Duration.Duration
   }
 >()("@veche/auth/SessionsConfig") {
   static readonly defaults = {
     accessTokenTtl: Duration.hours(1),
     sessionTtl: Duration.days(60),
-    touchEvery: Duration.minutes(5)
+    touchEvery: Duration.minutes(5),
+    sweepEvery: Duration.hours(1)
   }
 
   static readonly layer = (options: Partial<SessionsConfig["Service"]> = {}): Layer.Layer<SessionsConfig> =>
     Layer.succeed(SessionsConfig, SessionsConfig.of({ ...SessionsConfig.defaults, ...options }))
 
-  /** `SERVICE_ACCESS_TOKEN_TTL` (1 hour), `SERVICE_SESSION_TTL` (60 days). */
+  /**
+   * `SERVICE_ACCESS_TOKEN_TTL` (1 hour), `SERVICE_SESSION_TTL` (60 days),
+   * `SERVICE_SESSION_SWEEP_INTERVAL` (1 hour).
+   */
   static readonly layerConfig: Layer.Layer<SessionsConfig, Config.ConfigError> = Layer.effect(
     SessionsConfig,
     Effect.gen(function* () {
@@ -32,7 +38,10 @@ export class SessionsConfig extends Context.Service<
       const sessionTtl = yield* Config.Duration("SERVICE_SESSION_TTL").pipe(
         Config.withDefault(SessionsConfig.defaults.sessionTtl)
       )
-      return SessionsConfig.of({ ...SessionsConfig.defaults, accessTokenTtl, sessionTtl })
+      const sweepEvery = yield* Config.Duration("SERVICE_SESSION_SWEEP_INTERVAL").pipe(
+        Config.withDefault(SessionsConfig.defaults.sweepEvery)
+      )
+      return SessionsConfig.of({ ...SessionsConfig.defaults, accessTokenTtl, sessionTtl, sweepEvery })
     })
   )
 }

@@ -42,6 +42,12 @@ export type Rotation =
   /** Unknown, expired, or its session already ended or its password changed (nothing to revoke). */
   | { readonly _tag: "Rejected" }
 
+/** What one sweep removed. */
+export interface Swept {
+  readonly sessions: number
+  readonly tokens: number
+}
+
 export class SessionsRepo extends Context.Service<
   SessionsRepo,
   {
@@ -59,6 +65,14 @@ export class SessionsRepo extends Context.Service<
       keep: Snowflake.Snowflake | undefined,
       now: DateTime.Utc
     ) => Effect.Effect<number>
+    /**
+     * Removes at most `limit` sessions revoked or past their absolute end at or before `cutoff`,
+     * with every token they issued (spent refresh tokens included). Safe to run from several nodes
+     * at once: each session is removed by one of them, none waits for another. A dead session's
+     * tokens answer 401 whether they exist or not, so removing them loses no reuse detection; a live
+     * session's spent refresh tokens stay, for that detection, until the session itself ends.
+     */
+    readonly sweep: (cutoff: DateTime.Utc, limit: number) => Effect.Effect<Swept>
   }
 >()("@veche/auth/SessionsRepo") {
   /**
@@ -201,6 +215,26 @@ function makeMemory() {
             .filter((session) => session.userId === userId && session.id !== keep && session.revokedAt === null)
             .map((session) => session.id)
           return [ids.length, revoked(s, ids, now)]
+        }),
+      sweep: (cutoff, limit) =>
+        Ref.modify(state, (s): [Swept, State] => {
+          const dead = new Set<string>()
+          for (const session of s.sessions.values()) {
+            if (dead.size >= limit) break
+            const ended =
+              (session.revokedAt !== null && !DateTime.isGreaterThan(session.revokedAt, cutoff)) ||
+              !DateTime.isGreaterThan(session.expiresAt, cutoff)
+            if (ended) dead.add(session.id)
+          }
+          if (dead.size === 0) return [{ sessions: 0, tokens: 0 }, s]
+          const sessions = new Map(s.sessions)
+          for (const id of dead) sessions.delete(id)
+          const tokens = new Map(s.tokens)
+          for (const [digest, token] of s.tokens) if (dead.has(token.sessionId)) tokens.delete(digest)
+          return [
+            { sessions: dead.size, tokens: s.tokens.size - tokens.size },
+            { sessions, tokens }
+          ]
         })
     })
   })

@@ -130,6 +130,93 @@ export const sessionsRepoContract = (it: Vitest.MethodsNonLive<SessionsRepo>) =>
     })
   )
 
+  // The sweep tests live before T0, each on its own stretch of time, so that their cutoffs never
+  // reach the sessions of the other tests in the shared store (all at or after T0).
+  const before = (days: number) => DateTime.makeUnsafe(Date.UTC(2026, 5, 1) - days * DAY)
+  const sessionFrom = Effect.fnUntraced(function* (start: DateTime.Utc, lifetimeDays = 30) {
+    const repo = yield* SessionsRepo
+    const session: Session = {
+      id: yield* ids.next,
+      userId: yield* ids.next,
+      client: { userAgent: "contract-test", address: null, country: null },
+      createdAt: start,
+      lastUsedAt: start,
+      expiresAt: DateTime.add(start, { days: lifetimeDays }),
+      revokedAt: null,
+      passwordChangedAt: null
+    }
+    const pair = tokens("sweep")
+    yield* repo.create(session, pair)
+    return { session, pair }
+  })
+
+  it.effect("sweep removes revoked and ended sessions with all their tokens; live ones keep theirs", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const B = before(100)
+      const later = (ms: number) => DateTime.add(B, { milliseconds: ms })
+      // alive throughout, refreshed once: its spent refresh token must stay for reuse detection
+      const live = yield* sessionFrom(B)
+      const liveNext = tokens("live-next")
+      expect((yield* repo.rotate(live.pair.refresh.digest, liveNext, later(1_000)))._tag).toBe("Rotated")
+      // logged out: 2 tokens
+      const loggedOut = yield* sessionFrom(B)
+      yield* repo.revoke(loggedOut.session.id, later(2_000))
+      // refreshed, then its spent token reused: revoked, with 3 tokens
+      const reused = yield* sessionFrom(B)
+      yield* repo.rotate(reused.pair.refresh.digest, tokens("reused-next"), later(1_000))
+      expect((yield* repo.rotate(reused.pair.refresh.digest, tokens("x"), later(1_500)))._tag).toBe("Reused")
+      // past its absolute end: 2 tokens
+      yield* sessionFrom(DateTime.add(B, { days: -29 }))
+      // revoked after the cutoff: stays until a later sweep
+      const revokedLate = yield* sessionFrom(B)
+      yield* repo.revoke(revokedLate.session.id, DateTime.add(B, { days: 20 }))
+
+      const cutoff = DateTime.add(B, { days: 10 })
+      expect(yield* repo.sweep(cutoff, 1_000)).toEqual({ sessions: 3, tokens: 7 })
+      expect(yield* repo.sweep(cutoff, 1_000)).toEqual({ sessions: 0, tokens: 0 })
+      // the live session works as before, through its current pair
+      expect((yield* repo.findAccess(liveNext.access.digest, cutoff))._tag).toBe("Valid")
+      expect(yield* repo.listLive(live.session.userId, cutoff)).toHaveLength(1)
+      expect(yield* repo.sweep(DateTime.add(B, { days: 25 }), 1_000)).toEqual({ sessions: 1, tokens: 2 })
+      // and its spent refresh token is still known: a reuse still ends the session
+      expect(yield* repo.rotate(live.pair.refresh.digest, tokens("thief"), DateTime.add(B, { days: 25 }))).toEqual({
+        _tag: "Reused",
+        sessionId: live.session.id
+      })
+    })
+  )
+
+  it.effect("sweep removes at most `limit` sessions a call", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const B = before(200)
+      for (let i = 0; i < 5; i++) yield* repo.revoke((yield* sessionFrom(B)).session.id, B)
+      const cutoff = DateTime.add(B, { days: 1 })
+      const counts = []
+      for (let i = 0; i < 4; i++) counts.push((yield* repo.sweep(cutoff, 2)).sessions)
+      expect(counts).toEqual([2, 2, 1, 0])
+    })
+  )
+
+  it.effect("concurrent sweeps (several nodes) remove each session once, without errors", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const B = before(300)
+      for (let i = 0; i < 12; i++) yield* repo.revoke((yield* sessionFrom(B)).session.id, B)
+      const cutoff = DateTime.add(B, { days: 1 })
+      const results = yield* Effect.all(
+        Array.from({ length: 4 }, () => repo.sweep(cutoff, 5)),
+        { concurrency: "unbounded" }
+      )
+      const again = yield* Effect.all([repo.sweep(cutoff, 5), repo.sweep(cutoff, 5)], { concurrency: "unbounded" })
+      const all = [...results, ...again]
+      expect(all.reduce((n, r) => n + r.sessions, 0)).toBe(12)
+      expect(all.reduce((n, r) => n + r.tokens, 0)).toBe(24)
+      expect(yield* repo.sweep(cutoff, 5)).toEqual({ sessions: 0, tokens: 0 })
+    })
+  )
+
   it.effect("touch moves last use; the client info is kept as given", () =>
     Effect.gen(function* () {
       const repo = yield* SessionsRepo
