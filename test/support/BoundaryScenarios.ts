@@ -87,6 +87,43 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
     })
   })
 
+  describe("A guild deleted while things are added to it", () => {
+    layer(host())((it) => {
+      it.effect(
+        "role, channel and invite creations racing DELETE /guilds answer success or 10004/10003, never 500",
+        () =>
+          Effect.gen(function* () {
+            const { access_token: token } = yield* user("racer")
+            const outcomes = new Set<string>()
+            for (let trial = 0; trial < 4; trial++) {
+              const guild = yield* createGuild(token, `Doomed ${trial}`)
+              const responses = yield* Effect.all(
+                [
+                  send("DELETE", `/api/v10/guilds/${guild.id}`, undefined, token),
+                  ...Array.from({ length: 3 }, (_, i) =>
+                    post(`/api/v10/guilds/${guild.id}/roles`, { name: `r${i}` }, token)
+                  ),
+                  ...Array.from({ length: 2 }, (_, i) =>
+                    post(`/api/v10/guilds/${guild.id}/channels`, { name: `c${i}` }, token)
+                  ),
+                  ...Array.from({ length: 3 }, () =>
+                    post(`/api/v10/channels/${guild.system_channel_id}/invites`, { unique: true }, token)
+                  )
+                ],
+                { concurrency: "unbounded" }
+              )
+              for (const response of responses) {
+                const code = response.status < 300 ? 0 : ((yield* json(response)) as { code: number }).code
+                outcomes.add(`${response.status} ${code}`)
+              }
+            }
+            for (const outcome of outcomes)
+              expect(["200 0", "201 0", "204 0", "404 10004", "404 10003"]).toContain(outcome)
+          })
+      )
+    })
+  })
+
   describe("NUL characters, ids past 2^63−1, integers past the int column", () => {
     layer(host())((it) => {
       const NUL = "a\u0000b"
