@@ -87,6 +87,65 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
     })
   })
 
+  describe("Lists in guild, channel, role and member bodies", () => {
+    layer(host())((it) => {
+      it.effect("each list is capped as the platform caps it: one more answers 50035 BASE_TYPE_MAX_LENGTH", () =>
+        Effect.gen(function* () {
+          const { access_token: token, user_id: userId } = yield* user("lists")
+          const guild = yield* createGuild(token, "Lists")
+          const overwrites = (n: number) =>
+            Array.from({ length: n }, (_, i) => ({ id: String(100_000_000_000_000_000n + BigInt(i)), type: 1 }))
+          const tooLong = ["BASE_TYPE_MAX_LENGTH"]
+          const created = yield* post(
+            `/api/v10/guilds/${guild.id}/channels`,
+            { name: "many", permission_overwrites: overwrites(101) },
+            token
+          )
+          expect(yield* expectFormError(created, ["permission_overwrites"])).toEqual(tooLong)
+          const edited = yield* patch(
+            `/api/v10/channels/${guild.system_channel_id}`,
+            { permission_overwrites: overwrites(101) },
+            token
+          )
+          expect(yield* expectFormError(edited, ["permission_overwrites"])).toEqual(tooLong)
+          const roles = yield* patch(
+            `/api/v10/guilds/${guild.id}/roles`,
+            Array.from({ length: 251 }, () => ({ id: guild.roles[0]?.id, position: 0 })),
+            token
+          )
+          expect(yield* expectFormError(roles, [])).toEqual(tooLong)
+          const channels = yield* patch(
+            `/api/v10/guilds/${guild.id}/channels`,
+            Array.from({ length: 501 }, () => ({ id: guild.system_channel_id, position: 0 })),
+            token
+          )
+          expect(yield* expectFormError(channels, [])).toEqual(tooLong)
+          const member = yield* patch(
+            `/api/v10/guilds/${guild.id}/members/${userId}`,
+            { roles: Array.from({ length: 251 }, () => guild.roles[0]?.id) },
+            token
+          )
+          expect(yield* expectFormError(member, ["roles"])).toEqual(tooLong)
+          const features = yield* patch(
+            `/api/v10/guilds/${guild.id}`,
+            { features: Array.from({ length: 101 }, () => "COMMUNITY") },
+            token
+          )
+          expect(yield* expectFormError(features, ["features"])).toEqual(tooLong)
+          // At the cap the list is read (and the request judged on its content).
+          const atCap = yield* patch(
+            `/api/v10/guilds/${guild.id}/channels`,
+            Array.from({ length: 500 }, () => ({ id: guild.system_channel_id, position: 0 })),
+            token
+          )
+          expect(atCap.status).not.toBe(500)
+          if (atCap.status === 400)
+            expect(yield* json(atCap)).not.toMatchObject({ errors: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH" }] } })
+        })
+      )
+    })
+  })
+
   describe("A guild deleted while things are added to it", () => {
     layer(host())((it) => {
       it.effect(

@@ -51,3 +51,11 @@ export const INT32_MAX = 2 ** 31 - 1
  * of its own (positions) uses it: a wider number would be accepted here and fail the insert.
  */
 export const Int32 = intBetween(INT32_MIN, INT32_MAX)
+
+/**
+ * A list of at most `max` items, answered as the platform answers an overlong list
+ * (BASE_TYPE_MAX_LENGTH, "Must be `max` or fewer in length."). Every list in a request body has one:
+ * the 1 MiB body limit alone lets a list carry tens of thousands of items into a handler.
+ */
+export const arrayAtMost = <S extends Schema.Top>(item: S, max: number) =>
+  Schema.Array(item).pipe(Schema.check(maxLength(max)))
