@@ -226,6 +226,21 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
           expect(yield* expectFormError(invite, ["code"])).toEqual(["BASE_TYPE_INVALID"])
           const outbox = yield* send("GET", "/api/v10/dev/outbox?to=%2B7900%00", undefined, token)
           expect(yield* expectFormError(outbox, ["to"])).toEqual(["BASE_TYPE_INVALID"])
+          // A header that percent-decodes to a NUL (the ban reason bot libraries encode).
+          const { user_id: target } = yield* user("nultarget")
+          const guild = yield* createGuild(token, "Bans")
+          const ban = yield* Effect.flatMap(Effect.service(TestHost.TestHost), (h) =>
+            h.fetch(`/api/v10/guilds/${guild.id}/bans/${target}`, {
+              method: "PUT",
+              headers: {
+                "content-type": "application/json",
+                authorization: `Bearer ${token}`,
+                "x-audit-log-reason": "spam%00"
+              },
+              body: "{}"
+            })
+          )
+          expect(yield* expectFormError(ban, ["x-audit-log-reason"])).toEqual(["BASE_TYPE_INVALID"])
         })
       )
 

@@ -29,6 +29,16 @@ export const lengthBetween = (min: number, max: number) => Schema.String.pipe(Sc
 /** A string of at most `max` characters. */
 export const lengthAtMost = (max: number) => Schema.String.pipe(Schema.check(maxLength(max)))
 
+/**
+ * No U+0000 (BASE_TYPE_INVALID, as `NulBytes` answers). `NulBytes` refuses it in every path, query
+ * and body string before decoding; this is for text a schema itself decodes from another form
+ * (a percent-encoded header), which that check never sees.
+ */
+export const withoutNul = Schema.makeFilter((s: string) => !s.includes("\u0000"), {
+  message: "Must not contain NUL characters.",
+  formCode: "BASE_TYPE_INVALID"
+})
+
 const atLeast = (min: number) =>
   Schema.isGreaterThanOrEqualTo(min, {
     message: `Value should be greater than or equal to ${min}.`,

@@ -134,7 +134,7 @@ export const orEmpty = <S extends Schema.Top & { readonly DecodingServices: neve
  */
 export const AuditLogReason = Schema.String.pipe(
   Schema.decodeTo(
-    lengthAtMost(512),
+    lengthAtMost(512).pipe(Schema.check(Fields.withoutNul)),
     SchemaTransformation.transform({
       decode: (raw: string) => {
         try {
