@@ -87,6 +87,102 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
     })
   })
 
+  describe("Lists in guild, channel, role and member bodies", () => {
+    layer(host())((it) => {
+      it.effect("each list is capped as the platform caps it: one more answers 50035 BASE_TYPE_MAX_LENGTH", () =>
+        Effect.gen(function* () {
+          const { access_token: token, user_id: userId } = yield* user("lists")
+          const guild = yield* createGuild(token, "Lists")
+          const overwrites = (n: number) =>
+            Array.from({ length: n }, (_, i) => ({ id: String(100_000_000_000_000_000n + BigInt(i)), type: 1 }))
+          const tooLong = ["BASE_TYPE_MAX_LENGTH"]
+          const created = yield* post(
+            `/api/v10/guilds/${guild.id}/channels`,
+            { name: "many", permission_overwrites: overwrites(101) },
+            token
+          )
+          expect(yield* expectFormError(created, ["permission_overwrites"])).toEqual(tooLong)
+          const edited = yield* patch(
+            `/api/v10/channels/${guild.system_channel_id}`,
+            { permission_overwrites: overwrites(101) },
+            token
+          )
+          expect(yield* expectFormError(edited, ["permission_overwrites"])).toEqual(tooLong)
+          const roles = yield* patch(
+            `/api/v10/guilds/${guild.id}/roles`,
+            Array.from({ length: 251 }, () => ({ id: guild.roles[0]?.id, position: 0 })),
+            token
+          )
+          expect(yield* expectFormError(roles, [])).toEqual(tooLong)
+          const channels = yield* patch(
+            `/api/v10/guilds/${guild.id}/channels`,
+            Array.from({ length: 501 }, () => ({ id: guild.system_channel_id, position: 0 })),
+            token
+          )
+          expect(yield* expectFormError(channels, [])).toEqual(tooLong)
+          const member = yield* patch(
+            `/api/v10/guilds/${guild.id}/members/${userId}`,
+            { roles: Array.from({ length: 251 }, () => guild.roles[0]?.id) },
+            token
+          )
+          expect(yield* expectFormError(member, ["roles"])).toEqual(tooLong)
+          const features = yield* patch(
+            `/api/v10/guilds/${guild.id}`,
+            { features: Array.from({ length: 101 }, () => "COMMUNITY") },
+            token
+          )
+          expect(yield* expectFormError(features, ["features"])).toEqual(tooLong)
+          // At the cap the list is read (and the request judged on its content).
+          const atCap = yield* patch(
+            `/api/v10/guilds/${guild.id}/channels`,
+            Array.from({ length: 500 }, () => ({ id: guild.system_channel_id, position: 0 })),
+            token
+          )
+          expect(atCap.status).not.toBe(500)
+          if (atCap.status === 400)
+            expect(yield* json(atCap)).not.toMatchObject({ errors: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH" }] } })
+        })
+      )
+    })
+  })
+
+  describe("A guild deleted while things are added to it", () => {
+    layer(host())((it) => {
+      it.effect(
+        "role, channel and invite creations racing DELETE /guilds answer success or 10004/10003, never 500",
+        () =>
+          Effect.gen(function* () {
+            const { access_token: token } = yield* user("racer")
+            const outcomes = new Set<string>()
+            for (let trial = 0; trial < 4; trial++) {
+              const guild = yield* createGuild(token, `Doomed ${trial}`)
+              const responses = yield* Effect.all(
+                [
+                  send("DELETE", `/api/v10/guilds/${guild.id}`, undefined, token),
+                  ...Array.from({ length: 3 }, (_, i) =>
+                    post(`/api/v10/guilds/${guild.id}/roles`, { name: `r${i}` }, token)
+                  ),
+                  ...Array.from({ length: 2 }, (_, i) =>
+                    post(`/api/v10/guilds/${guild.id}/channels`, { name: `c${i}` }, token)
+                  ),
+                  ...Array.from({ length: 3 }, () =>
+                    post(`/api/v10/channels/${guild.system_channel_id}/invites`, { unique: true }, token)
+                  )
+                ],
+                { concurrency: "unbounded" }
+              )
+              for (const response of responses) {
+                const code = response.status < 300 ? 0 : ((yield* json(response)) as { code: number }).code
+                outcomes.add(`${response.status} ${code}`)
+              }
+            }
+            for (const outcome of outcomes)
+              expect(["200 0", "201 0", "204 0", "404 10004", "404 10003"]).toContain(outcome)
+          })
+      )
+    })
+  })
+
   describe("NUL characters, ids past 2^63−1, integers past the int column", () => {
     layer(host())((it) => {
       const NUL = "a\u0000b"
@@ -130,6 +226,21 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
           expect(yield* expectFormError(invite, ["code"])).toEqual(["BASE_TYPE_INVALID"])
           const outbox = yield* send("GET", "/api/v10/dev/outbox?to=%2B7900%00", undefined, token)
           expect(yield* expectFormError(outbox, ["to"])).toEqual(["BASE_TYPE_INVALID"])
+          // A header that percent-decodes to a NUL (the ban reason bot libraries encode).
+          const { user_id: target } = yield* user("nultarget")
+          const guild = yield* createGuild(token, "Bans")
+          const ban = yield* Effect.flatMap(Effect.service(TestHost.TestHost), (h) =>
+            h.fetch(`/api/v10/guilds/${guild.id}/bans/${target}`, {
+              method: "PUT",
+              headers: {
+                "content-type": "application/json",
+                authorization: `Bearer ${token}`,
+                "x-audit-log-reason": "spam%00"
+              },
+              body: "{}"
+            })
+          )
+          expect(yield* expectFormError(ban, ["x-audit-log-reason"])).toEqual(["BASE_TYPE_INVALID"])
         })
       )
 

@@ -322,7 +322,8 @@ const isLive = (invite: Guild.Invite, now: DateTime.Utc) =>
   (invite.maxUses === 0 || invite.uses < invite.maxUses)
 
 /** Rows that refer to a missing guild are a broken invariant: the domain checks the guild first. */
-const noGuild = (method: string, guildId: string) => Effect.die(new Error(`GuildsRepo.${method}: no guild ${guildId}`))
+/** The guild was deleted after the domain's checks (its row lock finds nothing). */
+const noGuild = Effect.fail(new GuildsErrors.NoSuchGuild())
 
 export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClient> = Layer.effect(
   GuildsRepo.GuildsRepo,
@@ -465,7 +466,7 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
     const createRole: Service["createRole"] = (role) =>
       transaction(
         Effect.gen(function* () {
-          if (!(yield* lockGuild(role.guildId))) return yield* noGuild("createRole", role.guildId)
+          if (!(yield* lockGuild(role.guildId))) return yield* noGuild
           const [count] = yield* countRows(
             sql`SELECT count(*)::integer AS n FROM guild_roles WHERE guild_id = ${role.guildId}`
           )
@@ -511,7 +512,7 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
     const createChannel: Service["createChannel"] = (channel) =>
       transaction(
         Effect.gen(function* () {
-          if (!(yield* lockGuild(channel.guildId))) return yield* noGuild("createChannel", channel.guildId)
+          if (!(yield* lockGuild(channel.guildId))) return yield* noGuild
           const [count] = yield* countRows(
             sql`SELECT count(*)::integer AS n FROM guild_channels WHERE guild_id = ${channel.guildId}`
           )
@@ -562,7 +563,7 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
       transaction(
         Effect.gen(function* () {
           if (capped) yield* lockUser(member.userId)
-          if (!(yield* lockGuild(member.guildId))) return yield* noGuild("join", member.guildId)
+          if (!(yield* lockGuild(member.guildId))) return yield* noGuild
           if (Option.isSome(yield* findMember(member.guildId, member.userId))) return false
           const checks = yield* joinChecks(member.guildId, member.userId)
           if (checks.banned) return yield* new GuildsErrors.BannedFromGuild()
@@ -595,7 +596,7 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
     const ban: Service["ban"] = (record) =>
       transaction(
         Effect.gen(function* () {
-          if (!(yield* lockGuild(record.guildId))) return yield* noGuild("ban", record.guildId)
+          if (!(yield* lockGuild(record.guildId))) return yield* noGuild
           yield* run(sql`
             INSERT INTO guild_bans ${sql.insert({
               guild_id: record.guildId,
@@ -619,12 +620,17 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
 
     // --- invites
 
-    // The purge is kept even when the cap refuses (the transaction returns instead of failing). A
-    // channel deleted meanwhile is refused by its foreign key: a defect, as a missing guild is.
+    // The purge is kept even when the cap refuses (the transaction returns instead of failing). The
+    // channel is looked up under the guild row's lock, which deleteChannel also takes: a channel
+    // deleted meanwhile is NoSuchChannel here, never the insert's foreign-key violation (a 500).
     const createInvite: Service["createInvite"] = (invite, now) =>
       transaction(
         Effect.gen(function* () {
-          if (!(yield* lockGuild(invite.guildId))) return yield* noGuild("createInvite", invite.guildId)
+          if (!(yield* lockGuild(invite.guildId))) return yield* noGuild
+          const channel = yield* run(
+            sql`SELECT 1 FROM guild_channels WHERE id = ${invite.channelId} AND guild_id = ${invite.guildId}`
+          )
+          if (channel.length === 0) return yield* new GuildsErrors.NoSuchChannel()
           yield* run(sql`DELETE FROM guild_invites WHERE guild_id = ${invite.guildId} AND NOT (${live(now)})`)
           const [count] = yield* countRows(
             sql`SELECT count(*)::integer AS n FROM guild_invites WHERE guild_id = ${invite.guildId}`

@@ -29,6 +29,8 @@ import {
   GuildLimitReached,
   InviteLimitReached,
   InviteNotFound,
+  NoSuchChannel,
+  NoSuchGuild,
   RoleLimitReached
 } from "./GuildsErrors.ts"
 
@@ -67,8 +69,11 @@ export class GuildsRepo extends Context.Service<
     // --- roles
     /** Roles by position, @everyone first. */
     readonly roles: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Role>>
-    /** Adds a role unless the guild has MAX_ROLES already (checked in the same step). */
-    readonly createRole: (role: Role) => Effect.Effect<void, RoleLimitReached>
+    /**
+     * Adds a role unless the guild has MAX_ROLES already (checked in the same step). NoSuchGuild:
+     * the guild was deleted after the caller's checks.
+     */
+    readonly createRole: (role: Role) => Effect.Effect<void, RoleLimitReached | NoSuchGuild>
     readonly updateRole: (
       guildId: Snowflake.Snowflake,
       roleId: Snowflake.Snowflake,
@@ -82,7 +87,7 @@ export class GuildsRepo extends Context.Service<
     readonly channels: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Channel>>
     readonly channel: (channelId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Channel>>
     /** Adds a channel unless the guild has MAX_CHANNELS already (checked in the same step). */
-    readonly createChannel: (channel: Channel) => Effect.Effect<void, ChannelLimitReached>
+    readonly createChannel: (channel: Channel) => Effect.Effect<void, ChannelLimitReached | NoSuchGuild>
     readonly updateChannel: (
       channelId: Snowflake.Snowflake,
       patch: ChannelPatch
@@ -102,7 +107,10 @@ export class GuildsRepo extends Context.Service<
      * Adds a member in one step that refuses a banned user and, when `capped` (users, not bots),
      * a user at MAX_GUILDS_PER_USER. `false` when they were a member already (nothing changes).
      */
-    readonly join: (member: Member, capped: boolean) => Effect.Effect<boolean, GuildLimitReached | BannedFromGuild>
+    readonly join: (
+      member: Member,
+      capped: boolean
+    ) => Effect.Effect<boolean, GuildLimitReached | BannedFromGuild | NoSuchGuild>
     readonly updateMember: (
       guildId: Snowflake.Snowflake,
       userId: Snowflake.Snowflake,
@@ -113,7 +121,7 @@ export class GuildsRepo extends Context.Service<
 
     // --- bans
     /** Records (or replaces) the ban and removes the membership in one step; true when a member was removed. */
-    readonly ban: (ban: Ban) => Effect.Effect<boolean>
+    readonly ban: (ban: Ban) => Effect.Effect<boolean, NoSuchGuild>
     /** false when there was no ban. */
     readonly unban: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<boolean>
     readonly findBan: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Ban>>
@@ -123,9 +131,13 @@ export class GuildsRepo extends Context.Service<
     // --- invites
     /**
      * Stores the invite unless the guild has MAX_INVITES live ones (expired and used-up invites
-     * do not count and may be purged in the same step).
+     * do not count and may be purged in the same step). NoSuchGuild / NoSuchChannel: the guild or the
+     * channel was deleted after the caller's checks.
      */
-    readonly createInvite: (invite: Invite, now: DateTime.Utc) => Effect.Effect<void, InviteLimitReached>
+    readonly createInvite: (
+      invite: Invite,
+      now: DateTime.Utc
+    ) => Effect.Effect<void, InviteLimitReached | NoSuchGuild | NoSuchChannel>
     /** A live invite (not expired at `now`, not used up). */
     readonly invite: (code: string, now: DateTime.Utc) => Effect.Effect<Option.Option<Invite>>
     /** The guild's live invites, oldest first. */
@@ -215,10 +227,10 @@ const refusal = (
 }
 
 /**
- * Rows that refer to a missing guild are a broken invariant (PostgreSQL refuses them with a foreign
- * key violation, which is a defect there too): the domain checks the guild first.
+ * The domain checks the guild first, but a deletion can land between its checks and the step that
+ * adds a row to the guild: that step then refuses as the guild being unknown, as PostgreSQL's does.
  */
-const noGuild = (method: string, guildId: string) => Effect.die(new Error(`GuildsRepo.${method}: no guild ${guildId}`))
+const noGuild = Effect.fail(new NoSuchGuild())
 
 interface Accepted {
   readonly invite: Invite
@@ -340,8 +352,8 @@ function makeMemory() {
       // --- roles
       roles: (guildId) => read((s) => byPosition(s.roles.filter((role) => role.guildId === guildId))),
       createRole: (role) =>
-        step((s) => {
-          if (!s.guilds.has(role.guildId)) return [noGuild("createRole", role.guildId), s]
+        step<void, RoleLimitReached | NoSuchGuild>((s) => {
+          if (!s.guilds.has(role.guildId)) return [noGuild, s]
           if (s.roles.filter((r) => r.guildId === role.guildId).length >= MAX_ROLES) {
             return [Effect.fail(new RoleLimitReached()), s]
           }
@@ -382,8 +394,8 @@ function makeMemory() {
       channels: (guildId) => read((s) => byPosition(s.channels.filter((channel) => channel.guildId === guildId))),
       channel: (channelId) => read((s) => Option.fromNullishOr(s.channels.find((c) => c.id === channelId))),
       createChannel: (channel) =>
-        step((s) => {
-          if (!s.guilds.has(channel.guildId)) return [noGuild("createChannel", channel.guildId), s]
+        step<void, ChannelLimitReached | NoSuchGuild>((s) => {
+          if (!s.guilds.has(channel.guildId)) return [noGuild, s]
           if (s.channels.filter((c) => c.guildId === channel.guildId).length >= MAX_CHANNELS) {
             return [Effect.fail(new ChannelLimitReached()), s]
           }
@@ -437,8 +449,8 @@ function makeMemory() {
           })
         ),
       join: (member, capped) =>
-        step((s) => {
-          if (!s.guilds.has(member.guildId)) return [noGuild("join", member.guildId), s]
+        step<boolean, GuildLimitReached | BannedFromGuild | NoSuchGuild>((s) => {
+          if (!s.guilds.has(member.guildId)) return [noGuild, s]
           if (findMember(s, member.guildId, member.userId) !== undefined) return [Effect.succeed(false), s]
           const refused = refusal(s, member.guildId, member.userId, capped)
           if (refused !== undefined) return [Effect.fail(refused), s]
@@ -465,7 +477,7 @@ function makeMemory() {
       // --- bans
       ban: (ban: Ban) =>
         step((s) => {
-          if (!s.guilds.has(ban.guildId)) return [noGuild("ban", ban.guildId), s]
+          if (!s.guilds.has(ban.guildId)) return [noGuild, s]
           const same = (item: { readonly guildId: string; readonly userId: string }) =>
             item.guildId === ban.guildId && item.userId === ban.userId
           const wasMember = s.members.some(same)
@@ -491,8 +503,11 @@ function makeMemory() {
 
       // --- invites
       createInvite: (invite: Invite, now) =>
-        step((s) => {
-          if (!s.guilds.has(invite.guildId)) return [noGuild("createInvite", invite.guildId), s]
+        step<void, InviteLimitReached | NoSuchGuild | NoSuchChannel>((s) => {
+          if (!s.guilds.has(invite.guildId)) return [noGuild, s]
+          if (!s.channels.some((c) => c.id === invite.channelId && c.guildId === invite.guildId)) {
+            return [Effect.fail(new NoSuchChannel()), s]
+          }
           // The guild's dead invites can never be used again: purge them here.
           const kept = s.invites.filter((i) => i.guildId !== invite.guildId || isLive(i, now))
           if (kept.filter((i) => i.guildId === invite.guildId).length >= MAX_INVITES) {

@@ -125,7 +125,8 @@ const make = Effect.gen(function* () {
       temporary,
       createdAt: now
     }
-    yield* repo.createInvite(invite, now)
+    // A channel (or its whole guild) deleted since the checks above: the channel is unknown now.
+    yield* repo.createInvite(invite, now).pipe(Effect.catchTag("NoSuchGuild", () => Effect.fail(new NoSuchChannel())))
     yield* events.inviteCreate(invite)
     // Only a channel deleted in the meantime takes the new invite with it.
     return yield* showOne(invite).pipe(Effect.catchTag("InviteNotFound", () => Effect.fail(new NoSuchChannel())))

@@ -27,6 +27,12 @@ import { GuildParams, intBetween, lengthAtMost, lengthBetween, orEmpty, Permissi
 export const MIN_BITRATE = 8_000
 export const MAX_BITRATE = 96_000
 
+/**
+ * Overwrites one channel body may carry (channel create and edit): the platform's per-channel
+ * limit (30060, "Maximum number of channel permission overwrites reached") is 100.
+ */
+export const MAX_OVERWRITES = 100
+
 /** A permission overwrite as sent: allow/deny may be left out or null (nothing). */
 export const OverwriteInput = Schema.Struct({
   /** A role id (type 0) or a user id (type 1). */
@@ -44,7 +50,7 @@ const channelFields = {
   user_limit: Schema.optionalKey(Schema.NullOr(intBetween(0, 99))),
   rate_limit_per_user: Schema.optionalKey(Schema.NullOr(intBetween(0, 21_600))),
   position: Schema.optionalKey(Schema.NullOr(Fields.Int32)),
-  permission_overwrites: Schema.optionalKey(Schema.NullOr(Schema.Array(OverwriteInput))),
+  permission_overwrites: Schema.optionalKey(Schema.NullOr(Fields.arrayAtMost(OverwriteInput, MAX_OVERWRITES))),
   /** A category of the same guild; null puts it at the top level. */
   parent_id: Schema.optionalKey(Schema.NullOr(Snowflake.Snowflake)),
   nsfw: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
@@ -70,15 +76,16 @@ export type ChannelPatchBody = typeof ChannelPatchBody.Type
 
 /**
  * PATCH /guilds/{guild_id}/channels: new positions and parents; `lock_permissions` syncs a moved
- * channel's overwrites with its new category.
+ * channel's overwrites with its new category. At most one entry per channel a guild may have.
  */
-export const ChannelPositionsBody = Schema.Array(
+export const ChannelPositionsBody = Fields.arrayAtMost(
   Schema.Struct({
     id: Snowflake.Snowflake,
     position: Schema.optionalKey(Schema.NullOr(Fields.Int32)),
     parent_id: Schema.optionalKey(Schema.NullOr(Snowflake.Snowflake)),
     lock_permissions: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
-  })
+  }),
+  Guild.MAX_CHANNELS
 )
 export type ChannelPositionsBody = typeof ChannelPositionsBody.Type
 

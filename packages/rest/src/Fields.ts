@@ -29,6 +29,16 @@ export const lengthBetween = (min: number, max: number) => Schema.String.pipe(Sc
 /** A string of at most `max` characters. */
 export const lengthAtMost = (max: number) => Schema.String.pipe(Schema.check(maxLength(max)))
 
+/**
+ * No U+0000 (BASE_TYPE_INVALID, as `NulBytes` answers). `NulBytes` refuses it in every path, query
+ * and body string before decoding; this is for text a schema itself decodes from another form
+ * (a percent-encoded header), which that check never sees.
+ */
+export const withoutNul = Schema.makeFilter((s: string) => !s.includes("\u0000"), {
+  message: "Must not contain NUL characters.",
+  formCode: "BASE_TYPE_INVALID"
+})
+
 const atLeast = (min: number) =>
   Schema.isGreaterThanOrEqualTo(min, {
     message: `Value should be greater than or equal to ${min}.`,
@@ -51,3 +61,11 @@ export const INT32_MAX = 2 ** 31 - 1
  * of its own (positions) uses it: a wider number would be accepted here and fail the insert.
  */
 export const Int32 = intBetween(INT32_MIN, INT32_MAX)
+
+/**
+ * A list of at most `max` items, answered as the platform answers an overlong list
+ * (BASE_TYPE_MAX_LENGTH, "Must be `max` or fewer in length."). Every list in a request body has one:
+ * the 1 MiB body limit alone lets a list carry tens of thousands of items into a handler.
+ */
+export const arrayAtMost = <S extends Schema.Top>(item: S, max: number) =>
+  Schema.Array(item).pipe(Schema.check(maxLength(max)))

@@ -21,7 +21,7 @@ import {
   UnknownRole,
   UnknownUser
 } from "@veche/errors"
-import { GuildSchemas, Permissions } from "@veche/guilds"
+import { Guild, GuildSchemas, Permissions } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { Effect, Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -134,7 +134,7 @@ export const orEmpty = <S extends Schema.Top & { readonly DecodingServices: neve
  */
 export const AuditLogReason = Schema.String.pipe(
   Schema.decodeTo(
-    lengthAtMost(512),
+    lengthAtMost(512).pipe(Schema.check(Fields.withoutNul)),
     SchemaTransformation.transform({
       decode: (raw: string) => {
         try {
@@ -192,6 +192,9 @@ export const Locale = Schema.Literals([
 
 export const GuildName = lengthBetween(2, 100)
 
+/** Entries `features` may carry in one PATCH. */
+export const MAX_FEATURES = 100
+
 /** POST /guilds. Templates (`roles`, `channels`) are not supported and are ignored. */
 export const GuildCreateBody = Schema.Struct({
   name: GuildName,
@@ -222,7 +225,8 @@ export const GuildPatchBody = Schema.Struct({
   public_updates_channel_id: Schema.optionalKey(Schema.NullOr(Snowflake.Snowflake)),
   /** null resets to en-US. */
   preferred_locale: Schema.optionalKey(Schema.NullOr(Locale)),
-  features: Schema.optionalKey(Schema.Array(lengthAtMost(64))),
+  /** Only the features a guild may switch are kept; the platform defines far fewer than 100. */
+  features: Schema.optionalKey(Fields.arrayAtMost(lengthAtMost(64), MAX_FEATURES)),
   owner_id: Schema.optionalKey(Snowflake.Snowflake)
 })
 export type GuildPatchBody = typeof GuildPatchBody.Type
@@ -319,7 +323,7 @@ export const MembersQuery = {
  */
 export const MemberPatchBody = Schema.Struct({
   nick: Schema.optionalKey(Schema.NullOr(lengthAtMost(32))),
-  roles: Schema.optionalKey(Schema.NullOr(Schema.Array(Snowflake.Snowflake)))
+  roles: Schema.optionalKey(Schema.NullOr(Fields.arrayAtMost(Snowflake.Snowflake, Guild.MAX_ROLES)))
 })
 export type MemberPatchBody = typeof MemberPatchBody.Type
 
@@ -426,12 +430,13 @@ export const RoleBody = Schema.Struct({
 })
 export type RoleBody = typeof RoleBody.Type
 
-/** PATCH /guilds/{guild_id}/roles: new positions. */
-export const RolePositionsBody = Schema.Array(
+/** PATCH /guilds/{guild_id}/roles: new positions, at most one entry per role a guild may have. */
+export const RolePositionsBody = Fields.arrayAtMost(
   Schema.Struct({
     id: Snowflake.Snowflake,
     position: Schema.optionalKey(Schema.NullOr(Fields.Int32))
-  })
+  }),
+  Guild.MAX_ROLES
 )
 export type RolePositionsBody = typeof RolePositionsBody.Type
 
