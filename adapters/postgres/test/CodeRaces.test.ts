@@ -77,6 +77,35 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
       })
     )
 
+    it.effect("phone recovery with 2FA on: 60003 holds the code open, the app code then recovers once", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        yield* testHost.adjustClock("1 hour")
+        const phone = freshPhone()
+        const { access_token } = yield* register(phone, `race_rec2fa_${process.pid % 1000}`)
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)) },
+          access_token
+        )
+        expect(enabled.status).toBe(200)
+        yield* testHost.adjustClock("30 seconds")
+        const { verification_id, code } = yield* startRecovery(phone)
+        const body = { verification_id, code, new_password: NEW_PASSWORD }
+        const held = yield* post("/api/v10/auth/recover/verify", body, undefined, freshAddress())
+        expect(yield* json(held)).toMatchObject({ code: 60003, mfa: true })
+        const mfa_code = Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+        // Two at once with the right pair: the record is used by exactly one.
+        const answers = yield* Effect.forEach(
+          [0, 1],
+          () => post("/api/v10/auth/recover/verify", { ...body, mfa_code }, undefined, freshAddress()),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((response) => response.status).sort()).toEqual([200, 401])
+      })
+    )
+
     it.effect("30 parallel wrong two-factor codes at login: at most 10 are judged, the rest answer 429", () =>
       Effect.gen(function* () {
         const testHost = yield* TestHost.TestHost
