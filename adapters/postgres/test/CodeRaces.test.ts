@@ -6,7 +6,15 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
 import { TestHost } from "@veche/test-host"
 import { Clock, Effect, Layer, Redacted } from "effect"
-import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "../../../test/support/Accounts.ts"
+import {
+  awaitMessage,
+  freshAddress,
+  json,
+  messagesTo,
+  PASSWORD,
+  post,
+  register
+} from "../../../test/support/Accounts.ts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 
@@ -27,6 +35,8 @@ const freshPhone = () => `+7926333${String(process.pid % 100).padStart(2, "0")}$
 /** Starts a phone recovery and reads its code from the dev outbox. */
 const startRecovery = (phone: string) =>
   Effect.gen(function* () {
+    // the code of this start: each start's message comes after the earlier ones
+    const sent = (yield* messagesTo(phone)).filter((message) => message.kind === "recover").length
     const started = yield* post(
       "/api/v10/auth/recover/phone",
       { phone, captcha_token: "dev" },
@@ -35,7 +45,7 @@ const startRecovery = (phone: string) =>
     )
     expect(started.status).toBe(200)
     const { verification_id } = (yield* json(started)) as { verification_id: string }
-    const code = (yield* awaitMessage(phone, "recover"))?.code ?? ""
+    const code = (yield* awaitMessage(phone, "recover", sent + 1))?.code ?? ""
     return { verification_id, code }
   })
 

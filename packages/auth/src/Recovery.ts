@@ -274,7 +274,11 @@ export class Recovery extends Context.Service<
           account.value.credentials.emailVerified &&
           account.value.credentials.email !== null &&
           emailKey(account.value.credentials.email) === emailKey(link.value.email)
-        if (!bound || Option.isNone(account)) return yield* new LinkInvalid()
+        if (!bound || Option.isNone(account)) {
+          // Spent as before, so binding the address again later does not revive it.
+          yield* links.use(digest, "recover", now)
+          return yield* new LinkInvalid()
+        }
         // With TOTP on, the app or backup code, on the account's 2FA failure budget: the link
         // cannot be used to guess codes past it.
         if (yield* secondFactorDue(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
