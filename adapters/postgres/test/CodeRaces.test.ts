@@ -116,6 +116,22 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
       })
     )
 
+    it.effect("30 parallel wrong passwords from one address: at most 10 are judged, the rest answer 429", () =>
+      Effect.gen(function* () {
+        const phone = freshPhone()
+        yield* register(phone, `race_pw_${process.pid % 1000}`)
+        const from = freshAddress()
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `wrong password ${i}`),
+          (password) => post("/api/v10/auth/login", { login: phone, password, captcha_token: "dev" }, undefined, from),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
+      })
+    )
+
     it.effect("30 parallel wrong two-factor codes at login: at most 10 are judged, the rest answer 429", () =>
       Effect.gen(function* () {
         const testHost = yield* TestHost.TestHost
