@@ -77,7 +77,7 @@ describe("Login", () => {
     )
 
     it.effect(
-      "after 10 failures for an account it answers 429, even to the right password, until the window passes",
+      "after 10 failures for an account from one address it answers 429, even to the right password, until the window passes",
       () =>
         Effect.gen(function* () {
           const host = yield* TestHost.TestHost

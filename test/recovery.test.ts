@@ -18,6 +18,39 @@ import {
 
 const NEW_PASSWORD = "a brand new password"
 const CODE_INVALID = { code: 70003, message: "Phone verification code invalid or expired" }
+const MFA_REQUIRED = { code: 60003, message: "Two factor is required for this operation", mfa: true }
+const BAD_MFA_CODE = { code: 60008, message: "Invalid two-factor code" }
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+/** The app's code at the host's clock. */
+const appCode = Effect.gen(function* () {
+  const host = yield* TestHost.TestHost
+  return Totp.codeAt(SECRET, yield* host.run(Clock.currentTimeMillis))
+})
+
+/** Turns TOTP on for a signed-in account and moves past the enabling code's time step. */
+const enableTotp = (token: string) =>
+  Effect.gen(function* () {
+    const host = yield* TestHost.TestHost
+    const enabled = yield* post(
+      "/api/v10/auth/mfa/totp",
+      { password: PASSWORD, secret: SECRET, code: yield* appCode },
+      token
+    )
+    expect(enabled.status).toBe(200)
+    yield* host.adjustClock("30 seconds")
+    return ((yield* json(enabled)) as { backup_codes: Array<string> }).backup_codes
+  })
+
+/** A 6-digit code that is not the app's current one (nor the neighbouring steps'). */
+const wrongAppCode = Effect.gen(function* () {
+  const host = yield* TestHost.TestHost
+  const now = yield* host.run(Clock.currentTimeMillis)
+  const taken = new Set([-1, 0, 1].map((step) => Totp.codeAt(SECRET, now + step * 30_000)))
+  let guess = 0
+  while (taken.has(String(guess).padStart(6, "0"))) guess++
+  return String(guess).padStart(6, "0")
+})
 const LINK_INVALID = { code: 70004, message: "Email link invalid or expired" }
 
 const recoverPhone = (phone: string, from = freshAddress()) =>
@@ -192,16 +225,172 @@ describe("Recovery by phone", () => {
         expect(enabled.status).toBe(200)
         const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
         const code = (yield* awaitMessage(phone, "recover"))?.code
+        yield* host.adjustClock("30 seconds") // the enabling code's time step is spent
         const done = yield* post("/api/v10/auth/recover/verify", {
           verification_id: started.verification_id,
           code,
-          new_password: NEW_PASSWORD
+          new_password: NEW_PASSWORD,
+          mfa_code: Totp.codeAt(secret, yield* host.run(Clock.currentTimeMillis))
         })
+        expect(done.status).toBe(200)
         const pair = (yield* json(done)) as { access_token: string }
         expect(yield* json(yield* send("GET", "/api/v10/auth/mfa", undefined, pair.access_token))).toMatchObject({
           totp_enabled: true
         })
         expect(yield* json(yield* login({ login: phone, password: NEW_PASSWORD }))).toMatchObject({ code: 60003 })
+      })
+    )
+  })
+})
+
+describe("Recovery by phone with two-factor on (issue 16)", () => {
+  layer(TestHost.layer())((it) => {
+    const verify = (body: Record<string, unknown>) =>
+      post("/api/v10/auth/recover/verify", body, undefined, freshAddress())
+
+    it.effect(
+      "the SMS code alone answers 60003 and stays usable; a wrong app code is 60008; the right one recovers",
+      () =>
+        Effect.gen(function* () {
+          const phone = "+79261130001"
+          const account = yield* register(phone, "recover_2fa")
+          yield* enableTotp(account.access_token)
+          const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+          const code = (yield* awaitMessage(phone, "recover"))?.code
+          const base = { verification_id: started.verification_id, code, new_password: NEW_PASSWORD }
+
+          const noFactor = yield* verify(base)
+          expect(noFactor.status).toBe(401)
+          expect(yield* json(noFactor)).toEqual(MFA_REQUIRED)
+          const wrong = yield* verify({ ...base, mfa_code: yield* wrongAppCode })
+          expect(wrong.status).toBe(401)
+          expect(yield* json(wrong)).toEqual(BAD_MFA_CODE)
+          // A wrong SMS code is 70003 whatever the second factor: 60003 is told only to its holder.
+          const wrongSms = yield* verify({ ...base, code: code === "000000" ? "111111" : "000000" })
+          expect(yield* json(wrongSms)).toEqual(CODE_INVALID)
+          // Nothing changed yet: the old password and sessions still work.
+          expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(200)
+
+          const done = yield* verify({ ...base, mfa_code: yield* appCode })
+          expect(done.status).toBe(200)
+          const pair = (yield* json(done)) as { access_token: string; user_id: string }
+          expect(pair.user_id).toBe(account.user_id)
+          expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(401)
+          expect(yield* json(yield* send("GET", "/api/v10/auth/mfa", undefined, pair.access_token))).toMatchObject({
+            totp_enabled: true
+          })
+          // used once
+          expect(yield* json(yield* verify({ ...base, mfa_code: yield* appCode }))).toEqual(CODE_INVALID)
+        })
+    )
+
+    it.effect("wrong second factors use the record's attempts: after five submissions even the right pair fails", () =>
+      Effect.gen(function* () {
+        const phone = "+79261130002"
+        const account = yield* register(phone, "recover_2fa_cap")
+        yield* enableTotp(account.access_token)
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        const base = { verification_id: started.verification_id, code, new_password: NEW_PASSWORD }
+        expect(yield* json(yield* verify(base))).toEqual(MFA_REQUIRED)
+        for (let i = 0; i < 4; i++) {
+          expect(yield* json(yield* verify({ ...base, mfa_code: yield* wrongAppCode }))).toEqual(BAD_MFA_CODE)
+        }
+        expect(yield* json(yield* verify({ ...base, mfa_code: yield* appCode }))).toEqual(CODE_INVALID)
+        expect((yield* login({ login: phone, password: NEW_PASSWORD })).status).toBe(401)
+      })
+    )
+
+    it.effect("a backup code recovers too, and is used up", () =>
+      Effect.gen(function* () {
+        const phone = "+79261130003"
+        const account = yield* register(phone, "recover_2fa_backup")
+        const [backup] = (yield* enableTotp(account.access_token)) as [string]
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        const done = yield* verify({
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD,
+          mfa_code: backup
+        })
+        expect(done.status).toBe(200)
+        const pair = (yield* json(done)) as { access_token: string }
+        expect(yield* json(yield* send("GET", "/api/v10/auth/mfa", undefined, pair.access_token))).toEqual({
+          totp_enabled: true,
+          backup_codes_left: 9
+        })
+        const again = yield* login({ login: phone, password: NEW_PASSWORD, code: backup })
+        expect(yield* json(again)).toEqual(BAD_MFA_CODE)
+      })
+    )
+
+    it.effect("without two-factor nothing changes: the SMS code alone recovers, mfa_code or not", () =>
+      Effect.gen(function* () {
+        const phone = "+79261130004"
+        yield* register(phone, "recover_no_2fa")
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        const done = yield* verify({
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD,
+          mfa_code: "123456"
+        })
+        expect(done.status).toBe(200)
+      })
+    )
+  })
+})
+
+describe("Recovery by e-mail with two-factor on (issue 16)", () => {
+  layer(TestHost.layer())((it) => {
+    const verify = (body: Record<string, unknown>) =>
+      post("/api/v10/auth/recover/email/verify", body, undefined, freshAddress())
+
+    it.effect("the link alone answers 60003 and stays usable; a wrong code is 60008; the right one recovers", () =>
+      Effect.gen(function* () {
+        const account = yield* registerWithEmail("+79261140001", "mail_2fa", "twofactor@example.org")
+        yield* enableTotp(account.access_token)
+        yield* recoverEmail("twofactor@example.org")
+        const token = (yield* awaitMessage("twofactor@example.org", "email_recover"))?.token
+        const noFactor = yield* verify({ token, new_password: NEW_PASSWORD })
+        expect(noFactor.status).toBe(401)
+        expect(yield* json(noFactor)).toEqual(MFA_REQUIRED)
+        const wrong = yield* verify({ token, new_password: NEW_PASSWORD, code: yield* wrongAppCode })
+        expect(wrong.status).toBe(401)
+        expect(yield* json(wrong)).toEqual(BAD_MFA_CODE)
+        expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(200)
+
+        const done = yield* verify({ token, new_password: NEW_PASSWORD, code: yield* appCode })
+        expect(done.status).toBe(200)
+        expect(yield* json(done)).toMatchObject({ user_id: account.user_id })
+        expect((yield* send("GET", "/api/v10/users/@me", undefined, account.access_token)).status).toBe(401)
+        expect(yield* json(yield* verify({ token, new_password: NEW_PASSWORD, code: yield* appCode }))).toEqual(
+          LINK_INVALID
+        )
+      })
+    )
+
+    it.effect("the link cannot guess codes past the 2FA budget: the 11th answers 429, the link survives", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const account = yield* registerWithEmail("+79261140002", "mail_2fa_guess", "guessing@example.org")
+        yield* enableTotp(account.access_token)
+        yield* recoverEmail("guessing@example.org")
+        const token = (yield* awaitMessage("guessing@example.org", "email_recover"))?.token
+        for (let i = 0; i < 10; i++) {
+          const wrong = yield* verify({ token, new_password: NEW_PASSWORD, code: yield* wrongAppCode })
+          expect(yield* json(wrong)).toEqual(BAD_MFA_CODE)
+        }
+        const limited = yield* verify({ token, new_password: NEW_PASSWORD, code: yield* appCode })
+        expect(limited.status).toBe(429)
+        // The budget is the account's: login's second factor meets it too.
+        const atLogin = yield* login({ login: "+79261140002", password: PASSWORD, code: yield* appCode })
+        expect(atLogin.status).toBe(429)
+        yield* host.adjustClock("15 minutes")
+        const done = yield* verify({ token, new_password: NEW_PASSWORD, code: yield* appCode })
+        expect(done.status).toBe(200)
       })
     )
   })

@@ -58,6 +58,15 @@ export const layer: Layer.Layer<EmailLinksRepo.EmailLinksRepo, never, SqlClient.
           Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toLink)),
           Effect.orDie
         ),
+      find: (tokenDigest, purpose, now) =>
+        sql`
+          SELECT * FROM email_links
+          WHERE token_digest = ${tokenDigest} AND purpose = ${purpose}
+            AND used_at IS NULL AND expires_at > ${date(now)}`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), toLink)),
+          Effect.orDie
+        ),
       newestOpen: (userId, purpose, now) =>
         sql`
           SELECT * FROM email_links

@@ -6,7 +6,15 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
 import { TestHost } from "@veche/test-host"
 import { Clock, Effect, Layer, Redacted } from "effect"
-import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "../../../test/support/Accounts.ts"
+import {
+  awaitMessage,
+  freshAddress,
+  json,
+  messagesTo,
+  PASSWORD,
+  post,
+  register
+} from "../../../test/support/Accounts.ts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 
@@ -27,6 +35,8 @@ const freshPhone = () => `+7926333${String(process.pid % 100).padStart(2, "0")}$
 /** Starts a phone recovery and reads its code from the dev outbox. */
 const startRecovery = (phone: string) =>
   Effect.gen(function* () {
+    // the code of this start: each start's message comes after the earlier ones
+    const sent = (yield* messagesTo(phone)).filter((message) => message.kind === "recover").length
     const started = yield* post(
       "/api/v10/auth/recover/phone",
       { phone, captcha_token: "dev" },
@@ -35,7 +45,7 @@ const startRecovery = (phone: string) =>
     )
     expect(started.status).toBe(200)
     const { verification_id } = (yield* json(started)) as { verification_id: string }
-    const code = (yield* awaitMessage(phone, "recover"))?.code ?? ""
+    const code = (yield* awaitMessage(phone, "recover", sent + 1))?.code ?? ""
     return { verification_id, code }
   })
 
@@ -74,6 +84,51 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
           ).toEqual([])
           expect(statuses.every((s) => s === 403)).toBe(true)
         }
+      })
+    )
+
+    it.effect("phone recovery with 2FA on: 60003 holds the code open, the app code then recovers once", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        yield* testHost.adjustClock("1 hour")
+        const phone = freshPhone()
+        const { access_token } = yield* register(phone, `race_rec2fa_${process.pid % 1000}`)
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)) },
+          access_token
+        )
+        expect(enabled.status).toBe(200)
+        yield* testHost.adjustClock("30 seconds")
+        const { verification_id, code } = yield* startRecovery(phone)
+        const body = { verification_id, code, new_password: NEW_PASSWORD }
+        const held = yield* post("/api/v10/auth/recover/verify", body, undefined, freshAddress())
+        expect(yield* json(held)).toMatchObject({ code: 60003, mfa: true })
+        const mfa_code = Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+        // Two at once with the right pair: the record is used by exactly one.
+        const answers = yield* Effect.forEach(
+          [0, 1],
+          () => post("/api/v10/auth/recover/verify", { ...body, mfa_code }, undefined, freshAddress()),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((response) => response.status).sort()).toEqual([200, 401])
+      })
+    )
+
+    it.effect("30 parallel wrong passwords from one address: at most 10 are judged, the rest answer 429", () =>
+      Effect.gen(function* () {
+        const phone = freshPhone()
+        yield* register(phone, `race_pw_${process.pid % 1000}`)
+        const from = freshAddress()
+        const answers = yield* Effect.forEach(
+          Array.from({ length: 30 }, (_, i) => `wrong password ${i}`),
+          (password) => post("/api/v10/auth/login", { login: phone, password, captcha_token: "dev" }, undefined, from),
+          { concurrency: "unbounded" }
+        )
+        const statuses = answers.map((response) => response.status)
+        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
       })
     )
 

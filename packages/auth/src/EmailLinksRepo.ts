@@ -13,6 +13,11 @@ export class EmailLinksRepo extends Context.Service<
     readonly create: (link: EmailLink) => Effect.Effect<void>
     /** Uses the link with this digest if it has this purpose, is unused and unexpired at `now`. */
     readonly use: (tokenDigest: string, purpose: Purpose, now: DateTime.Utc) => Effect.Effect<Option.Option<EmailLink>>
+    /**
+     * The link with this digest if it has this purpose, is unused and unexpired at `now`, without
+     * using it (a flow that must check a second factor before it spends the link).
+     */
+    readonly find: (tokenDigest: string, purpose: Purpose, now: DateTime.Utc) => Effect.Effect<Option.Option<EmailLink>>
     /** The newest unused, unexpired link of this user and purpose (the address awaiting confirmation). */
     readonly newestOpen: (
       userId: Snowflake.Snowflake,
@@ -42,6 +47,18 @@ export class EmailLinksRepo extends Context.Service<
             const used = { ...found, usedAt: now }
             return [Option.some(used), all.map((link) => (link === found ? used : link))]
           }),
+        find: (tokenDigest, purpose, now) =>
+          Effect.map(Ref.get(links), (all) =>
+            Option.fromNullishOr(
+              all.find(
+                (link) =>
+                  link.tokenDigest === tokenDigest &&
+                  link.purpose === purpose &&
+                  link.usedAt === null &&
+                  DateTime.isGreaterThan(link.expiresAt, now)
+              )
+            )
+          ),
         newestOpen: (userId, purpose, now) =>
           Effect.map(Ref.get(links), (all) =>
             Option.fromNullishOr(

@@ -92,10 +92,7 @@ export class Login extends Context.Service<
         taken: Array<readonly [Quotas.Name, string]>
       ) {
         const take = (quota: Quotas.Name, unitKey: string) =>
-          quotas.consume(quota, unitKey).pipe(
-            Effect.tap(() => Effect.sync(() => taken.push([quota, unitKey]))),
-            Effect.as(true)
-          )
+          quotas.consume(quota, unitKey).pipe(Effect.tap(() => Effect.sync(() => taken.push([quota, unitKey]))))
         yield* take("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
         yield* take("failedLoginsPerAccountAddress", `${key} ${request.address}`).pipe(Effect.catchTags(fromQuota))
         const overThreshold = yield* take("failedLoginsPerAccount", key).pipe(
@@ -142,7 +139,8 @@ export class Login extends Context.Service<
       const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
         const taken: Array<readonly [Quotas.Name, string]> = []
         // Whatever ends the attempt other than a wrong password gives its units back: a right
-        // password (2FA has its own counter), a refusal before the password was judged.
+        // password (2FA has its own counter), a refusal before the password was judged, an
+        // interruption before the verdict (nothing was learnt).
         return yield* attempt(request, client, taken).pipe(
           Effect.ensuring(Effect.suspend(() => Effect.forEach(taken, ([quota, key]) => quotas.giveBack(quota, key))))
         )

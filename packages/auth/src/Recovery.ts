@@ -3,7 +3,9 @@
  * address, known or not (same answer, same work on the request path): the account is looked up and
  * the message queued in the background, and only an owner is ever sent anything. Finishing sets the
  * new password, ends every session, burns the other open recovery codes and links, and starts one
- * new session. It never turns two-factor authentication off.
+ * new session. It never turns two-factor authentication off, and it does not get around it: with
+ * TOTP on, finishing also takes an app or backup code, as login does, so a phone or mailbox alone
+ * is not an account.
  */
 import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
@@ -15,6 +17,8 @@ import { CODE_TTL, CodeChecks, type Started, started } from "./CodeChecks.ts"
 import * as CodeMessages from "./CodeMessages.ts"
 import { LIFETIME } from "./EmailLink.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
+import { Mfa } from "./Mfa.ts"
+import type { MfaCodeInvalid, MfaRequired } from "./MfaErrors.ts"
 import { PasswordHasher } from "./PasswordHasher.ts"
 import * as Phone from "./Phone.ts"
 import {
@@ -36,6 +40,9 @@ import { WebLinks } from "./WebLinks.ts"
 
 type StartError = CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable
 
+/** The account has TOTP on and the second factor was missing, wrong, or its budget is spent. */
+type SecondFactorError = MfaRequired | MfaCodeInvalid | TooManyAttempts | TemporarilyUnavailable
+
 export class Recovery extends Context.Service<
   Recovery,
   {
@@ -49,18 +56,25 @@ export class Recovery extends Context.Service<
         readonly verificationId: Snowflake.Snowflake
         readonly code: string
         readonly newPassword: Redacted.Redacted<string>
+        /** The second factor (app or backup code), due when the account has TOTP on. */
+        readonly mfaCode?: string | undefined
       },
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, CodeInvalid | AccountBlocked>
+    ) => Effect.Effect<TokenPair, CodeInvalid | AccountBlocked | SecondFactorError>
     readonly startByEmail: (request: {
       readonly email: string
       readonly captchaToken: string | undefined
       readonly address: string
     }) => Effect.Effect<void, StartError>
     readonly completeByEmail: (
-      request: { readonly token: Redacted.Redacted<string>; readonly newPassword: Redacted.Redacted<string> },
+      request: {
+        readonly token: Redacted.Redacted<string>
+        readonly newPassword: Redacted.Redacted<string>
+        /** The second factor (app or backup code), due when the account has TOTP on. */
+        readonly mfaCode?: string | undefined
+      },
       client: ClientInfo
-    ) => Effect.Effect<TokenPair, LinkInvalid | AccountBlocked>
+    ) => Effect.Effect<TokenPair, LinkInvalid | AccountBlocked | SecondFactorError>
   }
 >()("@veche/auth/Recovery") {
   static readonly layer: Layer.Layer<
@@ -80,6 +94,7 @@ export class Recovery extends Context.Service<
     | DeliveryQueue.DeliveryQueue
     | WebLinks
     | Snowflake.SnowflakeGenerator
+    | Mfa
   > = Layer.effect(
     Recovery,
     Effect.gen(function* () {
@@ -97,6 +112,7 @@ export class Recovery extends Context.Service<
       const queue = yield* DeliveryQueue.DeliveryQueue
       const web = yield* WebLinks
       const ids = yield* Snowflake.SnowflakeGenerator
+      const mfa = yield* Mfa
       // Background work lives as long as the service: a shutdown interrupts it, nothing leaks.
       const scope: Scope.Scope = yield* Effect.scope
 
@@ -149,25 +165,46 @@ export class Recovery extends Context.Service<
         return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
 
+      /** Whether recovering this account needs a second factor (TOTP on). */
+      const secondFactorDue = (account: Option.Option<Account>) =>
+        Option.match(account, {
+          onNone: () => Effect.succeed(false),
+          onSome: (found) => Effect.map(mfa.status(found.user.id), (state) => state.totpEnabled)
+        })
+
       const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (
         request: {
           readonly verificationId: Snowflake.Snowflake
           readonly code: string
           readonly newPassword: Redacted.Redacted<string>
+          readonly mfaCode?: string | undefined
         },
         client: ClientInfo
       ) {
         const now = yield* DateTime.now
-        const consumed = yield* verifications.consume(
-          request.verificationId,
-          "recover",
-          yield* codes.digest(request.code),
-          now
-        )
-        if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
-        const account = yield* accounts.findByPhone(Phone.Normalised.make(consumed.record.target))
-        if (Option.isNone(account)) return yield* new CodeInvalid()
-        return yield* finish(account.value, request.newPassword, client)
+        const digest = yield* codes.digest(request.code)
+        // The account the record would recover, to know whether a second factor is due (reading
+        // uses no attempt). Without one, the code is used as before.
+        const record = yield* verifications.find(request.verificationId, "recover", now)
+        const owner = Option.isSome(record)
+          ? yield* accounts.findByPhone(Phone.Normalised.make(record.value.target))
+          : Option.none<Account>()
+        if (Option.isNone(owner) || !(yield* secondFactorDue(owner))) {
+          const consumed = yield* verifications.consume(request.verificationId, "recover", digest, now)
+          if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
+          const account = yield* accounts.findByPhone(Phone.Normalised.make(consumed.record.target))
+          if (Option.isNone(account)) return yield* new CodeInvalid()
+          return yield* finish(account.value, request.newPassword, client)
+        }
+        // TOTP on. The SMS code is judged first — so only its holder learns that a second factor
+        // is due — and counted, but held open: a missing second factor (60003) does not use it up,
+        // and each wrong one (60008) has cost an attempt of the record and of the 2FA budget.
+        const held = yield* verifications.consume(request.verificationId, "recover", digest, now, { hold: true })
+        if (held._tag !== "Matched") return yield* new CodeInvalid()
+        yield* mfa.checkLogin(owner.value.user.id, request.mfaCode)
+        const used = yield* verifications.consumeMatched(request.verificationId, "recover", digest, now)
+        if (used._tag !== "Consumed") return yield* new CodeInvalid()
+        return yield* finish(owner.value, request.newPassword, client)
       })
 
       const startByEmail = Effect.fn("Recovery.startByEmail")(function* (request: {
@@ -219,20 +256,35 @@ export class Recovery extends Context.Service<
       })
 
       const completeByEmail = Effect.fn("Recovery.completeByEmail")(function* (
-        request: { readonly token: Redacted.Redacted<string>; readonly newPassword: Redacted.Redacted<string> },
+        request: {
+          readonly token: Redacted.Redacted<string>
+          readonly newPassword: Redacted.Redacted<string>
+          readonly mfaCode?: string | undefined
+        },
         client: ClientInfo
       ) {
         if (tokens.kindOf(request.token) !== "link") return yield* new LinkInvalid()
-        const used = yield* links.use(yield* tokens.digest(request.token), "recover", yield* DateTime.now)
-        if (Option.isNone(used)) return yield* new LinkInvalid()
-        const account = yield* accounts.findByUserId(used.value.userId)
+        const digest = yield* tokens.digest(request.token)
+        const now = yield* DateTime.now
+        // Looked at first, used last: a missing or wrong second factor leaves the link working.
+        const link = yield* links.find(digest, "recover", now)
+        if (Option.isNone(link)) return yield* new LinkInvalid()
+        const account = yield* accounts.findByUserId(link.value.userId)
         // Valid only while the address is still this account's confirmed address.
         const bound =
           Option.isSome(account) &&
           account.value.credentials.emailVerified &&
           account.value.credentials.email !== null &&
-          emailKey(account.value.credentials.email) === emailKey(used.value.email)
-        if (!bound || Option.isNone(account)) return yield* new LinkInvalid()
+          emailKey(account.value.credentials.email) === emailKey(link.value.email)
+        if (!bound || Option.isNone(account)) {
+          // Spent as before, so binding the address again later does not revive it.
+          yield* links.use(digest, "recover", now)
+          return yield* new LinkInvalid()
+        }
+        // With TOTP on, the app or backup code, on the account's 2FA failure budget: the link
+        // cannot be used to guess codes past it.
+        if (yield* secondFactorDue(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
+        if (Option.isNone(yield* links.use(digest, "recover", now))) return yield* new LinkInvalid()
         return yield* finish(account.value, request.newPassword, client)
       })
 

@@ -171,17 +171,27 @@ const SixDigits = Schema.String.pipe(
   Schema.check(Schema.isPattern(/^\d{6}$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
 )
 
+/** An app code (6 digits) or a backup code (`xxxxxxxx-xxxx`); the domain tells them apart. */
+const MfaCode = Schema.String.pipe(Schema.check(length(1, 32)))
+
 export const RecoverVerifyBody = Schema.Struct({
   verification_id: Snowflake.Snowflake,
   code: SixDigits,
-  new_password: NewPassword
+  new_password: NewPassword,
+  /** The second factor when the account has TOTP on (`code` is the SMS code here). */
+  mfa_code: Schema.optionalKey(MfaCode)
 })
 
 const LinkToken = Schema.String.pipe(Schema.check(length(1, 512)))
 
 export const EmailVerifyBody = Schema.Struct({ token: LinkToken })
 export const RecoverEmailBody = Schema.Struct({ email: EmailAddress, captcha_token: CaptchaToken })
-export const RecoverEmailVerifyBody = Schema.Struct({ token: LinkToken, new_password: NewPassword })
+export const RecoverEmailVerifyBody = Schema.Struct({
+  token: LinkToken,
+  new_password: NewPassword,
+  /** The second factor when the account has TOTP on, as at login. */
+  code: Schema.optionalKey(MfaCode)
+})
 
 export const CheckState = Schema.Struct({
   status: Schema.Literals(["pending", "needs_code", "ok", "failed"]),
@@ -219,9 +229,6 @@ export const MfaState = Schema.Struct({
 export const BackupCodesAnswer = Schema.Struct({ backup_codes: Schema.Array(Schema.String) })
 
 const Password = Schema.String.pipe(Schema.check(length(1, 1024)))
-/** An app code (6 digits) or a backup code (`xxxxxxxx-xxxx`); the domain tells them apart. */
-const MfaCode = Schema.String.pipe(Schema.check(length(1, 32)))
-
 export const MfaCodesBody = Schema.Struct({ password: Password })
 
 export const EnableTotpBody = Schema.Struct({
@@ -253,7 +260,15 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("recoverVerify", "/auth/recover/verify", {
       payload: RecoverVerifyBody,
       success: TokenPair,
-      error: [InvalidFormBody, PhoneCodeInvalid, Banned]
+      error: [
+        InvalidFormBody,
+        PhoneCodeInvalid,
+        Banned,
+        TwoFactorRequired,
+        InvalidTwoFactorCode,
+        RateLimited,
+        ServiceUnavailable
+      ]
     }),
     HttpApiEndpoint.post("emailVerify", "/auth/email/verify", {
       payload: EmailVerifyBody,
@@ -268,7 +283,15 @@ export class AuthApi extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("recoverEmailVerify", "/auth/recover/email/verify", {
       payload: RecoverEmailVerifyBody,
       success: TokenPair,
-      error: [InvalidFormBody, EmailLinkInvalid, Banned]
+      error: [
+        InvalidFormBody,
+        EmailLinkInvalid,
+        Banned,
+        TwoFactorRequired,
+        InvalidTwoFactorCode,
+        RateLimited,
+        ServiceUnavailable
+      ]
     })
   )
   .add(

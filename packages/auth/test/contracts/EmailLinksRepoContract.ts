@@ -50,6 +50,23 @@ export const emailLinksRepoContract = (it: Vitest.MethodsNonLive<EmailLinksRepo 
     })
   )
 
+  it.effect("find answers an open link by its digest and purpose without using it", () =>
+    Effect.gen(function* () {
+      const repo = yield* EmailLinksRepo
+      const userId = yield* newUser()
+      const link = yield* newLink(userId, "recover")
+      expect(Option.isNone(yield* repo.find(link.tokenDigest, "bind", NOW))).toBe(true)
+      expect(Option.isNone(yield* repo.find(link.tokenDigest, "recover", later("1 hour")))).toBe(true)
+      for (let i = 0; i < 3; i++) {
+        expect(Option.map(yield* repo.find(link.tokenDigest, "recover", NOW), (l) => l.id)).toEqual(
+          Option.some(link.id)
+        )
+      }
+      expect(Option.isSome(yield* repo.use(link.tokenDigest, "recover", NOW))).toBe(true)
+      expect(Option.isNone(yield* repo.find(link.tokenDigest, "recover", NOW))).toBe(true)
+    })
+  )
+
   it.effect("of concurrent uses of one link exactly one succeeds", () =>
     Effect.gen(function* () {
       const repo = yield* EmailLinksRepo

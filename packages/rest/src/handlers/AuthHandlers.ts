@@ -1,12 +1,6 @@
 /** Handlers of the Auth group (sessions part). */
 import { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
-import {
-  Forbidden,
-  InvalidAuthenticationToken,
-  InvalidTwoFactorCode,
-  PhoneCodeInvalid,
-  TwoFactorRequired
-} from "@veche/errors"
+import { Forbidden, InvalidAuthenticationToken, PhoneCodeInvalid } from "@veche/errors"
 import { GeoIp } from "@veche/platform"
 import { DateTime, Effect, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -14,7 +8,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
 import { addressOf, clientOf, startedView } from "./Client.ts"
-import { blocked, captcha, formError, throttled } from "./FlowErrors.ts"
+import { blocked, captcha, formError, secondFactor, throttled } from "./FlowErrors.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
@@ -58,8 +52,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
         }).pipe(
           Effect.catchTags({
             BadCredentials: () => Effect.fail(new InvalidAuthenticationToken()),
-            MfaRequired: () => Effect.fail(new TwoFactorRequired()),
-            MfaCodeInvalid: () => Effect.fail(new InvalidTwoFactorCode()),
+            ...secondFactor,
             ...blocked,
             ...captcha,
             ...throttled

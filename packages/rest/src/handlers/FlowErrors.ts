@@ -1,5 +1,12 @@
 /** How the account flows' refusals become API errors; shared by the Auth group's handlers. */
-import { Banned, InvalidFormBody, RateLimited, ServiceUnavailable } from "@veche/errors"
+import {
+  Banned,
+  InvalidFormBody,
+  InvalidTwoFactorCode,
+  RateLimited,
+  ServiceUnavailable,
+  TwoFactorRequired
+} from "@veche/errors"
 import { RateLimitHeaders } from "@veche/ratelimit"
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
@@ -45,4 +52,10 @@ export const passwordMismatch = {
 /** A platform block: 403 40007 with the reason and term in the message. */
 export const blocked = {
   AccountBlocked: (e: { readonly message: string }) => Effect.fail(new Banned({ message: e.message }))
+}
+
+/** The second factor at login or recovery: missing (401 60003, `mfa: true`) or wrong (401 60008). */
+export const secondFactor = {
+  MfaRequired: () => Effect.fail(new TwoFactorRequired()),
+  MfaCodeInvalid: () => Effect.fail(new InvalidTwoFactorCode())
 }

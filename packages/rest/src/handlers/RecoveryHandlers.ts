@@ -5,7 +5,7 @@ import type { GeoIp, Snowflake } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { addressOf, clientOf, startedView } from "./Client.ts"
-import { blocked, captcha, throttled } from "./FlowErrors.ts"
+import { blocked, captcha, secondFactor, throttled } from "./FlowErrors.ts"
 import { toWire } from "./TokenPairs.ts"
 
 const linkInvalid = { LinkInvalid: () => Effect.fail(new EmailLinkInvalid()) }
@@ -30,6 +30,7 @@ export const make = (
     readonly verification_id: Snowflake.Snowflake
     readonly code: string
     readonly new_password: string
+    readonly mfa_code?: string
   }) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -37,12 +38,20 @@ export const make = (
         {
           verificationId: payload.verification_id,
           code: payload.code,
-          newPassword: Redacted.make(payload.new_password)
+          newPassword: Redacted.make(payload.new_password),
+          mfaCode: payload.mfa_code
         },
         yield* clientOf(request, geo)
       )
       return toWire(pair)
-    }).pipe(Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...blocked })),
+    }).pipe(
+      Effect.catchTags({
+        CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
+        ...blocked,
+        ...secondFactor,
+        ...throttled
+      })
+    ),
 
   emailVerify: (payload: { readonly token: string }) =>
     confirmation.confirm(Redacted.make(payload.token)).pipe(
@@ -61,13 +70,17 @@ export const make = (
       return { ok: true }
     }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
 
-  recoverEmailVerify: (payload: { readonly token: string; readonly new_password: string }) =>
+  recoverEmailVerify: (payload: { readonly token: string; readonly new_password: string; readonly code?: string }) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const pair = yield* recovery.completeByEmail(
-        { token: Redacted.make(payload.token), newPassword: Redacted.make(payload.new_password) },
+        {
+          token: Redacted.make(payload.token),
+          newPassword: Redacted.make(payload.new_password),
+          mfaCode: payload.code
+        },
         yield* clientOf(request, geo)
       )
       return toWire(pair)
-    }).pipe(Effect.catchTags({ ...linkInvalid, ...blocked }))
+    }).pipe(Effect.catchTags({ ...linkInvalid, ...blocked, ...secondFactor, ...throttled }))
 })
