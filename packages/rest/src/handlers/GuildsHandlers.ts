@@ -64,7 +64,8 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
               afkTimeout: payload.afk_timeout
             },
             (guildId) =>
-              payload.icon === undefined ? Effect.succeed(null) : image("icons", "icon", guildId, payload.icon)
+              payload.icon === undefined ? Effect.succeed(null) : image("icons", "icon", guildId, payload.icon),
+            (guildId, hash) => ProfileImages.discard(images, "icons", guildId, hash)
           )
           return GuildViews.guild(created.guild, created.roles)
         }).pipe(Effect.mapError(refuse))
@@ -79,11 +80,19 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       )
       .handle("updateGuild", ({ params, payload }) =>
         Effect.gen(function* () {
-          const { guild, roles } = yield* guilds.update(yield* currentActor, params.guild_id, changeOf(payload), {
-            icon: payload.icon === undefined ? undefined : image("icons", "icon", params.guild_id, payload.icon),
-            banner:
-              payload.banner === undefined ? undefined : image("banners", "banner", params.guild_id, payload.banner)
-          })
+          const { guild, roles, before } = yield* guilds.update(
+            yield* currentActor,
+            params.guild_id,
+            changeOf(payload),
+            {
+              icon: payload.icon === undefined ? undefined : image("icons", "icon", params.guild_id, payload.icon),
+              banner:
+                payload.banner === undefined ? undefined : image("banners", "banner", params.guild_id, payload.banner)
+            }
+          )
+          // The change is stored: what it replaced is no longer served.
+          yield* ProfileImages.discard(images, "icons", guild.id, before.icon, guild.icon)
+          yield* ProfileImages.discard(images, "banners", guild.id, before.banner, guild.banner)
           return GuildViews.guild(guild, roles)
         }).pipe(Effect.mapError(refuse))
       )

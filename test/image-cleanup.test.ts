@@ -1,0 +1,91 @@
+/**
+ * Stored images go when nothing shows them any more: a replaced or removed avatar, banner or guild
+ * icon answers 404 at its old URL, account erasure deletes the account's images, and a guild
+ * refused at the 100-guild cap stores no icon.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { TestHost } from "@veche/test-host"
+import { Effect } from "effect"
+import { json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
+import { createGuild } from "./support/Guilds.ts"
+import { dataUri, png } from "./support/Png.ts"
+
+const fetchStatus = (path: string) =>
+  Effect.flatMap(Effect.service(TestHost.TestHost), (host) => Effect.map(host.fetch(path), (r) => r.status))
+
+const patchMe = (token: string, body: unknown) =>
+  Effect.flatMap(send("PATCH", "/api/v10/users/@me", body, token), (response) =>
+    Effect.map(json(response), (profile) => profile as { avatar: string | null; banner: string | null })
+  )
+
+describe("Replaced and erased images are deleted", () => {
+  layer(TestHost.layer({ rateLimits: { enabled: false } }))((it) => {
+    it.effect("a replaced avatar or banner answers 404 at its old URL; an unchanged one stays", () =>
+      Effect.gen(function* () {
+        const account = yield* register("+79871110001", "images_replaced")
+        const token = account.access_token
+        const first = yield* patchMe(token, { avatar: dataUri(png(64)), banner: dataUri(png(64)) })
+        const avatarUrl = (hash: string | null) => `/api/v10/avatars/${account.user_id}/${hash}.png`
+        const bannerUrl = (hash: string | null) => `/api/v10/user-banners/${account.user_id}/${hash}.png`
+        expect(yield* fetchStatus(avatarUrl(first.avatar))).toBe(200)
+        const second = yield* patchMe(token, { avatar: dataUri(png(64)) })
+        expect(second.avatar).not.toBe(first.avatar)
+        expect(yield* fetchStatus(avatarUrl(first.avatar))).toBe(404)
+        expect(yield* fetchStatus(avatarUrl(second.avatar))).toBe(200)
+        // the banner was not part of the change: it stays
+        expect(yield* fetchStatus(bannerUrl(first.banner))).toBe(200)
+        // removing deletes too
+        yield* patchMe(token, { banner: null })
+        expect(yield* fetchStatus(bannerUrl(first.banner))).toBe(404)
+      })
+    )
+
+    it.effect("a replaced guild icon answers 404 at its old URL", () =>
+      Effect.gen(function* () {
+        const owner = yield* register("+79871110002", "images_guild")
+        const guild = (yield* json(
+          yield* post("/api/v10/guilds", { name: "Iconic", icon: dataUri(png(64)) }, owner.access_token)
+        )) as { id: string; icon: string }
+        expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${guild.icon}.png`)).toBe(200)
+        const changed = (yield* json(
+          yield* send("PATCH", `/api/v10/guilds/${guild.id}`, { icon: dataUri(png(64)) }, owner.access_token)
+        )) as { icon: string }
+        expect(changed.icon).not.toBe(guild.icon)
+        expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${guild.icon}.png`)).toBe(404)
+        expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${changed.icon}.png`)).toBe(200)
+      })
+    )
+
+    it.effect("after erasure the account's avatar and banner are gone", () =>
+      Effect.gen(function* () {
+        const host = yield* TestHost.TestHost
+        const account = yield* register("+79871110003", "images_erased")
+        const shown = yield* patchMe(account.access_token, { avatar: dataUri(png(64)), banner: dataUri(png(64)) })
+        expect((yield* post("/api/v10/users/@me/delete", { password: PASSWORD }, account.access_token)).status).toBe(
+          200
+        )
+        yield* host.adjustClock("14 days")
+        // the worker runs when the clock reaches the due time
+        for (let i = 0; i < 20; i++) yield* Effect.yieldNow
+        expect((yield* login({ login: "+79871110003", password: PASSWORD })).status).toBe(401)
+        expect(yield* fetchStatus(`/api/v10/avatars/${account.user_id}/${shown.avatar}.png`)).toBe(404)
+        expect(yield* fetchStatus(`/api/v10/user-banners/${account.user_id}/${shown.banner}.png`)).toBe(404)
+      })
+    )
+  })
+})
+
+describe("The guild cap is checked before an icon is stored", () => {
+  // No storage connected: an icon that were stored would answer 501 instead of the cap's 30001.
+  layer(TestHost.layer({ rateLimits: { enabled: false }, mediaStorage: "none" }))((it) => {
+    it.effect("creating a guild with an icon at the cap answers 30001 and stores nothing", () =>
+      Effect.gen(function* () {
+        const busy = yield* register("+79871110004", "images_capped")
+        for (let i = 0; i < 100; i++) yield* createGuild(busy.access_token, `Guild ${i}`)
+        const refused = yield* post("/api/v10/guilds", { name: "One more", icon: dataUri(png(64)) }, busy.access_token)
+        expect(refused.status).toBe(400)
+        expect(yield* json(refused)).toMatchObject({ code: 30001 })
+      })
+    )
+  })
+})
