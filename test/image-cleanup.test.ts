@@ -1,7 +1,7 @@
 /**
  * Stored images go when nothing shows them any more: a replaced or removed avatar, banner or guild
- * icon answers 404 at its old URL, account erasure deletes the account's images, and a guild
- * refused at the 100-guild cap stores no icon.
+ * icon answers 404 at its old URL, account erasure and guild dissolution delete their images, and a
+ * guild refused at the 100-guild cap stores no icon.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
@@ -40,7 +40,7 @@ describe("Replaced and erased images are deleted", () => {
       })
     )
 
-    it.effect("a replaced guild icon answers 404 at its old URL", () =>
+    it.effect("a replaced guild icon answers 404 at its old URL, and a dissolved guild's icon too", () =>
       Effect.gen(function* () {
         const owner = yield* register("+79871110002", "images_guild")
         const guild = (yield* json(
@@ -53,6 +53,9 @@ describe("Replaced and erased images are deleted", () => {
         expect(changed.icon).not.toBe(guild.icon)
         expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${guild.icon}.png`)).toBe(404)
         expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${changed.icon}.png`)).toBe(200)
+        // dissolving the guild deletes its icon
+        expect((yield* send("DELETE", `/api/v10/guilds/${guild.id}`, undefined, owner.access_token)).status).toBe(204)
+        expect(yield* fetchStatus(`/api/v10/icons/${guild.id}/${changed.icon}.png`)).toBe(404)
       })
     )
 

@@ -104,11 +104,11 @@ export class Guilds extends Context.Service<
       { readonly guild: Guild; readonly roles: ReadonlyArray<Role>; readonly before: Guild },
       Access | MissingPermission | InvalidField | NoSuchMember | E
     >
-    /** Dissolves the guild (owner only). */
+    /** Dissolves the guild (owner only); answers it as it was when this call dissolved it (for its images). */
     readonly remove: (
       actor: GuildAccess.Actor,
       guildId: Snowflake.Snowflake
-    ) => Effect.Effect<void, Access | MissingPermission>
+    ) => Effect.Effect<Option.Option<Guild>, Access | MissingPermission>
     readonly mine: (actor: GuildAccess.Actor, page: Page) => Effect.Effect<ReadonlyArray<Listed>>
     /** Member counts (cheap: kept with the guild). */
     readonly memberCounts: (
@@ -307,7 +307,9 @@ export class Guilds extends Context.Service<
           const place = yield* GuildAccess.placeIn(repo, actor, guildId)
           if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
           const memberIds = yield* allMemberIds(guildId)
-          if (yield* repo.remove(guildId)) yield* events.guildDelete(guildId, memberIds)
+          if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+          yield* events.guildDelete(guildId, memberIds)
+          return Option.some(place.guild)
         })
 
         const allMemberIds = (guildId: Snowflake.Snowflake) =>

@@ -2,7 +2,7 @@
 import { Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { GuildPatchBody } from "../GuildsApi.ts"
 import { currentActor, requireUser } from "../Principal.ts"
@@ -97,7 +97,14 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
         }).pipe(Effect.mapError(refuse))
       )
       .handle("deleteGuild", ({ params }) =>
-        Effect.flatMap(currentActor, (actor) => guilds.remove(actor, params.guild_id)).pipe(Effect.mapError(refuse))
+        Effect.gen(function* () {
+          const dissolved = yield* guilds.remove(yield* currentActor, params.guild_id)
+          // Dissolved: its images are not served any more.
+          if (Option.isSome(dissolved)) {
+            yield* ProfileImages.discard(images, "icons", dissolved.value.id, dissolved.value.icon)
+            yield* ProfileImages.discard(images, "banners", dissolved.value.id, dissolved.value.banner)
+          }
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("myGuilds", ({ query }) =>
         Effect.gen(function* () {
