@@ -8,6 +8,7 @@ import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { register, send } from "./support/Accounts.ts"
 
 const json = (response: Response) => Effect.promise(() => response.json() as Promise<unknown>)
 const rateLimitHeaders = (response: Response) =>
@@ -205,6 +206,29 @@ describe("Who a request counts against: the address until a token has authentica
         expect(own.status).toBe(200)
         expect(own.headers.get("x-ratelimit-remaining")).toBe("4")
         expect(own.headers.get("x-ratelimit-bucket")).toBe(first.headers.get("x-ratelimit-bucket"))
+      })
+    )
+  })
+})
+
+describe("A token that stops authenticating loses its bucket", () => {
+  layer(TestHost.layer({ rateLimits: { buckets: { default: { limit: 4, windowMs: 60_000 } } } }))((it) => {
+    it.effect("after logout its requests count against the client's address again", () =>
+      Effect.gen(function* () {
+        const account = yield* register("+79881110001", "limits_revoked")
+        const bearer = `Bearer ${account.access_token}`
+        const address = "198.51.100.80"
+        const me = () => from("/api/v10/users/@me", address, bearer)
+        // the first request counts against the address, the next ones against the token
+        expect((yield* me()).headers.get("x-ratelimit-remaining")).toBe("3")
+        expect((yield* me()).headers.get("x-ratelimit-remaining")).toBe("3")
+        expect((yield* send("POST", "/api/v10/auth/logout", undefined, account.access_token)).status).toBe(204)
+        // its first failure is still counted on the token's bucket and makes it unknown; from then on, the address's
+        const failed = yield* me()
+        expect(failed.status).toBe(401)
+        const again = yield* me()
+        expect(again.status).toBe(401)
+        expect(again.headers.get("x-ratelimit-remaining")).toBe("2")
       })
     )
   })

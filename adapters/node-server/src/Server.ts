@@ -136,13 +136,14 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const images = ProfileImages.ProfileImages.layerConfig
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
-      images,
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
       Layer.provideMerge(Layer.merge(registration, moderation)),
       Layer.provideMerge(guilds),
       Layer.provideMerge(delivery),
+      // for the routes and for account erasure (which deletes what the account showed)
+      Layer.provideMerge(images),
       Layer.provideMerge(storage),
       Layer.provideMerge(accounts),
       Layer.provideMerge(providers),

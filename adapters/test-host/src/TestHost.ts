@@ -312,6 +312,8 @@ const services = (options: Options) => {
   const domain = Layer.mergeAll(registration, moderation).pipe(
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
+    // images for the routes and for account erasure (which deletes what the account showed)
+    Layer.provideMerge(ProfileImages.ProfileImages.layer()),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(
@@ -333,7 +335,6 @@ const services = (options: Options) => {
     options.authenticator ?? SessionAuthenticator.layer,
     // counters in this process, as the reference server keeps them without Redis, on the test clock
     RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
-    ProfileImages.ProfileImages.layer(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices
   ).pipe(Layer.provideMerge(domain))

@@ -4,8 +4,10 @@
  * A worker in the layer's scope carries out due requests, read from the store, so a restart in
  * between loses nothing; it sleeps until the next due request (at most an hour, to see requests
  * other nodes made). Carrying out is idempotent: the account's name is freed, its phone, e-mail
- * and password erased, its profile reset, 2FA and every session and link ended.
+ * and password erased, its profile reset, 2FA and every session and link ended, and the avatar and
+ * banner it showed deleted from storage (after the reset, so a failed delete only orphans them).
  */
+import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
 import { Memberships, Profile, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted, Schema, type Scope } from "effect"
@@ -52,6 +54,7 @@ export class AccountDeletion extends Context.Service<
     | MfaRepo
     | EmailLinksRepo
     | Sessions
+    | ProfileImages.ProfileImages
   > = Layer.effect(
     AccountDeletion,
     Effect.gen(function* () {
@@ -64,6 +67,7 @@ export class AccountDeletion extends Context.Service<
       const mfa = yield* MfaRepo
       const links = yield* EmailLinksRepo
       const sessions = yield* Sessions
+      const images = yield* ProfileImages.ProfileImages
       const scope: Scope.Scope = yield* Effect.scope
 
       const request = Effect.fn("AccountDeletion.request")(function* (request: {
@@ -94,7 +98,10 @@ export class AccountDeletion extends Context.Service<
         yield* links.burnFor(userId, "bind", now)
         yield* links.burnFor(userId, "recover", now)
         yield* accounts.erase(userId)
+        const shown = yield* profiles.get(userId)
         yield* profiles.update(userId, Profile.DEFAULT)
+        yield* ProfileImages.discard(images, "avatars", userId, shown.avatar)
+        yield* ProfileImages.discard(images, "user-banners", userId, shown.banner)
         yield* users.anonymise(userId)
         if (yield* deletions.complete(userId)) yield* Effect.logInfo(`account ${userId} deleted`)
       })

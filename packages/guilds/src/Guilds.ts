@@ -10,6 +10,7 @@ import {
   everyoneRole,
   type Guild,
   type GuildPatch,
+  MAX_GUILDS_PER_USER,
   type Member,
   type NewGuild,
   type Page,
@@ -19,7 +20,7 @@ import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
   BannedFromGuild,
-  type GuildLimitReached,
+  GuildLimitReached,
   InvalidField,
   MissingPermission,
   type NoAccess,
@@ -76,33 +77,38 @@ export class Guilds extends Context.Service<
   {
     /**
      * `icon` stores the uploaded icon once the guild's id is known (the image's key holds it) and
-     * answers its hash, or null for none.
+     * answers its hash, or null for none; it runs only once the caller is under the guild cap.
+     * `discardIcon` deletes a stored icon when the guild is not created after all.
      */
     readonly create: <E>(
       actor: GuildAccess.Actor,
       request: CreateRequest,
-      icon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>
+      icon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>,
+      discardIcon?: (guildId: Snowflake.Snowflake, hash: string) => Effect.Effect<void>
     ) => Effect.Effect<Created, GuildLimitReached | E>
     /** The guild and its roles, for a member. */
     readonly read: (
       actor: GuildAccess.Actor,
       guildId: Snowflake.Snowflake
     ) => Effect.Effect<{ readonly guild: Guild; readonly roles: ReadonlyArray<Role> }, Access>
-    /** `images` store a new icon or banner (answering its hash, or null to remove), run once allowed. */
+    /**
+     * `images` store a new icon or banner (answering its hash, or null to remove), run once allowed.
+     * `before` is the guild as it was, so the caller can delete the images the change replaced.
+     */
     readonly update: <E>(
       actor: GuildAccess.Actor,
       guildId: Snowflake.Snowflake,
       change: Change,
       images: Images<E>
     ) => Effect.Effect<
-      { readonly guild: Guild; readonly roles: ReadonlyArray<Role> },
+      { readonly guild: Guild; readonly roles: ReadonlyArray<Role>; readonly before: Guild },
       Access | MissingPermission | InvalidField | NoSuchMember | E
     >
-    /** Dissolves the guild (owner only). */
+    /** Dissolves the guild (owner only); answers it as it was when this call dissolved it (for its images). */
     readonly remove: (
       actor: GuildAccess.Actor,
       guildId: Snowflake.Snowflake
-    ) => Effect.Effect<void, Access | MissingPermission>
+    ) => Effect.Effect<Option.Option<Guild>, Access | MissingPermission>
     readonly mine: (actor: GuildAccess.Actor, page: Page) => Effect.Effect<ReadonlyArray<Listed>>
     /** Member counts (cheap: kept with the guild). */
     readonly memberCounts: (
@@ -137,9 +143,13 @@ export class Guilds extends Context.Service<
         const create = Effect.fn("Guilds.create")(function* <E>(
           actor: GuildAccess.Actor,
           request: CreateRequest,
-          storeIcon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>
+          storeIcon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>,
+          discardIcon?: (guildId: Snowflake.Snowflake, hash: string) => Effect.Effect<void>
         ) {
           const now = yield* DateTime.now
+          // The cap before the icon: a refused guild must not leave a stored (public) image behind.
+          // The repository checks it again atomically; losing that race discards the icon below.
+          if ((yield* repo.guildsOf(actor.userId)).length >= MAX_GUILDS_PER_USER) return yield* new GuildLimitReached()
           const guildId = yield* ids.next
           const icon = yield* storeIcon(guildId)
           const [textCategory, general, voiceCategory, voice] = yield* Effect.all([
@@ -198,7 +208,13 @@ export class Guilds extends Context.Service<
             ],
             owner: { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
           }
-          yield* repo.create(created)
+          yield* repo
+            .create(created)
+            .pipe(
+              Effect.onError(() =>
+                icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
+              )
+            )
           yield* events.guildCreate(guildId, actor.userId)
           return {
             guild: created.guild,
@@ -284,14 +300,16 @@ export class Guilds extends Context.Service<
             guild = transferred.value
           }
           if (guild !== place.guild) yield* events.guildUpdate(guild, place.roles)
-          return { guild, roles: place.roles }
+          return { guild, roles: place.roles, before: place.guild }
         })
 
         const remove = Effect.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
           const place = yield* GuildAccess.placeIn(repo, actor, guildId)
           if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
           const memberIds = yield* allMemberIds(guildId)
-          if (yield* repo.remove(guildId)) yield* events.guildDelete(guildId, memberIds)
+          if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+          yield* events.guildDelete(guildId, memberIds)
+          return Option.some(place.guild)
         })
 
         const allMemberIds = (guildId: Snowflake.Snowflake) =>

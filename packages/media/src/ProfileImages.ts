@@ -19,6 +19,29 @@ export interface StoredImage {
   readonly etag: string
 }
 
+/**
+ * Deletes the image an owner stopped showing (`before`, replaced by `after`), to run once the
+ * change that dropped it has committed: a replaced or erased image must not stay public. The same
+ * hash on both sides is the same object and stays. A failed delete is logged, never the caller's
+ * failure: the change stands and the object is only orphaned.
+ */
+export const discard = (
+  images: ProfileImages["Service"],
+  kind: ImageKind.ImageKind,
+  ownerId: string,
+  before: string | null | undefined,
+  after?: string | null | undefined
+): Effect.Effect<void> =>
+  before === null || before === undefined || before === after
+    ? Effect.void
+    : images
+        .remove(kind, ownerId, before)
+        .pipe(
+          Effect.catchCause((cause) =>
+            Effect.logWarning(`could not delete the image ${kind}/${ownerId}/${before}`, cause)
+          )
+        )
+
 export interface Options {
   /** Uploads processed at once; default the number of CPUs. */
   readonly concurrency?: number | undefined

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { StorageUnavailable } from "../src/MediaErrors.ts"
 import { MediaStorage } from "../src/MediaStorage.ts"
-import { ProfileImages } from "../src/ProfileImages.ts"
+import { discard, ProfileImages } from "../src/ProfileImages.ts"
 import * as TestImages from "./support/TestImages.ts"
 
 const USER = "175928847299117063"
@@ -144,5 +145,27 @@ describe("ProfileImages", () => {
         )
       )
     )
+  )
+
+  it.effect("discard deletes a replaced image, keeps an unchanged one, and only logs a failed delete", () =>
+    Effect.gen(function* () {
+      yield* withImages((images, storage) =>
+        Effect.gen(function* () {
+          const png = yield* make(() => TestImages.png(32, 32))
+          const hash = yield* images.store("avatars", USER, TestImages.dataUri(png, "image/png"))
+          yield* discard(images, "avatars", USER, hash, hash)
+          expect(Option.isSome(yield* storage.get(`avatars/${USER}/${hash}`))).toBe(true)
+          yield* discard(images, "avatars", USER, hash, null)
+          expect(Option.isNone(yield* storage.get(`avatars/${USER}/${hash}`))).toBe(true)
+        })
+      )
+      const failing = Layer.effect(
+        MediaStorage,
+        Effect.map(MediaStorage.makeMemory, (memory) =>
+          MediaStorage.of({ ...memory, remove: () => Effect.fail(new StorageUnavailable({ reason: "down" })) })
+        )
+      )
+      yield* withImages((images) => discard(images, "avatars", USER, "0123456789abcdef0123456789abcdef"), failing)
+    })
   )
 })

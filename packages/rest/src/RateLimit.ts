@@ -22,22 +22,26 @@ export class RateLimit extends HttpApiMiddleware.Service<RateLimit>()("@veche/re
   error: RateLimited
 }) {}
 
-/** The caller's counters: a known token's, else its address group's (and network's, for IPv6). */
-const callerOf = (
-  request: HttpServerRequest.HttpServerRequest,
-  takesCredentials: boolean,
-  known: KnownTokens["Service"],
-  nowMs: number
-): { readonly caller: string; readonly network: string | undefined } => {
-  if (takesCredentials) {
-    const authorization = request.headers.authorization
-    if (authorization !== undefined && authorization !== "") {
-      const digest = known.digestIfKnown(authorization, nowMs)
-      if (digest !== undefined) return { caller: `t:${digest}`, network: undefined }
-    }
-  }
+interface Caller {
+  readonly caller: string
+  readonly network: string | undefined
+}
+
+/** The client's address group (and network, for IPv6). */
+const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller => {
   const groups = AddressGroups.of(Option.getOrElse(request.remoteAddress, () => "unknown"))
   return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
+}
+
+/** A known token's counters, else the address's. */
+const byKnownToken = (
+  request: HttpServerRequest.HttpServerRequest,
+  authorization: string,
+  known: KnownTokens["Service"],
+  nowMs: number
+): Caller => {
+  const digest = known.digestIfKnown(authorization, nowMs)
+  return digest === undefined ? byAddress(request) : { caller: `t:${digest}`, network: undefined }
 }
 
 const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
@@ -63,8 +67,12 @@ export const layer: Layer.Layer<RateLimit, never, RouteLimiter.RouteLimiter | Kn
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = yield* HttpRouter.params
-        const nowMs = yield* Clock.currentTimeMillis
-        const { caller, network } = callerOf(request, endpoint.middlewares.has(Authorization), known, nowMs)
+        const authorization = request.headers.authorization
+        // Routes without credentials never look at the header (nor the clock): address only.
+        const { caller, network } =
+          authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization)
+            ? byAddress(request)
+            : byKnownToken(request, authorization, known, yield* Clock.currentTimeMillis)
         const outcome = yield* Effect.result(
           limiter.check({
             route: `${group.identifier}.${endpoint.identifier}`,

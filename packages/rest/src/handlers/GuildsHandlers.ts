@@ -2,7 +2,7 @@
 import { Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type { GuildPatchBody } from "../GuildsApi.ts"
 import { currentActor, requireUser } from "../Principal.ts"
@@ -64,7 +64,8 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
               afkTimeout: payload.afk_timeout
             },
             (guildId) =>
-              payload.icon === undefined ? Effect.succeed(null) : image("icons", "icon", guildId, payload.icon)
+              payload.icon === undefined ? Effect.succeed(null) : image("icons", "icon", guildId, payload.icon),
+            (guildId, hash) => ProfileImages.discard(images, "icons", guildId, hash)
           )
           return GuildViews.guild(created.guild, created.roles)
         }).pipe(Effect.mapError(refuse))
@@ -79,16 +80,31 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       )
       .handle("updateGuild", ({ params, payload }) =>
         Effect.gen(function* () {
-          const { guild, roles } = yield* guilds.update(yield* currentActor, params.guild_id, changeOf(payload), {
-            icon: payload.icon === undefined ? undefined : image("icons", "icon", params.guild_id, payload.icon),
-            banner:
-              payload.banner === undefined ? undefined : image("banners", "banner", params.guild_id, payload.banner)
-          })
+          const { guild, roles, before } = yield* guilds.update(
+            yield* currentActor,
+            params.guild_id,
+            changeOf(payload),
+            {
+              icon: payload.icon === undefined ? undefined : image("icons", "icon", params.guild_id, payload.icon),
+              banner:
+                payload.banner === undefined ? undefined : image("banners", "banner", params.guild_id, payload.banner)
+            }
+          )
+          // The change is stored: what it replaced is no longer served.
+          yield* ProfileImages.discard(images, "icons", guild.id, before.icon, guild.icon)
+          yield* ProfileImages.discard(images, "banners", guild.id, before.banner, guild.banner)
           return GuildViews.guild(guild, roles)
         }).pipe(Effect.mapError(refuse))
       )
       .handle("deleteGuild", ({ params }) =>
-        Effect.flatMap(currentActor, (actor) => guilds.remove(actor, params.guild_id)).pipe(Effect.mapError(refuse))
+        Effect.gen(function* () {
+          const dissolved = yield* guilds.remove(yield* currentActor, params.guild_id)
+          // Dissolved: its images are not served any more.
+          if (Option.isSome(dissolved)) {
+            yield* ProfileImages.discard(images, "icons", dissolved.value.id, dissolved.value.icon)
+            yield* ProfileImages.discard(images, "banners", dissolved.value.id, dissolved.value.banner)
+          }
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("myGuilds", ({ query }) =>
         Effect.gen(function* () {

@@ -4,7 +4,7 @@
  * the settings, and every change is announced on the EventBus (USER_UPDATE, USER_SETTINGS_UPDATE,
  * PRESENCE_UPDATE; the guilds and friends work adds their audiences).
  */
-import type { ImageKind, ProfileImages } from "@veche/media"
+import { type ImageKind, ProfileImages } from "@veche/media"
 import type { EventBus, Snowflake } from "@veche/platform"
 import {
   type Memberships,
@@ -72,7 +72,13 @@ export const make = (sources: Sources) => {
     const banner = yield* image(userId, "user-banners", "banner", patch.banner)
     const displayName = textOrNull(patch.display_name)
     if (displayName !== undefined) yield* sources.users.setDisplayName(userId, displayName)
+    const before = avatar === undefined && banner === undefined ? undefined : yield* sources.profiles.get(userId)
     const profile = yield* sources.profiles.update(userId, { bio: textOrNull(patch.bio), avatar, banner })
+    // Once the new hashes are stored, the images they replaced are deleted (not served any more).
+    if (before !== undefined) {
+      yield* ProfileImages.discard(sources.images, "avatars", userId, before.avatar, profile.avatar)
+      yield* ProfileImages.discard(sources.images, "user-banners", userId, before.banner, profile.banner)
+    }
     const user = yield* sources.users.findById(userId)
     if (Option.isSome(user)) {
       const data = {
