@@ -217,6 +217,20 @@ describe("Request bodies", () => {
     })
   )
 
+  it.effect("a body with 100 000 bad elements answers at once, listing the first 100 errors", () =>
+    Effect.gen(function* () {
+      const started = performance.now()
+      const response = yield* post(JSON.stringify({ name: "ok", count: 1, tags: Array(100_000).fill("abcde") }))
+      expect(response.status).toBe(400)
+      const body = (yield* json(response)) as { code: number; errors: { tags: Record<string, unknown> } }
+      expect(body.code).toBe(50035)
+      expect(Object.keys(body.errors.tags)).toHaveLength(100)
+      expect(body.errors.tags).toHaveProperty(["99", "_errors"])
+      // it took over a minute before the cap (every merge copied the tree so far)
+      expect(performance.now() - started).toBeLessThan(3_000)
+    })
+  )
+
   it("disposes", async () => {
     await dispose()
   })
