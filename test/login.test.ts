@@ -223,6 +223,30 @@ describe("Login failure limits (issue 16)", () => {
       })
     )
 
+    it.effect("the per account and address limit counts an IPv6 client by its /64", () =>
+      Effect.gen(function* () {
+        const phone = "+79031240006"
+        yield* registerAccount(phone, "hammered_v6")
+        // ten failures, each from a fresh address of one /64
+        for (let i = 0; i < 10; i++) {
+          const failed = yield* postFrom(
+            "/api/v10/auth/login",
+            { login: phone, password: "wrong", captcha_token: "dev" },
+            undefined,
+            `2001:db8:1606:1::${i + 1}`
+          )
+          expect(failed.status).toBe(401)
+        }
+        const limited = yield* postFrom(
+          "/api/v10/auth/login",
+          { login: phone, password: PASSWORD, captcha_token: "dev" },
+          undefined,
+          "2001:db8:1606:1:ffff::1"
+        )
+        expect(limited.status).toBe(429)
+      })
+    )
+
     it.effect("a right password gives its units back: logins never run the account's budget down", () =>
       Effect.gen(function* () {
         const phone = "+79031240005"

@@ -94,7 +94,7 @@ export class Login extends Context.Service<
         const take = (quota: Quotas.Name, unitKey: string) =>
           quotas.consume(quota, unitKey).pipe(Effect.tap(() => Effect.sync(() => taken.push([quota, unitKey]))))
         yield* take("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
-        yield* take("failedLoginsPerAccountAddress", `${key} ${request.address}`).pipe(Effect.catchTags(fromQuota))
+        yield* take("failedLoginsPerAccountAddress", `${key}@${request.address}`).pipe(Effect.catchTags(fromQuota))
         const overThreshold = yield* take("failedLoginsPerAccount", key).pipe(
           Effect.as(false),
           Effect.catchTags({

@@ -60,5 +60,6 @@ export const ADDRESS_QUOTAS: ReadonlySet<Name> = new Set<Name>([
   "registrationLettersPerAddress",
   "recoverEmailPerAddress",
   "failedLoginsPerAddress",
+  "failedLoginsPerAccountAddress",
   "captchaFreeAttempts"
 ])
