@@ -1,8 +1,9 @@
 /**
  * What every request passes through before and after the router, in every host: the client address
- * from trusted proxies, percent-decoded path segments, one access-log line, and an error body in
- * the API's shape on every error answer (including those the framework writes itself: 413 for an
- * oversized body, 415, defects as 500).
+ * from trusted proxies, percent-decoded path segments, the body limit (a declared oversized body is
+ * refused before it is read), one access-log line with secrets redacted, an Error line for every
+ * defect, and an error body in the API's shape on every error answer (including those the
+ * framework writes itself: 413 for an oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
 import { ByteSize, Cause, Context, Effect, Option } from "effect"
@@ -144,11 +145,12 @@ export const middleware =
   (options: Options) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
     const log = options.accessLog
+    const limited = withDecodedPath(withBodyLimit(app))
     const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const requestId = nextRequestId()
-        const inner = Effect.tapCause(withDecodedPath(withBodyLimit(app)), logDefect(requestId, request))
+        const inner = Effect.tapCause(limited, logDefect(requestId, request))
         if (log === false) {
           HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, errorBodies)
           return inner
