@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import { Totp } from "@veche/auth"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { dataUri, png } from "../../../test/support/Png.ts"
-import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -20,16 +20,7 @@ const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 const PHONE = "+79051234567"
 
 const client = (base: string) => {
-  const api = `${base}/api/v10`
-  const call = (method: string, path: string, body?: unknown, token?: string) =>
-    getJson(`${api}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` })
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
+  const call = apiCaller(base)
   /** The newest message of a kind to the phone; recovery queues it after answering, so wait a little. */
   const message = async (kind: string) => {
     for (let i = 0; i < 50; i++) {

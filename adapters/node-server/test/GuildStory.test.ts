@@ -8,7 +8,7 @@
 import * as fs from "node:fs"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { dataUri, png } from "../../../test/support/Png.ts"
-import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -18,17 +18,7 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 const PASSWORD = "correct horse battery"
 
 const client = (base: string) => {
-  const api = `${base}/api/v10`
-  const call = (method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}) =>
-    getJson(`${api}${path}`, {
-      method,
-      headers: {
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-        ...headers
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
+  const call = apiCaller(base)
   /** The newest registration code sent to the phone. */
   const code = async (phone: string) => {
     for (let i = 0; i < 50; i++) {

@@ -73,6 +73,20 @@ export const getJson = async (url: string, init?: RequestInit) => {
   return { status: response.status, body: (text === "" ? null : JSON.parse(text)) as unknown }
 }
 
+/** A JSON call to a running server's `/api/v10`, with an optional body, user token and headers. */
+export const apiCaller =
+  (base: string) =>
+  (method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}) =>
+    getJson(`${base}/api/v10${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        ...headers
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+
 /** A temporary data folder the embedded PostgreSQL can use (as root it runs as `postgres`). */
 export const tempDataDir = (): string => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veche-server-"))
