@@ -59,6 +59,16 @@ const recoverPhone = (phone: string, from = freshAddress()) =>
 const recoverEmail = (email: string, from = freshAddress()) =>
   post("/api/v10/auth/recover/email", { email, captcha_token: "dev" }, undefined, from)
 
+/** Registers, turns TOTP on and starts a phone recovery: the SMS code and a verify body without a factor. */
+const recoveryWithTotp = (phone: string, username: string) =>
+  Effect.gen(function* () {
+    const account = yield* register(phone, username)
+    yield* enableTotp(account.access_token)
+    const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+    const code = (yield* awaitMessage(phone, "recover"))?.code
+    return { account, code, base: { verification_id: started.verification_id, code, new_password: NEW_PASSWORD } }
+  })
+
 /** Registers by phone and confirms an e-mail address through the link that registration mailed. */
 const registerWithEmail = (phone: string, username: string, email: string) =>
   Effect.gen(function* () {
@@ -253,11 +263,7 @@ describe("Recovery by phone with two-factor on (issue 16)", () => {
       () =>
         Effect.gen(function* () {
           const phone = "+79261130001"
-          const account = yield* register(phone, "recover_2fa")
-          yield* enableTotp(account.access_token)
-          const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
-          const code = (yield* awaitMessage(phone, "recover"))?.code
-          const base = { verification_id: started.verification_id, code, new_password: NEW_PASSWORD }
+          const { account, code, base } = yield* recoveryWithTotp(phone, "recover_2fa")
 
           const noFactor = yield* verify(base)
           expect(noFactor.status).toBe(401)
@@ -287,11 +293,7 @@ describe("Recovery by phone with two-factor on (issue 16)", () => {
     it.effect("wrong second factors use the record's attempts: after five submissions even the right pair fails", () =>
       Effect.gen(function* () {
         const phone = "+79261130002"
-        const account = yield* register(phone, "recover_2fa_cap")
-        yield* enableTotp(account.access_token)
-        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
-        const code = (yield* awaitMessage(phone, "recover"))?.code
-        const base = { verification_id: started.verification_id, code, new_password: NEW_PASSWORD }
+        const { account, base } = yield* recoveryWithTotp(phone, "recover_2fa_cap")
         expect(yield* json(yield* verify(base))).toEqual(MFA_REQUIRED)
         for (let i = 0; i < 4; i++) {
           expect(yield* json(yield* verify({ ...base, mfa_code: yield* wrongAppCode }))).toEqual(BAD_MFA_CODE)
