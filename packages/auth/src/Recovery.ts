@@ -165,13 +165,6 @@ export class Recovery extends Context.Service<
         return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
 
-      /** Whether recovering this account needs a second factor (TOTP on). */
-      const secondFactorDue = (account: Option.Option<Account>) =>
-        Option.match(account, {
-          onNone: () => Effect.succeed(false),
-          onSome: (found) => Effect.map(mfa.status(found.user.id), (state) => state.totpEnabled)
-        })
-
       const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (
         request: {
           readonly verificationId: Snowflake.Snowflake
@@ -183,28 +176,21 @@ export class Recovery extends Context.Service<
       ) {
         const now = yield* DateTime.now
         const digest = yield* codes.digest(request.code)
-        // The account the record would recover, to know whether a second factor is due (reading
-        // uses no attempt). Without one, the code is used as before.
-        const record = yield* verifications.find(request.verificationId, "recover", now)
-        const owner = Option.isSome(record)
-          ? yield* accounts.findByPhone(Phone.Normalised.make(record.value.target))
-          : Option.none<Account>()
-        if (Option.isNone(owner) || !(yield* secondFactorDue(owner))) {
-          const consumed = yield* verifications.consume(request.verificationId, "recover", digest, now)
-          if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
-          const account = yield* accounts.findByPhone(Phone.Normalised.make(consumed.record.target))
-          if (Option.isNone(account)) return yield* new CodeInvalid()
-          return yield* finish(account.value, request.newPassword, client)
-        }
-        // TOTP on. The SMS code is judged first — so only its holder learns that a second factor
-        // is due — and counted, but held open: a missing second factor (60003) does not use it up,
-        // and each wrong one (60008) has cost an attempt of the record and of the 2FA budget.
+        // The code is judged before anything about the number is read: until it has proved right,
+        // every submission makes the same one statement, so neither the answer nor its time tells
+        // whether the number has an account or 2FA (reads first made a wrong code slower for an
+        // account, slower still with 2FA, and a burned record could be asked without end).
+        // Counted, but held open: a missing second factor (60003) does not use it up, and each
+        // wrong one (60008) has cost an attempt of the record and of the 2FA budget.
         const held = yield* verifications.consume(request.verificationId, "recover", digest, now, { hold: true })
         if (held._tag !== "Matched") return yield* new CodeInvalid()
-        yield* mfa.checkLogin(owner.value.user.id, request.mfaCode)
+        const account = yield* accounts.findByPhone(Phone.Normalised.make(held.record.target))
+        // Nothing to do when TOTP is off; otherwise an app or backup code, as at login.
+        if (Option.isSome(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
+        // Used exactly once, also for a number without an account (as a plain consume used it).
         const used = yield* verifications.consumeMatched(request.verificationId, "recover", digest, now)
-        if (used._tag !== "Consumed") return yield* new CodeInvalid()
-        return yield* finish(owner.value, request.newPassword, client)
+        if (used._tag !== "Consumed" || Option.isNone(account)) return yield* new CodeInvalid()
+        return yield* finish(account.value, request.newPassword, client)
       })
 
       const startByEmail = Effect.fn("Recovery.startByEmail")(function* (request: {
@@ -283,7 +269,7 @@ export class Recovery extends Context.Service<
         }
         // With TOTP on, the app or backup code, on the account's 2FA failure budget: the link
         // cannot be used to guess codes past it.
-        if (yield* secondFactorDue(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
+        yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
         if (Option.isNone(yield* links.use(digest, "recover", now))) return yield* new LinkInvalid()
         return yield* finish(account.value, request.newPassword, client)
       })
