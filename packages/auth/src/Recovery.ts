@@ -10,7 +10,7 @@
 import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import { type Account, emailKey, normaliseEmail } from "./Account.ts"
+import { type Account, budgetKey, emailKey, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CODE_TTL, CodeChecks, type Started, started } from "./CodeChecks.ts"
@@ -201,7 +201,7 @@ export class Recovery extends Context.Service<
         yield* gate.check("recover", request.captchaToken, request.address)
         yield* count("recoverEmailPerAddress", request.address)
         const email = normaliseEmail(request.email)
-        yield* count("recoverEmailPerEmail", emailKey(email))
+        yield* count("recoverEmailPerEmail", budgetKey(email))
         yield* inBackground(
           "queueing a recovery letter",
           Effect.gen(function* () {
