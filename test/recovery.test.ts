@@ -210,6 +210,45 @@ describe("Recovery by phone", () => {
       })
     )
 
+    // Someone who knew the old password asked to bind their own address; the owner recovered.
+    // The pending link still bound it afterwards, and recovery by e-mail then handed the account
+    // back to them: a way in set up under the old password must end with it.
+    it.effect("a binding link sent under the old password no longer binds once the password is recovered", () =>
+      Effect.gen(function* () {
+        const phone = "+79261120077"
+        const intruder = "intruder@example.org"
+        const account = yield* register(phone, "recover_bind")
+        const added = yield* post(
+          "/api/v10/users/@me/email",
+          { password: PASSWORD, email: intruder },
+          account.access_token
+        )
+        expect(added.status).toBeLessThan(300)
+        const letter = yield* awaitMessage(intruder, "email_verify")
+        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
+        const code = (yield* awaitMessage(phone, "recover"))?.code
+        const done = yield* post("/api/v10/auth/recover/verify", {
+          verification_id: started.verification_id,
+          code,
+          new_password: NEW_PASSWORD
+        })
+        expect(done.status).toBe(200)
+        const confirmed = yield* post("/api/v10/auth/email/verify", { token: letter?.token })
+        expect(confirmed.status).toBe(403)
+        expect(yield* json(confirmed)).toEqual(LINK_INVALID)
+        const me = yield* json(
+          yield* send(
+            "GET",
+            "/api/v10/users/@me",
+            undefined,
+            ((yield* json(done)) as { access_token: string }).access_token
+          )
+        )
+        expect(me).toMatchObject({ email: null })
+        expect(me).not.toHaveProperty("email_pending")
+      })
+    )
+
     it.effect("recovery keeps two-factor authentication on", () =>
       Effect.gen(function* () {
         const host = yield* TestHost.TestHost

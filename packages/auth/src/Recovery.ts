@@ -162,6 +162,9 @@ export class Recovery extends Context.Service<
         yield* sessions.endAll(userId)
         if (account.credentials.phone !== null) yield* verifications.invalidateFor(account.credentials.phone, "recover")
         yield* links.burnFor(userId, "recover", now)
+        // An address someone asked to bind under the old password is not bound by its link later:
+        // it would be a way back in (recovery by e-mail) for whoever knew that password.
+        yield* links.burnFor(userId, "bind", now)
         return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
 
