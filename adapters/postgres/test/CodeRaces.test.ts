@@ -116,6 +116,65 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
       })
     )
 
+    it.effect("the right SMS code with an app code and three backup codes at once: one token pair, one recovery", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        yield* testHost.adjustClock("1 hour")
+        const phone = freshPhone()
+        const { access_token } = yield* register(phone, `race_rec2fa_mix_${process.pid % 1000}`)
+        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        const enabled = yield* post(
+          "/api/v10/auth/mfa/totp",
+          { password: PASSWORD, secret, code: Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)) },
+          access_token
+        )
+        const backups = ((yield* json(enabled)) as { backup_codes: Array<string> }).backup_codes
+        yield* testHost.adjustClock("30 seconds")
+        const { verification_id, code } = yield* startRecovery(phone)
+        const body = { verification_id, code, new_password: NEW_PASSWORD }
+        const factors = [Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)), ...backups.slice(0, 3)]
+        const answers = yield* Effect.forEach(
+          factors,
+          (mfa_code) => post("/api/v10/auth/recover/verify", { ...body, mfa_code }, undefined, freshAddress()),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((response) => response.status).filter((status) => status === 200)).toHaveLength(1)
+        // The others: 70003 (the record was used) or 60008 (the app code's step was taken).
+        expect(answers.every((response) => [200, 401, 403].includes(response.status))).toBe(true)
+      })
+    )
+
+    it.effect("without 2FA, the right code five times at once recovers once; eight at once, never twice", () =>
+      Effect.gen(function* () {
+        const testHost = yield* TestHost.TestHost
+        yield* testHost.adjustClock("1 hour")
+        const phone = freshPhone()
+        yield* register(phone, `race_rec_right_${process.pid % 1000}`)
+        // Every submission is an attempt, the right ones too: past five the record burns, so eight
+        // right codes at once may all be refused, but two can never both recover.
+        for (const [times, winners] of [
+          [5, [1]],
+          [8, [0, 1]]
+        ] as const) {
+          const { verification_id, code } = yield* startRecovery(phone)
+          const answers = yield* Effect.forEach(
+            Array.from({ length: times }),
+            () =>
+              post(
+                "/api/v10/auth/recover/verify",
+                { verification_id, code, new_password: NEW_PASSWORD },
+                undefined,
+                freshAddress()
+              ),
+            { concurrency: "unbounded" }
+          )
+          const statuses = answers.map((response) => response.status)
+          expect(winners).toContain(statuses.filter((status) => status === 200).length)
+          expect(statuses.filter((status) => status !== 200).every((status) => status === 403)).toBe(true)
+        }
+      })
+    )
+
     it.effect("30 parallel wrong passwords from one address: at most 10 are judged, the rest answer 429", () =>
       Effect.gen(function* () {
         const phone = freshPhone()

@@ -55,3 +55,15 @@ export const normaliseEmail = (input: string): string => {
 
 /** The key e-mail uniqueness and lookups use; the memory store's equivalent of `lower(email)`. */
 export const emailKey = (email: string): string => email.toLowerCase()
+
+/**
+ * The key an e-mail's failure budgets and letter limits count under. It must fold together every
+ * spelling the store's lookup folds together, or each spelling is a fresh budget for one account:
+ * PostgreSQL's `lower()` maps "İ" (U+0130) to "i", the Kelvin sign to "k" and a final "Σ" to "σ",
+ * where JavaScript's `toLowerCase` gives "i̇", "k" and "ς". So compatibility forms are decomposed,
+ * marks dropped and the context-dependent letters (final sigma, dotless i) merged: coarser than
+ * `lower()`, which only means a few distinct addresses share a budget (checked against every code
+ * point PostgreSQL lowers, in adapters/postgres/test/LoginSpellings.test.ts).
+ */
+export const budgetKey = (email: string): string =>
+  email.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().replaceAll("ς", "σ").replaceAll("ı", "i")

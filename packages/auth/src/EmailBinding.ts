@@ -9,7 +9,7 @@
 import type { Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
-import { emailKey, normaliseEmail } from "./Account.ts"
+import { budgetKey, normaliseEmail } from "./Account.ts"
 import { EmailTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
@@ -60,7 +60,7 @@ export class EmailBinding extends Context.Service<
       /** The three letter limits, counted before the address is looked up or a letter queued. */
       const countLetter = Effect.fnUntraced(function* (userId: Snowflake.Snowflake, email: string) {
         yield* count("emailRequestPerUser", userId)
-        yield* count("emailLettersPerAddress", emailKey(email))
+        yield* count("emailLettersPerAddress", budgetKey(email))
         yield* count("emailLettersPerUser", userId)
       })
 

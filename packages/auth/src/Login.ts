@@ -8,7 +8,7 @@
  */
 import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"
-import { type Account, normaliseEmail } from "./Account.ts"
+import { type Account, budgetKey, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { Mfa } from "./Mfa.ts"
@@ -77,7 +77,8 @@ export class Login extends Context.Service<
         const phone = Phone.normalise(login)
         if (Option.isSome(phone)) return { key: phone.value, lookup: accounts.findByPhone(phone.value) }
         const email = normaliseEmail(login)
-        return { key: email.toLowerCase(), lookup: accounts.findByEmail(email) }
+        // Every spelling the lookup finds this account by counts on one budget.
+        return { key: budgetKey(email), lookup: accounts.findByEmail(email) }
       }
 
       /**

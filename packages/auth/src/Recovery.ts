@@ -10,7 +10,7 @@
 import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import { type Account, emailKey, normaliseEmail } from "./Account.ts"
+import { type Account, budgetKey, emailKey, normaliseEmail } from "./Account.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CODE_TTL, CodeChecks, type Started, started } from "./CodeChecks.ts"
@@ -162,15 +162,11 @@ export class Recovery extends Context.Service<
         yield* sessions.endAll(userId)
         if (account.credentials.phone !== null) yield* verifications.invalidateFor(account.credentials.phone, "recover")
         yield* links.burnFor(userId, "recover", now)
+        // An address someone asked to bind under the old password is not bound by its link later:
+        // it would be a way back in (recovery by e-mail) for whoever knew that password.
+        yield* links.burnFor(userId, "bind", now)
         return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
-
-      /** Whether recovering this account needs a second factor (TOTP on). */
-      const secondFactorDue = (account: Option.Option<Account>) =>
-        Option.match(account, {
-          onNone: () => Effect.succeed(false),
-          onSome: (found) => Effect.map(mfa.status(found.user.id), (state) => state.totpEnabled)
-        })
 
       const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (
         request: {
@@ -183,28 +179,21 @@ export class Recovery extends Context.Service<
       ) {
         const now = yield* DateTime.now
         const digest = yield* codes.digest(request.code)
-        // The account the record would recover, to know whether a second factor is due (reading
-        // uses no attempt). Without one, the code is used as before.
-        const record = yield* verifications.find(request.verificationId, "recover", now)
-        const owner = Option.isSome(record)
-          ? yield* accounts.findByPhone(Phone.Normalised.make(record.value.target))
-          : Option.none<Account>()
-        if (Option.isNone(owner) || !(yield* secondFactorDue(owner))) {
-          const consumed = yield* verifications.consume(request.verificationId, "recover", digest, now)
-          if (consumed._tag !== "Consumed") return yield* new CodeInvalid()
-          const account = yield* accounts.findByPhone(Phone.Normalised.make(consumed.record.target))
-          if (Option.isNone(account)) return yield* new CodeInvalid()
-          return yield* finish(account.value, request.newPassword, client)
-        }
-        // TOTP on. The SMS code is judged first — so only its holder learns that a second factor
-        // is due — and counted, but held open: a missing second factor (60003) does not use it up,
-        // and each wrong one (60008) has cost an attempt of the record and of the 2FA budget.
+        // The code is judged before anything about the number is read: until it has proved right,
+        // every submission makes the same one statement, so neither the answer nor its time tells
+        // whether the number has an account or 2FA (reads first made a wrong code slower for an
+        // account, slower still with 2FA, and a burned record could be asked without end).
+        // Counted, but held open: a missing second factor (60003) does not use it up, and each
+        // wrong one (60008) has cost an attempt of the record and of the 2FA budget.
         const held = yield* verifications.consume(request.verificationId, "recover", digest, now, { hold: true })
         if (held._tag !== "Matched") return yield* new CodeInvalid()
-        yield* mfa.checkLogin(owner.value.user.id, request.mfaCode)
+        const account = yield* accounts.findByPhone(Phone.Normalised.make(held.record.target))
+        // Nothing to do when TOTP is off; otherwise an app or backup code, as at login.
+        if (Option.isSome(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
+        // Used exactly once, also for a number without an account (as a plain consume used it).
         const used = yield* verifications.consumeMatched(request.verificationId, "recover", digest, now)
-        if (used._tag !== "Consumed") return yield* new CodeInvalid()
-        return yield* finish(owner.value, request.newPassword, client)
+        if (used._tag !== "Consumed" || Option.isNone(account)) return yield* new CodeInvalid()
+        return yield* finish(account.value, request.newPassword, client)
       })
 
       const startByEmail = Effect.fn("Recovery.startByEmail")(function* (request: {
@@ -215,7 +204,7 @@ export class Recovery extends Context.Service<
         yield* gate.check("recover", request.captchaToken, request.address)
         yield* count("recoverEmailPerAddress", request.address)
         const email = normaliseEmail(request.email)
-        yield* count("recoverEmailPerEmail", emailKey(email))
+        yield* count("recoverEmailPerEmail", budgetKey(email))
         yield* inBackground(
           "queueing a recovery letter",
           Effect.gen(function* () {
@@ -283,7 +272,7 @@ export class Recovery extends Context.Service<
         }
         // With TOTP on, the app or backup code, on the account's 2FA failure budget: the link
         // cannot be used to guess codes past it.
-        if (yield* secondFactorDue(account)) yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
+        yield* mfa.checkLogin(account.value.user.id, request.mfaCode)
         if (Option.isNone(yield* links.use(digest, "recover", now))) return yield* new LinkInvalid()
         return yield* finish(account.value, request.newPassword, client)
       })

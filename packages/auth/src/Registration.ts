@@ -7,7 +7,7 @@ import { SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { UsersErrors, UsersRepo } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
-import { emailKey, normaliseEmail } from "./Account.ts"
+import { budgetKey, normaliseEmail } from "./Account.ts"
 import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
@@ -144,7 +144,7 @@ export class Registration extends Context.Service<
       }) {
         const email = normaliseEmail(request.email)
         yield* gate.check("register", request.captchaToken, request.address)
-        yield* count("emailLettersPerAddress", emailKey(email))
+        yield* count("emailLettersPerAddress", budgetKey(email))
         yield* count("registrationLettersPerAddress", request.address)
         const opened = yield* checks.open({ purpose: "email_register", target: email, channel: "email" })
         yield* checks.send(CodeMessages.letter(email, opened.code, opened.now, CODE_TTL), "mail")

@@ -8,7 +8,8 @@
  * address a quota counted would stay in memory for good.
  */
 import { Duration, Effect, Layer } from "effect"
-import { RateLimiter, type Redis } from "effect/persistence"
+import { RateLimiter, Redis } from "effect/persistence"
+import * as GiveBackScript from "./GiveBackScript.ts"
 import * as WindowCounters from "./WindowCounters.ts"
 
 /** effect's memory store with its fixed windows kept in `counters` (the other algorithms as it keeps them). */
@@ -46,7 +47,42 @@ export const layerMemory: Layer.Layer<RateLimiter.RateLimiter> = Layer.unwrap(
 /** Where the counters' keys start in Redis, unless the host says otherwise. */
 export const DEFAULT_PREFIX = "veche:rl:"
 
+/**
+ * effect's Redis store, except that a negative use (a quota's give-back) goes through
+ * `GiveBackScript`, which never creates a counter: effect's script would store the negative count
+ * for a key that had expired, and a fresh window would then allow one use more than its limit.
+ */
 export const layerRedis = (
   options: { readonly prefix?: string } = {}
-): Layer.Layer<RateLimiter.RateLimiter, never, Redis.Redis> =>
-  RateLimiter.layer.pipe(Layer.provide(RateLimiter.layerStoreRedis({ prefix: options.prefix ?? DEFAULT_PREFIX })))
+): Layer.Layer<RateLimiter.RateLimiter, never, Redis.Redis> => {
+  const prefix = options.prefix ?? DEFAULT_PREFIX
+  return RateLimiter.layer.pipe(
+    Layer.provide(
+      Layer.effect(
+        RateLimiter.RateLimiterStore,
+        Effect.gen(function* () {
+          const store = yield* RateLimiter.makeStoreRedis({ prefix })
+          const giveBack = (yield* Redis.Redis).eval(GiveBackScript.script)
+          return RateLimiter.RateLimiterStore.of({
+            ...store,
+            fixedWindow: (step) =>
+              step.tokens >= 0
+                ? store.fixedWindow(step)
+                : giveBack(`${prefix}${step.key}`, step.tokens, Duration.toMillis(step.refillRate)).pipe(
+                    Effect.map(([count, ttlMs]) => [Number(count), ttlMs] as const),
+                    Effect.mapError(
+                      (e) =>
+                        new RateLimiter.RateLimiterError({
+                          reason: new RateLimiter.RateLimitStoreError({
+                            message: "Failed to give units back",
+                            cause: e.cause
+                          })
+                        })
+                    )
+                  )
+          })
+        })
+      )
+    )
+  )
+}

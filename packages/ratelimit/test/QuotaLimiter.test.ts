@@ -48,6 +48,18 @@ describe("QuotaLimiter", () => {
     }).pipe(Effect.provide(quotas))
   )
 
+  it.effect("a unit given back after its window rolled over grants nothing in the new window", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      // Taken in one window, judged while it ends, given back in the next (a slow login).
+      yield* limiter.consume("failedLoginsPerAddress", "203.0.113.7")
+      yield* TestClock.adjust("16 minutes")
+      yield* limiter.giveBack("failedLoginsPerAddress", "203.0.113.7")
+      for (let i = 0; i < 50; i++) yield* limiter.consume("failedLoginsPerAddress", "203.0.113.7")
+      expect((yield* Effect.flip(limiter.consume("failedLoginsPerAddress", "203.0.113.7")))._tag).toBe("QuotaExceeded")
+    }).pipe(Effect.provide(quotas))
+  )
+
   it.effect("giveBack on an unreachable store is a no-op, not a failure", () =>
     Effect.gen(function* () {
       const limiter = yield* QuotaLimiter
