@@ -143,6 +143,59 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
             expect(yield* json(atCap)).not.toMatchObject({ errors: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH" }] } })
         })
       )
+
+      it.effect("an overlong list answers only its length: no item of it is checked (issue 16)", () =>
+        Effect.gen(function* () {
+          const { access_token: token, user_id: userId } = yield* user("longlists")
+          const guild = yield* createGuild(token, "Long lists")
+          const tooLong = (max: number, path: ReadonlyArray<string>) => {
+            let errors: Record<string, unknown> = {
+              _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: `Must be ${max} or fewer in length.` }]
+            }
+            for (const key of [...path].reverse()) errors = { [key]: errors }
+            return { code: 50035, message: "Invalid Form Body", errors }
+          }
+          // One over the cap, every item valid: the answer is the one length error, as it always was.
+          const member = yield* patch(
+            `/api/v10/guilds/${guild.id}/members/${userId}`,
+            { roles: Array.from({ length: 251 }, () => guild.roles[0]?.id) },
+            token
+          )
+          expect({ status: member.status, body: yield* json(member) }).toEqual({
+            status: 400,
+            body: tooLong(250, ["roles"])
+          })
+          const order = yield* patch("/api/v10/users/@me/guild-order", { guilds: Array(201).fill(guild.id) }, token)
+          expect(yield* json(order)).toEqual(tooLong(200, ["guilds"]))
+          // Far over the cap with items of the wrong kind: before, every item was decoded first and
+          // the answer listed item errors up to the 100-error cap beside the length error.
+          const wrong = Array(100_000).fill(7)
+          const cases = [
+            [`/api/v10/guilds/${guild.id}/members/${userId}`, { roles: wrong }, 250, ["roles"]],
+            [`/api/v10/guilds/${guild.id}/roles`, wrong, 250, []],
+            [`/api/v10/guilds/${guild.id}/channels`, wrong, 500, []],
+            [
+              `/api/v10/channels/${guild.system_channel_id}`,
+              { permission_overwrites: wrong },
+              100,
+              ["permission_overwrites"]
+            ],
+            [`/api/v10/guilds/${guild.id}`, { features: wrong }, 100, ["features"]],
+            ["/api/v10/users/@me/guild-order", { guilds: wrong }, 200, ["guilds"]]
+          ] as const
+          for (const [path, body, max, at] of cases) {
+            const response = yield* patch(path, body, token)
+            expect({ path, status: response.status, body: yield* json(response) }).toEqual({
+              path,
+              status: 400,
+              body: tooLong(max, at)
+            })
+          }
+          // Within the cap, items are still checked one by one.
+          const short = yield* patch(`/api/v10/guilds/${guild.id}/members/${userId}`, { roles: [7] }, token)
+          expect(yield* expectFormError(short, ["roles", "0"])).toHaveLength(1)
+        })
+      )
     })
   })
 

@@ -90,13 +90,7 @@ export const PhoneConfirmBody = Schema.Struct({
   )
 })
 
-export const GuildOrderBody = Schema.Struct({
-  guilds: Schema.Array(Snowflake.Snowflake).pipe(
-    Schema.check(
-      Schema.isMaxLength(200, { message: "Must be 200 or fewer in length.", formCode: "BASE_TYPE_MAX_LENGTH" })
-    )
-  )
-})
+export const GuildOrderBody = Schema.Struct({ guilds: Fields.arrayAtMost(Snowflake.Snowflake, 200) })
 
 /** The state of the account's deletion request (the mirrored platform has none; ours). */
 export const DeletionStatus = Schema.Struct({
