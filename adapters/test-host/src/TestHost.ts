@@ -9,6 +9,7 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import {
+  type AccountDeletion,
   AccountSnapshot,
   AccountsRepo,
   AuthFlows,
@@ -105,6 +106,8 @@ export class TestHost extends Context.Service<
 
 /** The domain services a test may use through `run`. */
 export type DomainServices =
+  | AccountDeletion.AccountDeletion
+  | DeletionsRepo.DeletionsRepo
   | Sessions.Sessions
   | SessionSweep.SessionSweep
   | UsersRepo.UsersRepo
