@@ -332,7 +332,7 @@ describe("Recovery by phone with two-factor on (issue 16)", () => {
     it.effect("wrong second factors use the record's attempts: after five submissions even the right pair fails", () =>
       Effect.gen(function* () {
         const phone = "+79261130002"
-        const { account, base } = yield* recoveryWithTotp(phone, "recover_2fa_cap")
+        const { base } = yield* recoveryWithTotp(phone, "recover_2fa_cap")
         expect(yield* json(yield* verify(base))).toEqual(MFA_REQUIRED)
         for (let i = 0; i < 4; i++) {
           expect(yield* json(yield* verify({ ...base, mfa_code: yield* wrongAppCode }))).toEqual(BAD_MFA_CODE)
