@@ -1,0 +1,223 @@
+/**
+ * The GuildsRepo contract's guilds: creation under the per-user cap, update, transfer, removal, a
+ * user's guilds and member counts.
+ */
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import { type Guild, MAX_GUILDS_PER_USER } from "../../src/Guild.ts"
+import { GuildsRepo } from "../../src/GuildsRepo.ts"
+import {
+  arrange,
+  ascending,
+  at,
+  type GuildsRepoIt,
+  guildView,
+  ids,
+  memberView,
+  newBan,
+  newChannel,
+  newGuild,
+  newInvite,
+  newMember,
+  newRole,
+  now,
+  oddId,
+  race,
+  some,
+  user,
+  userInGuilds
+} from "./GuildsRepoFixtures.ts"
+
+export const guildsContract = (it: GuildsRepoIt) => {
+  it.effect("creates a guild with its @everyone role, channels and owner, and reads them back", () =>
+    Effect.gen(function* () {
+      const repo = yield* GuildsRepo
+      const owner = yield* user("guild_owner")
+      const created = yield* newGuild(owner, { name: "Вече" })
+      yield* repo.create(created)
+      expect(some(yield* repo.find(created.guild.id), guildView)).toEqual(guildView(created.guild))
+      expect(yield* repo.roles(created.guild.id)).toEqual([created.everyone])
+      expect(yield* repo.channels(created.guild.id)).toEqual(created.channels)
+      expect(some(yield* repo.member(created.guild.id, owner), memberView)).toEqual(memberView(created.owner))
+      expect(yield* repo.memberCount(created.guild.id)).toBe(1)
+      expect(yield* repo.guildsOf(owner)).toEqual([created.guild.id])
+      expect(yield* repo.ownsGuildsWithOthers(owner)).toBe(false)
+      expect(Option.isNone(yield* repo.find(yield* ids.next))).toBe(true)
+    })
+  )
+
+  it.effect("a user reaches at most 100 guilds, even with concurrent creations", () =>
+    Effect.gen(function* () {
+      const repo = yield* GuildsRepo
+      const owner = yield* userInGuilds(MAX_GUILDS_PER_USER - 3)
+      const attempts = yield* Effect.all(Array.from({ length: 6 }, (_, i) => newGuild(owner, { name: `race${i}` })))
+      const { succeeded, failed } = yield* race(attempts.map((created) => repo.create(created)))
+      expect(succeeded).toBe(3)
+      expect(failed).toEqual(["GuildLimitReached", "GuildLimitReached", "GuildLimitReached"])
+      expect(yield* repo.guildsOf(owner)).toHaveLength(MAX_GUILDS_PER_USER)
+    })
+  )
+
+  it.effect("update changes the given fields and keeps the rest; None for an unknown guild", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, created } = yield* arrange()
+      const patch = {
+        name: "Renamed",
+        description: "about",
+        verificationLevel: 2,
+        explicitContentFilter: 2,
+        afkTimeout: 900,
+        preferredLocale: "ru",
+        features: ["COMMUNITY", "NEWS"]
+      } as const
+      const updated = yield* repo.update(guildId, patch)
+      const expected = guildView({ ...created.guild, ...patch })
+      expect(some(updated, guildView)).toEqual(expected)
+      expect(some(yield* repo.find(guildId), guildView)).toEqual(expected)
+      expect(Option.isNone(yield* repo.update(yield* ids.next, { name: "nobody" }))).toBe(true)
+    })
+  )
+
+  it.effect("transfer hands the guild to a member while the giver still owns it", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, owner } = yield* arrange()
+      const heir = yield* user()
+      yield* repo.join(newMember(guildId, heir), true)
+      const moved = yield* repo.transfer(guildId, owner, heir)
+      expect(Option.getOrThrow(moved).ownerId).toBe(heir)
+      expect(Option.getOrThrow(yield* repo.find(guildId)).ownerId).toBe(heir)
+      expect(yield* repo.ownsGuildsWithOthers(heir)).toBe(true)
+      expect(yield* repo.ownsGuildsWithOthers(owner)).toBe(false)
+      // Both stay members.
+      expect(yield* repo.memberCount(guildId)).toBe(2)
+    })
+  )
+
+  it.effect("transfer refuses a non-member, a giver who no longer owns the guild and an unknown guild", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, owner } = yield* arrange()
+      const stranger = yield* user()
+      const member = yield* user()
+      yield* repo.join(newMember(guildId, member), true)
+      expect(Option.isNone(yield* repo.transfer(guildId, owner, stranger))).toBe(true)
+      expect(Option.isNone(yield* repo.transfer(guildId, member, owner))).toBe(true)
+      expect(Option.isNone(yield* repo.transfer(yield* ids.next, owner, member))).toBe(true)
+      // A stale second transfer: the first one moved the guild away from `owner`.
+      expect(Option.isSome(yield* repo.transfer(guildId, owner, member))).toBe(true)
+      expect(Option.isNone(yield* repo.transfer(guildId, owner, member))).toBe(true)
+      expect(Option.getOrThrow(yield* repo.find(guildId)).ownerId).toBe(member)
+    })
+  )
+
+  it.effect("remove dissolves the guild with its roles, channels, members, bans and invites", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, owner, textId } = yield* arrange()
+      const other = yield* newGuild(owner, { name: "kept" })
+      yield* repo.create(other)
+      const member = yield* user()
+      const banned = yield* user()
+      const role = yield* newRole(guildId)
+      const channel = yield* newChannel(guildId)
+      const invite = newInvite(guildId, textId)
+      yield* repo.createRole(role)
+      yield* repo.createChannel(channel)
+      yield* repo.join(newMember(guildId, member, { roleIds: [role.id] }), true)
+      yield* repo.ban(newBan(guildId, banned, owner))
+      yield* repo.createInvite(invite, now)
+
+      expect(yield* repo.remove(guildId)).toBe(true)
+      expect(Option.isNone(yield* repo.find(guildId))).toBe(true)
+      expect(yield* repo.roles(guildId)).toEqual([])
+      expect(yield* repo.channels(guildId)).toEqual([])
+      expect(Option.isNone(yield* repo.channel(textId))).toBe(true)
+      expect(Option.isNone(yield* repo.channel(channel.id))).toBe(true)
+      expect(Option.isNone(yield* repo.member(guildId, owner))).toBe(true)
+      expect(Option.isNone(yield* repo.member(guildId, member))).toBe(true)
+      expect(yield* repo.members(guildId, { limit: 100 })).toEqual([])
+      expect(yield* repo.memberCount(guildId)).toBe(0)
+      expect(Option.isNone(yield* repo.findBan(guildId, banned))).toBe(true)
+      expect(yield* repo.bans(guildId, { limit: 100 })).toEqual([])
+      expect(Option.isNone(yield* repo.invite(invite.code, now))).toBe(true)
+      expect(yield* repo.invitesOf(guildId, now)).toEqual([])
+      expect(yield* repo.guildsOf(member)).toEqual([])
+      // The owner's other guild is untouched.
+      expect(yield* repo.guildsOf(owner)).toEqual([other.guild.id])
+      expect(yield* repo.memberCount(other.guild.id)).toBe(1)
+      expect(yield* repo.remove(guildId)).toBe(false)
+    })
+  )
+
+  it.effect("guildsOf lists a user's guilds oldest membership first", () =>
+    Effect.gen(function* () {
+      const first = yield* arrange("a")
+      const second = yield* arrange("b")
+      const third = yield* arrange("c")
+      const repo = first.repo
+      const joiner = yield* user()
+      yield* repo.join(newMember(second.guildId, joiner, { joinedAt: at(5) }), true)
+      yield* repo.join(newMember(third.guildId, joiner, { joinedAt: at(1) }), true)
+      yield* repo.join(newMember(first.guildId, joiner, { joinedAt: at(3) }), true)
+      expect(yield* repo.guildsOf(joiner)).toEqual([third.guildId, first.guildId, second.guildId])
+      expect(yield* repo.guildsOf(yield* user())).toEqual([])
+    })
+  )
+
+  it.effect("guildsPage pages a user's guilds by guild id (as numbers), before and after", () =>
+    Effect.gen(function* () {
+      const repo = yield* GuildsRepo
+      const owner = yield* user("guild_pager")
+      const guilds: Array<Guild> = []
+      for (let i = 0; i < 5; i++) {
+        const created = yield* newGuild(owner, { name: `p${i}`, id: oddId() })
+        yield* repo.create(created)
+        guilds.push(created.guild)
+      }
+      // A guild the user is not in stays out.
+      yield* arrange()
+      const sorted = ascending(guilds.map((guild) => guild.id))
+      const page = (p: Parameters<typeof repo.guildsPage>[1]) =>
+        Effect.map(repo.guildsPage(owner, p), (guilds) => guilds.map((guild) => guild.id))
+      expect(yield* page({ limit: 100 })).toEqual(sorted)
+      expect(yield* page({ limit: 2 })).toEqual(sorted.slice(0, 2))
+      expect(yield* page({ after: sorted[1], limit: 2 })).toEqual(sorted.slice(2, 4))
+      expect(yield* page({ after: sorted[3], limit: 5 })).toEqual(sorted.slice(4))
+      expect(yield* page({ after: sorted[4], limit: 5 })).toEqual([])
+      expect(yield* page({ before: sorted[4], limit: 2 })).toEqual(sorted.slice(2, 4))
+      expect(yield* page({ before: sorted[1], limit: 5 })).toEqual(sorted.slice(0, 1))
+      // Whole guilds, as find answers them.
+      const first = guilds.find((guild) => guild.id === sorted[0])
+      expect((yield* repo.guildsPage(owner, { limit: 1 })).map(guildView)).toEqual(first ? [guildView(first)] : [])
+    })
+  )
+
+  it.effect("memberCount follows joins, leaves, bans and removals", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, owner } = yield* arrange()
+      const other = yield* arrange()
+      const [a, b, c] = yield* Effect.all([user(), user(), user()])
+      expect(yield* repo.join(newMember(guildId, a), true)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, b), true)).toBe(true)
+      expect(yield* repo.memberCount(guildId)).toBe(3)
+      expect(yield* repo.ownsGuildsWithOthers(owner)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, a), true)).toBe(false)
+      expect(yield* repo.memberCount(guildId)).toBe(3)
+      expect(yield* repo.removeMember(guildId, b)).toBe(true)
+      expect(yield* repo.removeMember(guildId, b)).toBe(false)
+      expect(yield* repo.memberCount(guildId)).toBe(2)
+      expect(yield* repo.ban(newBan(guildId, c, owner))).toBe(false)
+      expect(yield* repo.memberCount(guildId)).toBe(2)
+      expect(yield* repo.ban(newBan(guildId, a, owner))).toBe(true)
+      expect(yield* repo.memberCount(guildId)).toBe(1)
+      expect(yield* repo.ownsGuildsWithOthers(owner)).toBe(false)
+      const unknown = yield* ids.next
+      const counts = yield* repo.memberCounts([guildId, other.guildId, unknown])
+      expect(counts.get(guildId)).toBe(1)
+      expect(counts.get(other.guildId)).toBe(1)
+      // An unknown guild is either left out or counted as 0.
+      expect(counts.get(unknown) ?? 0).toBe(0)
+      expect(yield* repo.memberCount(unknown)).toBe(0)
+      yield* repo.remove(guildId)
+      expect(yield* repo.memberCount(guildId)).toBe(0)
+    })
+  )
+}
