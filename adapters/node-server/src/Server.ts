@@ -32,6 +32,7 @@ import {
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { SmtpMailer } from "@veche/smtp"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -93,10 +94,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
-    // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha).
+    // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha); this server
+    // installs the driver-backed adapters too.
     const providers = Layer.mergeAll(
       Providers.smsSender,
-      Providers.mailer,
+      Providers.mailer({ smtp: SmtpMailer.layerConfig }),
       Providers.captcha,
       Providers.geoIp,
       Providers.carrierCheck

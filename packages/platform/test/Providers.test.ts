@@ -18,7 +18,7 @@ const message: SmsSender.VerificationMessage = {
 
 /** All four ports from `env`, with a fetch client and a fresh dev outbox. */
 const withEnv = (env: Record<string, string>) =>
-  Providers.layerConfig.pipe(
+  Providers.layerConfig().pipe(
     Layer.provideMerge(DevOutbox.DevOutbox.layerMemory),
     Layer.provide(Layer.mergeAll(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)), FetchHttpClient.layer))
   )
