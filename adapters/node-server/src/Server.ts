@@ -19,17 +19,9 @@ import {
   WebLinks
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain } from "@veche/guilds"
+import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
-import {
-  DeliveryQueue,
-  DevOutbox,
-  EventBus,
-  type MmdbGeoIp,
-  Providers,
-  SecretBox,
-  ServiceInfo,
-  Snowflake
-} from "@veche/platform"
+import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { SmtpMailer } from "@veche/smtp"
@@ -100,7 +92,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Providers.smsSender,
       Providers.mailer({ smtp: SmtpMailer.layerConfig }),
       Providers.captcha,
-      Providers.geoIp,
+      MmdbGeoIp.layerConfig,
       Providers.carrierCheck
     ).pipe(Layer.provide(FetchHttpClient.layer))
     // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.

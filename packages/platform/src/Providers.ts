@@ -5,7 +5,7 @@
  * module). Hosts provide an `HttpClient` (e.g. `FetchHttpClient.layer`) and the `DevOutbox` (the dev
  * route reads the same instance the console adapters write).
  *
- * Adapters that need a driver live in their own packages (`@veche/smtp`), which this one does not
+ * Adapters that need a driver live in their own packages (`@veche/smtp`, `@veche/maxmind`), which this one does not
  * depend on: a host passes the ones it installed as `Drivers`, and choosing one it did not pass is a
  * configuration error at startup.
  */
@@ -14,10 +14,8 @@ import type { HttpClient } from "effect/http"
 import { Captcha } from "./Captcha.ts"
 import { CarrierCheck } from "./CarrierCheck.ts"
 import type * as DevOutbox from "./DevOutbox.ts"
-import type { GeoIp } from "./GeoIp.ts"
 import * as HCaptcha from "./HCaptcha.ts"
 import { Mailer } from "./Mailer.ts"
-import * as MmdbGeoIp from "./MmdbGeoIp.ts"
 import * as ServiceInfo from "./ServiceInfo.ts"
 import * as SmsRuCallCheck from "./SmsRuCallCheck.ts"
 import * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
@@ -164,14 +162,11 @@ export const carrierCheck: Layer.Layer<CarrierCheck, Config.ConfigError, HttpCli
     })
   )
 
-/** The installed data set, or `SERVICE_GEOIP_DATABASE`. */
-export const geoIp: Layer.Layer<GeoIp, Config.ConfigError | MmdbGeoIp.GeoIpUnavailable> = MmdbGeoIp.layerConfig
-
-/** All four ports, each from its variables. */
+/**
+ * SMS, mail and captcha, each from its variables. (`GeoIp` has no choice to make: a host provides
+ * its adapter, e.g. `MmdbGeoIp.layerConfig` from `@veche/maxmind`.)
+ */
 export const layerConfig = (
   drivers: Drivers = {}
-): Layer.Layer<
-  SmsSender | Mailer | Captcha | GeoIp,
-  Config.ConfigError | MmdbGeoIp.GeoIpUnavailable,
-  HttpClient.HttpClient | DevOutbox.DevOutbox
-> => Layer.mergeAll(smsSender, mailer(drivers), captcha, geoIp)
+): Layer.Layer<SmsSender | Mailer | Captcha, Config.ConfigError, HttpClient.HttpClient | DevOutbox.DevOutbox> =>
+  Layer.mergeAll(smsSender, mailer(drivers), captcha)
