@@ -24,6 +24,7 @@ import { MediaStorageConfig, ProfileImages } from "@veche/media"
 import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { S3MediaStorage } from "@veche/s3"
 import { SmtpMailer } from "@veche/smtp"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -124,9 +125,10 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     )
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
     // (export archives share the storage).
-    const storage = MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") }).pipe(
-      Layer.provide(FetchHttpClient.layer)
-    )
+    const storage = MediaStorageConfig.layerConfig({
+      defaultDir: join(config.dataDir, "media"),
+      s3: S3MediaStorage.layerConfig
+    }).pipe(Layer.provide(FetchHttpClient.layer))
     const images = ProfileImages.ProfileImages.layerConfig
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
