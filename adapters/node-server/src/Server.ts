@@ -19,19 +19,13 @@ import {
   WebLinks
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain } from "@veche/guilds"
+import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
-import {
-  DeliveryQueue,
-  DevOutbox,
-  EventBus,
-  type MmdbGeoIp,
-  Providers,
-  SecretBox,
-  ServiceInfo,
-  Snowflake
-} from "@veche/platform"
+import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { S3MediaStorage } from "@veche/s3"
+import { SmtpMailer } from "@veche/smtp"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -93,12 +87,13 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
       Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
     )
-    // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha).
+    // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha); this server
+    // installs the driver-backed adapters too.
     const providers = Layer.mergeAll(
       Providers.smsSender,
-      Providers.mailer,
+      Providers.mailer({ smtp: SmtpMailer.layerConfig }),
       Providers.captcha,
-      Providers.geoIp,
+      MmdbGeoIp.layerConfig,
       Providers.carrierCheck
     ).pipe(Layer.provide(FetchHttpClient.layer))
     // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.
@@ -130,9 +125,10 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     )
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
     // (export archives share the storage).
-    const storage = MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") }).pipe(
-      Layer.provide(FetchHttpClient.layer)
-    )
+    const storage = MediaStorageConfig.layerConfig({
+      defaultDir: join(config.dataDir, "media"),
+      s3: S3MediaStorage.layerConfig
+    }).pipe(Layer.provide(FetchHttpClient.layer))
     const images = ProfileImages.ProfileImages.layerConfig
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),

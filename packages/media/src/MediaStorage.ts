@@ -1,8 +1,8 @@
 /**
  * The port to wherever image bytes live, with two adapters that need nothing: process memory (tests,
  * throwaway hosts) and "none" (no storage connected: uploads answer 501, reads find nothing). The
- * filesystem and S3-compatible adapters are `FsMediaStorage` and `S3MediaStorage`;
- * `MediaStorageConfig` picks one from the environment.
+ * filesystem adapter is `FsMediaStorage` (node:fs only, so it sits here); the S3-compatible one is
+ * `S3MediaStorage` in `@veche/s3`. `MediaStorageConfig` picks one from the environment.
  *
  * Objects are immutable in practice: a key names content by its digest, so a key is written once
  * and a second put of it writes the same bytes. Keys follow `MediaKey`: `put` and `remove` treat a

@@ -1,7 +1,7 @@
 /**
  * @veche/media: images people upload (avatars, banners, guild icons). `ImageUpload` checks and
  * re-encodes a data URI; `MediaStorage` is the port to where the bytes live (memory, none,
- * `FsMediaStorage`, `S3MediaStorage`; `MediaStorageConfig` picks one for hosts); `ProfileImages`
+ * `FsMediaStorage`; `S3MediaStorage` is in `@veche/s3`; `MediaStorageConfig` picks one for hosts); `ProfileImages`
  * is the service handlers use.
  */
 export * as DataUri from "./DataUri.ts"
@@ -14,4 +14,3 @@ export * as MediaKey from "./MediaKey.ts"
 export * as MediaStorage from "./MediaStorage.ts"
 export * as MediaStorageConfig from "./MediaStorageConfig.ts"
 export * as ProfileImages from "./ProfileImages.ts"
-export * as S3MediaStorage from "./S3MediaStorage.ts"

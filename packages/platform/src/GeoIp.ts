@@ -3,14 +3,25 @@
  * none: unknown, malformed, or not a public address (loopback, private, link-local, documentation…).
  * E-mail registration is offered only outside Russia, and sessions show a country.
  *
- * Adapters: `GeoIp.layerTest` here (a given table, for tests and demos), `MmdbGeoIp` (a real,
- * maintained data set from the npm registry, or any MaxMind-format country database).
+ * Adapters: `GeoIp.layerTest` here (a given table, for tests and demos), `MmdbGeoIp` in
+ * `@veche/maxmind` (a real, maintained data set from the npm registry, or any MaxMind-format country
+ * database).
  */
 import { Context, Effect, Layer, Option } from "effect"
 import * as IpAddress from "./internal/IpAddress.ts"
 
 /** `RU`, `US`, … */
 export type CountryCode = string
+
+/** An address normalised for a lookup (IPv4-mapped IPv6 as IPv4, no zone index or brackets). */
+export type Address = IpAddress.Address
+
+/**
+ * The public address a lookup can use, or none (malformed, or special-purpose: private, loopback,
+ * documentation…). Every adapter filters through it, since data sets sometimes give such ranges a
+ * country.
+ */
+export const routable: (address: string) => Option.Option<Address> = IpAddress.routable
 
 export class GeoIp extends Context.Service<
   GeoIp,

@@ -4,7 +4,7 @@
  * carries; real adapters send only `subject`, `text` and `html`. Links and tokens are secrets: no
  * adapter but the console one (dev only, that is its purpose) may log them.
  *
- * Adapters: `Mailer.layerConsole` here (dev: log + `DevOutbox`), `SmtpMailer` (nodemailer).
+ * Adapters: `Mailer.layerConsole` here (dev: log + `DevOutbox`), `SmtpMailer` in `@veche/smtp` (nodemailer).
  * A failure to send is `MailUnavailable`; the API answers 503 then.
  */
 import { Context, Effect, Layer, Schema } from "effect"

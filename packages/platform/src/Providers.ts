@@ -4,21 +4,22 @@
  * the dev adapters, which need nothing. The chosen adapter then reads its own variables (see its
  * module). Hosts provide an `HttpClient` (e.g. `FetchHttpClient.layer`) and the `DevOutbox` (the dev
  * route reads the same instance the console adapters write).
+ *
+ * Adapters that need a driver live in their own packages (`@veche/smtp`, `@veche/maxmind`), which this one does not
+ * depend on: a host passes the ones it installed as `Drivers`, and choosing one it did not pass is a
+ * configuration error at startup.
  */
 import { Array as Arr, Config, ConfigProvider, Context, Effect, Layer } from "effect"
 import type { HttpClient } from "effect/http"
 import { Captcha } from "./Captcha.ts"
 import { CarrierCheck } from "./CarrierCheck.ts"
 import type * as DevOutbox from "./DevOutbox.ts"
-import type { GeoIp } from "./GeoIp.ts"
 import * as HCaptcha from "./HCaptcha.ts"
 import { Mailer } from "./Mailer.ts"
-import * as MmdbGeoIp from "./MmdbGeoIp.ts"
 import * as ServiceInfo from "./ServiceInfo.ts"
 import * as SmsRuCallCheck from "./SmsRuCallCheck.ts"
 import * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
 import { SmsSender } from "./SmsSender.ts"
-import * as SmtpMailer from "./SmtpMailer.ts"
 import * as TelegramSmsSender from "./TelegramSmsSender.ts"
 import * as YandexSmartCaptcha from "./YandexSmartCaptcha.ts"
 
@@ -26,6 +27,19 @@ export const SMS_PROVIDERS = ["console", "smsru", "telegram"] as const
 export type SmsProvider = (typeof SMS_PROVIDERS)[number]
 export const MAIL_PROVIDERS = ["console", "smtp"] as const
 export const CAPTCHA_PROVIDERS = ["dev", "yandex", "hcaptcha"] as const
+
+/** The driver-backed adapters a host installed; see the module header. */
+export interface Drivers {
+  /** `SERVICE_MAIL_PROVIDER=smtp`: `SmtpMailer.layerConfig` from `@veche/smtp`. */
+  readonly smtp?: Layer.Layer<Mailer, Config.ConfigError> | undefined
+}
+
+const notInstalled = (choice: string, adapterPackage: string) =>
+  new Config.ConfigError(
+    new ConfigProvider.SourceError({
+      message: `${choice} needs the ${adapterPackage} adapter, which this host does not install`
+    })
+  )
 
 const isSmsProvider = (name: string): name is SmsProvider => (SMS_PROVIDERS as ReadonlyArray<string>).includes(name)
 
@@ -98,17 +112,22 @@ export const smsSender: Layer.Layer<SmsSender, Config.ConfigError, HttpClient.Ht
     })
   )
 
-/** `SERVICE_MAIL_PROVIDER`: `console` (default) or `smtp`. */
-export const mailer: Layer.Layer<Mailer, Config.ConfigError, DevOutbox.DevOutbox> = Layer.unwrap(
-  Effect.gen(function* () {
-    const provider = yield* Config.Literals(MAIL_PROVIDERS, "SERVICE_MAIL_PROVIDER").pipe(
-      Config.withDefault("console" as const)
-    )
-    if (provider === "smtp") return SmtpMailer.layerConfig
-    yield* warnOutsideDev("SERVICE_MAIL_PROVIDER=console")
-    return Mailer.layerConsole
-  })
-)
+/** `SERVICE_MAIL_PROVIDER`: `console` (default) or `smtp` (the host's `drivers.smtp`). */
+export const mailer = (drivers: Drivers = {}): Layer.Layer<Mailer, Config.ConfigError, DevOutbox.DevOutbox> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const provider = yield* Config.Literals(MAIL_PROVIDERS, "SERVICE_MAIL_PROVIDER").pipe(
+        Config.withDefault("console" as const)
+      )
+      if (provider === "smtp") {
+        if (drivers.smtp === undefined)
+          return yield* Effect.fail(notInstalled("SERVICE_MAIL_PROVIDER=smtp", "@veche/smtp"))
+        return drivers.smtp
+      }
+      yield* warnOutsideDev("SERVICE_MAIL_PROVIDER=console")
+      return Mailer.layerConsole
+    })
+  )
 
 /** `SERVICE_CAPTCHA_PROVIDER`: `dev` (default), `yandex` or `hcaptcha`. */
 export const captcha: Layer.Layer<Captcha, Config.ConfigError, HttpClient.HttpClient> = Layer.unwrap(
@@ -143,12 +162,11 @@ export const carrierCheck: Layer.Layer<CarrierCheck, Config.ConfigError, HttpCli
     })
   )
 
-/** The installed data set, or `SERVICE_GEOIP_DATABASE`. */
-export const geoIp: Layer.Layer<GeoIp, Config.ConfigError | MmdbGeoIp.GeoIpUnavailable> = MmdbGeoIp.layerConfig
-
-/** All four ports, each from its variables. */
-export const layerConfig: Layer.Layer<
-  SmsSender | Mailer | Captcha | GeoIp,
-  Config.ConfigError | MmdbGeoIp.GeoIpUnavailable,
-  HttpClient.HttpClient | DevOutbox.DevOutbox
-> = Layer.mergeAll(smsSender, mailer, captcha, geoIp)
+/**
+ * SMS, mail and captcha, each from its variables. (`GeoIp` has no choice to make: a host provides
+ * its adapter, e.g. `MmdbGeoIp.layerConfig` from `@veche/maxmind`.)
+ */
+export const layerConfig = (
+  drivers: Drivers = {}
+): Layer.Layer<SmsSender | Mailer | Captcha, Config.ConfigError, HttpClient.HttpClient | DevOutbox.DevOutbox> =>
+  Layer.mergeAll(smsSender, mailer(drivers), captcha)

@@ -1,7 +1,8 @@
 /**
  * @veche/platform: building blocks every domain shares (ids, service identity) and the cross-domain
  * provider ports with their adapters: a dev adapter that needs nothing next to each port, and the
- * real ones (`<Provider><Port>` modules). `Providers` picks them from the environment for hosts.
+ * real ones that need no driver (`<Provider><Port>` modules; those that do live under `adapters/`,
+ * e.g. `@veche/smtp`, `@veche/maxmind`). `Providers` picks them from the environment for hosts.
  */
 export * as Captcha from "./Captcha.ts"
 export * as CarrierCheck from "./CarrierCheck.ts"
@@ -13,14 +14,12 @@ export * as EventBus from "./EventBus.ts"
 export * as GeoIp from "./GeoIp.ts"
 export * as HCaptcha from "./HCaptcha.ts"
 export * as Mailer from "./Mailer.ts"
-export * as MmdbGeoIp from "./MmdbGeoIp.ts"
 export * as Providers from "./Providers.ts"
 export * as SecretBox from "./SecretBox.ts"
 export * as ServiceInfo from "./ServiceInfo.ts"
 export * as SmsRuCallCheck from "./SmsRuCallCheck.ts"
 export * as SmsRuSmsSender from "./SmsRuSmsSender.ts"
 export * as SmsSender from "./SmsSender.ts"
-export * as SmtpMailer from "./SmtpMailer.ts"
 export * as Snowflake from "./Snowflake.ts"
 export * as TelegramSmsSender from "./TelegramSmsSender.ts"
 export * as YandexSmartCaptcha from "./YandexSmartCaptcha.ts"

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { FetchHttpClient } from "effect/http"
 import * as Captcha from "../src/Captcha.ts"
 import * as DevOutbox from "../src/DevOutbox.ts"
-import * as GeoIp from "../src/GeoIp.ts"
 import * as Mailer from "../src/Mailer.ts"
 import * as Providers from "../src/Providers.ts"
 import * as SmsSender from "../src/SmsSender.ts"
@@ -16,22 +15,21 @@ const message: SmsSender.VerificationMessage = {
   text: "code 123456"
 }
 
-/** All four ports from `env`, with a fetch client and a fresh dev outbox. */
+/** SMS, mail and captcha from `env`, with a fetch client and a fresh dev outbox. */
 const withEnv = (env: Record<string, string>) =>
-  Providers.layerConfig.pipe(
+  Providers.layerConfig().pipe(
     Layer.provideMerge(DevOutbox.DevOutbox.layerMemory),
     Layer.provide(Layer.mergeAll(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)), FetchHttpClient.layer))
   )
 
 describe("Providers", () => {
-  it.live("with nothing set, every port is its dev adapter (and GeoIp the installed data set)", () =>
+  it.live("with nothing set, every port is its dev adapter", () =>
     Effect.gen(function* () {
       const delivery = yield* (yield* SmsSender.SmsSender).send(message)
       expect(delivery.channel).toBe("console")
       yield* (yield* Mailer.Mailer).send({ to: "a@b.c", subject: "s", text: "t", kind: "email_recover" })
       expect((yield* (yield* DevOutbox.DevOutbox).list()).map((m) => m.channel)).toEqual(["console", "email"])
       expect((yield* Captcha.Captcha).service).toBe("dev")
-      expect(yield* (yield* GeoIp.GeoIp).country("77.88.55.242")).toEqual(Option.some("RU"))
     }).pipe(Effect.provide(withEnv({})))
   )
 

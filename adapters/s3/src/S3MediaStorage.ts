@@ -9,12 +9,10 @@
  * the S3 error code, never the signed headers or the credentials.
  */
 import { createHash } from "node:crypto"
+import { MediaErrors, MediaKey, MediaStorage } from "@veche/media"
 import { AwsV4Signer } from "aws4fetch"
 import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
-import { StorageUnavailable } from "./MediaErrors.ts"
-import * as MediaKey from "./MediaKey.ts"
-import { MediaStorage, type StoredObject } from "./MediaStorage.ts"
 
 export interface Options {
   /** Default `https://s3.<region>.amazonaws.com`; for other stores their endpoint URL. */
@@ -56,12 +54,14 @@ export const objectUrl = (options: Options, key: string): string => {
 // S3 error answers are XML: <Error><Code>NoSuchBucket</Code><Message>…</Message>…</Error>.
 const S3_CODE = /<Code>([A-Za-z0-9.]{1,64})<\/Code>/
 
-export const make = (options: Options): Effect.Effect<MediaStorage["Service"], never, HttpClient.HttpClient> =>
+export const make = (
+  options: Options
+): Effect.Effect<MediaStorage.MediaStorage["Service"], never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const timeout = options.timeout ?? DEFAULT_TIMEOUT
 
-    const unavailable = (reason: string) => new StorageUnavailable({ reason: `S3 ${reason}` })
+    const unavailable = (reason: string) => new MediaErrors.StorageUnavailable({ reason: `S3 ${reason}` })
 
     /** A request for `key` carrying the signed headers (host, date, payload digest, content type). */
     const signed = (method: "PUT" | "GET" | "DELETE", key: string, body?: { bytes: Uint8Array; contentType: string }) =>
@@ -130,12 +130,12 @@ export const make = (options: Options): Effect.Effect<MediaStorage["Service"], n
     })
 
     const get = Effect.fn("S3MediaStorage.get")(function* (key: string) {
-      if (!MediaKey.isValid(key)) return Option.none<StoredObject>()
+      if (!MediaKey.isValid(key)) return Option.none<MediaStorage.StoredObject>()
       const { response, body } = yield* exchange(yield* signed("GET", key))
-      if (isNoSuchKey(response, body)) return Option.none<StoredObject>()
+      if (isNoSuchKey(response, body)) return Option.none<MediaStorage.StoredObject>()
       if (response.status !== 200) return yield* refused(response, body)
       const contentType = response.headers["content-type"] ?? "application/octet-stream"
-      return Option.some<StoredObject>({ bytes: body, contentType })
+      return Option.some<MediaStorage.StoredObject>({ bytes: body, contentType })
     })
 
     const remove = Effect.fn("S3MediaStorage.remove")(function* (key: string) {
@@ -147,32 +147,33 @@ export const make = (options: Options): Effect.Effect<MediaStorage["Service"], n
       }
     })
 
-    return MediaStorage.of({ connected: true, put, get, remove })
+    return MediaStorage.MediaStorage.of({ connected: true, put, get, remove })
   })
 
-export const layer = (options: Options): Layer.Layer<MediaStorage, never, HttpClient.HttpClient> =>
-  Layer.effect(MediaStorage, make(options))
+export const layer = (options: Options): Layer.Layer<MediaStorage.MediaStorage, never, HttpClient.HttpClient> =>
+  Layer.effect(MediaStorage.MediaStorage, make(options))
 
 /**
  * `S3_BUCKET`, `S3_ACCESS_KEY_ID`, `S3_SECRET_ACCESS_KEY` (required; the last two secret),
  * `S3_REGION` (default `us-east-1`), `S3_ENDPOINT` (default AWS's endpoint for the region),
  * `S3_FORCE_PATH_STYLE` (default false).
  */
-export const layerConfig: Layer.Layer<MediaStorage, Config.ConfigError, HttpClient.HttpClient> = Layer.unwrap(
-  Effect.gen(function* () {
-    const endpoint = yield* Config.option(Config.NonEmptyString("S3_ENDPOINT"))
-    const region = yield* Config.NonEmptyString("S3_REGION").pipe(Config.withDefault("us-east-1"))
-    const bucket = yield* Config.NonEmptyString("S3_BUCKET")
-    const accessKeyId = yield* Config.Redacted("S3_ACCESS_KEY_ID")
-    const secretAccessKey = yield* Config.Redacted("S3_SECRET_ACCESS_KEY")
-    const forcePathStyle = yield* Config.Boolean("S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false))
-    return layer({
-      endpoint: Option.getOrUndefined(endpoint),
-      region,
-      bucket,
-      accessKeyId,
-      secretAccessKey,
-      forcePathStyle
+export const layerConfig: Layer.Layer<MediaStorage.MediaStorage, Config.ConfigError, HttpClient.HttpClient> =
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const endpoint = yield* Config.option(Config.NonEmptyString("S3_ENDPOINT"))
+      const region = yield* Config.NonEmptyString("S3_REGION").pipe(Config.withDefault("us-east-1"))
+      const bucket = yield* Config.NonEmptyString("S3_BUCKET")
+      const accessKeyId = yield* Config.Redacted("S3_ACCESS_KEY_ID")
+      const secretAccessKey = yield* Config.Redacted("S3_SECRET_ACCESS_KEY")
+      const forcePathStyle = yield* Config.Boolean("S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false))
+      return layer({
+        endpoint: Option.getOrUndefined(endpoint),
+        region,
+        bucket,
+        accessKeyId,
+        secretAccessKey,
+        forcePathStyle
+      })
     })
-  })
-)
+  )

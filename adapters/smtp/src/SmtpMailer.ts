@@ -5,9 +5,10 @@
  * the first byte; port 465 by default). The URL holds the password, so it is `Redacted` and never
  * logged, and nodemailer's own logger stays off.
  */
+
+import { Mailer } from "@veche/platform"
 import { Config, ConfigProvider, Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { createTransport } from "nodemailer"
-import { type Letter, Mailer, MailUnavailable } from "./Mailer.ts"
 
 export const PROVIDER = "smtp"
 
@@ -59,10 +60,10 @@ const SmtpErrorFields = Schema.Struct({
 const readSmtpError = Schema.decodeUnknownOption(SmtpErrorFields)
 
 /** Only the error code and the SMTP reply code: the server's reply text may quote the letter. */
-const toUnavailable = (error: unknown): MailUnavailable => {
+const toUnavailable = (error: unknown): Mailer.MailUnavailable => {
   const fields = Option.getOrElse(readSmtpError(error), () => ({}) as typeof SmtpErrorFields.Type)
   const parts = [fields.code, fields.responseCode].filter((part) => part !== undefined)
-  return new MailUnavailable({
+  return new Mailer.MailUnavailable({
     provider: PROVIDER,
     reason: parts.length === 0 ? "SMTP send failed" : `SMTP ${parts.join(" ")}`,
     permanent: fields.permanent === true
@@ -70,7 +71,7 @@ const toUnavailable = (error: unknown): MailUnavailable => {
 }
 
 /** The transport lives as long as the scope (the layer); closing the scope closes it. */
-export const make = (options: Options): Effect.Effect<Mailer["Service"], never, Scope.Scope> =>
+export const make = (options: Options): Effect.Effect<Mailer.Mailer["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
     const { server } = options
     const timeout = options.timeout ?? DEFAULT_TIMEOUT
@@ -100,7 +101,7 @@ export const make = (options: Options): Effect.Effect<Mailer["Service"], never, 
       (transport) => Effect.sync(() => transport.close())
     )
 
-    const send = Effect.fn("SmtpMailer.send")(function* (letter: Letter) {
+    const send = Effect.fn("SmtpMailer.send")(function* (letter: Mailer.Letter) {
       yield* Effect.tryPromise({
         try: () =>
           transport.sendMail({
@@ -117,7 +118,7 @@ export const make = (options: Options): Effect.Effect<Mailer["Service"], never, 
           duration: timeout,
           orElse: () =>
             Effect.fail(
-              new MailUnavailable({
+              new Mailer.MailUnavailable({
                 provider: PROVIDER,
                 reason: `timed out after ${Duration.format(timeout)}`,
                 permanent: false
@@ -127,10 +128,10 @@ export const make = (options: Options): Effect.Effect<Mailer["Service"], never, 
       )
     })
 
-    return Mailer.of({ send })
+    return Mailer.Mailer.of({ send })
   })
 
-export const layer = (options: Options): Layer.Layer<Mailer> => Layer.effect(Mailer, make(options))
+export const layer = (options: Options): Layer.Layer<Mailer.Mailer> => Layer.effect(Mailer.Mailer, make(options))
 
 const invalidUrl = new Config.ConfigError(
   new ConfigProvider.SourceError({ message: "SMTP_URL must be smtp://user:pass@host:port or smtps://…" })
@@ -140,7 +141,7 @@ const invalidUrl = new Config.ConfigError(
  * `SMTP_URL` (secret, required), `MAIL_FROM` (required), `SERVICE_MAIL_TIMEOUT` (default 10 seconds).
  * A malformed `SMTP_URL` fails the layer without echoing it (it holds the password).
  */
-export const layerConfig: Layer.Layer<Mailer, Config.ConfigError> = Layer.unwrap(
+export const layerConfig: Layer.Layer<Mailer.Mailer, Config.ConfigError> = Layer.unwrap(
   Effect.gen(function* () {
     const url = yield* Config.Redacted("SMTP_URL")
     const server = yield* Option.match(parseUrl(url), {

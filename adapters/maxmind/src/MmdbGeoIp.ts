@@ -17,10 +17,9 @@
 import { constants } from "node:fs"
 import { access, readFile } from "node:fs/promises"
 import { createRequire } from "node:module"
+import { GeoIp } from "@veche/platform"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { Reader, type Response } from "mmdb-lib"
-import { type CountryCode, GeoIp } from "./GeoIp.ts"
-import * as IpAddress from "./internal/IpAddress.ts"
 
 export const DEFAULT_DATA_SET = "@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb"
 
@@ -50,7 +49,7 @@ const CountryRecord = Schema.Struct({
 })
 const decodeRecord = Schema.decodeUnknownOption(CountryRecord)
 
-const toCountry = (record: unknown): Option.Option<CountryCode> =>
+const toCountry = (record: unknown): Option.Option<GeoIp.CountryCode> =>
   Option.flatMap(decodeRecord(record), (r) =>
     Option.fromNullishOr(r.country_code ?? r.country?.iso_code ?? r.registered_country?.iso_code)
   ).pipe(
@@ -59,7 +58,7 @@ const toCountry = (record: unknown): Option.Option<CountryCode> =>
     Option.filter((code) => /^[A-Z]{2}$/.test(code) && code !== "ZZ")
   )
 
-export const make = (options?: Options): Effect.Effect<GeoIp["Service"], GeoIpUnavailable> =>
+export const make = (options?: Options): Effect.Effect<GeoIp.GeoIp["Service"], GeoIpUnavailable> =>
   Effect.gen(function* () {
     const path = options?.databasePath ?? (yield* defaultDatabasePath)
     // Checked now so a wrong path fails at startup; the (larger) read waits for the first lookup.
@@ -86,20 +85,21 @@ export const make = (options?: Options): Effect.Effect<GeoIp["Service"], GeoIpUn
     const reader = yield* Effect.cached(Effect.orDie(load))
 
     const country = Effect.fn("MmdbGeoIp.country")(function* (address: string) {
-      const parsed = IpAddress.routable(address)
-      if (Option.isNone(parsed)) return Option.none<CountryCode>()
+      const parsed = GeoIp.routable(address)
+      if (Option.isNone(parsed)) return Option.none<GeoIp.CountryCode>()
       const db = yield* reader
       // `get` throws only on a malformed address, which `routable` has excluded.
       return toCountry(db.get(parsed.value.address))
     })
 
-    return GeoIp.of({ country })
+    return GeoIp.GeoIp.of({ country })
   })
 
-export const layer = (options?: Options): Layer.Layer<GeoIp, GeoIpUnavailable> => Layer.effect(GeoIp, make(options))
+export const layer = (options?: Options): Layer.Layer<GeoIp.GeoIp, GeoIpUnavailable> =>
+  Layer.effect(GeoIp.GeoIp, make(options))
 
 /** `SERVICE_GEOIP_DATABASE`: path to an MMDB country database (default: the installed data set). */
-export const layerConfig: Layer.Layer<GeoIp, GeoIpUnavailable | Config.ConfigError> = Layer.unwrap(
+export const layerConfig: Layer.Layer<GeoIp.GeoIp, GeoIpUnavailable | Config.ConfigError> = Layer.unwrap(
   Effect.gen(function* () {
     const databasePath = yield* Config.option(Config.NonEmptyString("SERVICE_GEOIP_DATABASE"))
     return layer({ databasePath: Option.getOrUndefined(databasePath) })

@@ -1,9 +1,9 @@
 import { describe, expect, it, layer } from "@effect/vitest"
+import { MediaStorage, MediaStorageConfig } from "@veche/media"
 import { ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { MediaStorage } from "../src/MediaStorage.ts"
+import { mediaStorageContract } from "../../../packages/media/test/contracts/MediaStorageContract.ts"
 import * as S3MediaStorage from "../src/S3MediaStorage.ts"
-import { mediaStorageContract } from "./contracts/MediaStorageContract.ts"
 import * as FakeS3Server from "./support/FakeS3Server.ts"
 
 const credentials: FakeS3Server.Credentials = {
@@ -31,7 +31,7 @@ const KEY = "avatars/175928847299117063/0123456789abcdef0123456789abcdef"
 describe("S3MediaStorage", () => {
   layer(
     Layer.effect(
-      MediaStorage,
+      MediaStorage.MediaStorage,
       Effect.gen(function* () {
         const fake = yield* FakeS3Server.start(credentials)
         return yield* storageAt(fake.baseUrl)
@@ -142,7 +142,7 @@ describe("S3MediaStorage", () => {
         })
       )
       const found = yield* Effect.gen(function* () {
-        const storage = yield* MediaStorage
+        const storage = yield* MediaStorage.MediaStorage
         yield* storage.put(KEY, Uint8Array.of(7), "image/gif")
         return yield* storage.get(KEY)
       }).pipe(
@@ -150,6 +150,31 @@ describe("S3MediaStorage", () => {
       )
       expect(Option.map(found, (o) => o.contentType)).toEqual(Option.some("image/gif"))
       expect(fake.received[0]?.path).toBe(`/veche-media/${KEY}`)
+    })
+  )
+})
+
+describe("MediaStorageConfig with the S3 adapter", () => {
+  const storageWith = (env: Record<string, string>) =>
+    Effect.service(MediaStorage.MediaStorage).pipe(
+      Effect.provide(
+        MediaStorageConfig.layerConfig({ s3: S3MediaStorage.layerConfig }).pipe(
+          Layer.provide(Layer.mergeAll(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)), FetchHttpClient.layer))
+        )
+      )
+    )
+
+  it.effect("s3 reads the S3_* variables (a missing bucket is a configuration error)", () =>
+    Effect.gen(function* () {
+      const error = yield* storageWith({ SERVICE_MEDIA_STORAGE: "s3" }).pipe(Effect.flip)
+      expect(error._tag).toBe("ConfigError")
+      const storage = yield* storageWith({
+        SERVICE_MEDIA_STORAGE: "s3",
+        S3_BUCKET: "b",
+        S3_ACCESS_KEY_ID: "k",
+        S3_SECRET_ACCESS_KEY: "s"
+      })
+      expect(storage.connected).toBe(true)
     })
   )
 })
