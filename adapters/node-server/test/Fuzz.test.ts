@@ -6,9 +6,9 @@
  *
  * Each route gets: garbage in each path and query parameter (huge and negative ids, NUL, bad
  * escapes, long strings); whole bodies that are wrong (invalid JSON and UTF-8, deep nesting, 50 000
- * keys, other content types); and, with a body of only its required fields, each field in turn
- * set to values of the wrong kind, NUL, huge strings, numbers past 2^31, 2^63 and 2^64, 1e309, -0,
- * floats, 100 000-element arrays. Raw sockets send what fetch cannot (NUL bytes in the path). The
+ * keys, a 1 MiB list of 340 000 objects, other content types); and, with a body of only its required
+ * fields, each field in turn set to values of the wrong kind, NUL, huge strings, numbers past 2^31,
+ * 2^63 and 2^64, 1e309, -0, floats, 100 000-element arrays, the 1 MiB list of objects in every list. Raw sockets send what fetch cannot (NUL bytes in the path). The
  * e-mail fields get a ReDoS probe last, one at a time.
  *
  * Deterministic: the inputs come from the document and a seeded generator (FUZZ_SEED to vary it);
@@ -61,6 +61,11 @@ const raw = (text: string): Mutation => ({ label: text, value: { raw: text } })
 
 const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`
+/**
+ * The costliest list a 1 MiB body holds: 340 000 objects. Before issue 16 every item of a capped
+ * list was decoded before its length was checked: 3 s of CPU per request for 50035 "too long".
+ */
+const MANY_OBJECTS = `[${Array(340_000).fill("{}").join(",")}]`
 
 /** What any one field may be given instead of what it expects. */
 const FIELD_MUTATIONS: ReadonlyArray<Mutation> = [
@@ -99,6 +104,7 @@ const FIELD_MUTATIONS: ReadonlyArray<Mutation> = [
   raw("9007199254740993"),
   json("[0 × 100000]", Array(100_000).fill(0)),
   json('["1" × 20000]', Array(20_000).fill("1")),
+  { label: "[{} × 340000] (1 MiB)", value: { raw: MANY_OBJECTS } },
   { label: "[[[…]]] 5000 deep", value: { raw: deepArray(5_000) } },
   { label: '{"a":{"a":…}} 5000 deep', value: { raw: deepObject(5_000) } }
 ]
@@ -137,7 +143,14 @@ const FOR_KIND: Record<string, ReadonlyArray<Mutation>> = {
     '"-1"',
     '"2026-02-30"'
   ]),
-  array: byLabel(['"text"', "[0 × 100000]", '["1" × 20000]', '["a\\u0000"]', "[[[…]]] 5000 deep"]),
+  array: byLabel([
+    '"text"',
+    "[0 × 100000]",
+    '["1" × 20000]',
+    "[{} × 340000] (1 MiB)",
+    '["a\\u0000"]',
+    "[[[…]]] 5000 deep"
+  ]),
   object: byLabel(['"text"', '{"text": "\\u0000"}', '{"a":{"a":…}} 5000 deep']),
   boolean: byLabel(['"true"', "0", "1.5"])
 }
@@ -172,6 +185,7 @@ const wholeBodies = (plausible: string): ReadonlyArray<Body> => [
   { label: "byte-order mark + body", bytes: `\ufeff${plausible}` },
   { label: "[[[…]]] 100000 deep", bytes: deepArray(100_000) },
   { label: '{"a":…} 50000 deep', bytes: deepObject(50_000) },
+  { label: "[{} × 340000] (1 MiB)", bytes: MANY_OBJECTS },
   { label: "50000 keys", bytes: `{${Array.from({ length: 50_000 }, (_, i) => `"k${i}":${i}`).join(",")}}` },
   { label: "plausible, text/plain", bytes: plausible, contentType: "text/plain" },
   { label: "plausible, form-urlencoded", bytes: "name=a%00b&x=1", contentType: "application/x-www-form-urlencoded" },
