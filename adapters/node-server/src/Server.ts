@@ -6,10 +6,10 @@
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AuthFlows,
   Moderation,
-  PasswordHasher,
   SessionSweep,
   Sessions,
   SessionsConfig,
@@ -110,7 +110,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-          PasswordHasher.PasswordHasher.layerConfig,
+          Argon2PasswordHasher.layerConfig,
           WebLinks.WebLinks.layerConfig
         )
       )

@@ -8,6 +8,7 @@
  *   const response = yield* host.fetch("/api/v10/version")
  *   yield* host.adjustClock("15 minutes")
  */
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AccountSnapshot,
   AccountsRepo,
@@ -19,7 +20,6 @@ import {
   EmailLinksRepo,
   MfaRepo,
   Moderation,
-  PasswordHasher,
   RestrictionsRepo,
   SessionSweep,
   Sessions,
@@ -273,7 +273,7 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       SecretBox.SecretBox.layerEphemeral,
-      PasswordHasher.PasswordHasher.layerTest,
+      Argon2PasswordHasher.layerTest,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,

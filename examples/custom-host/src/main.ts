@@ -8,6 +8,7 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AccountSnapshot,
   AccountsRepo,
@@ -18,7 +19,6 @@ import {
   EmailLinksRepo,
   MfaRepo,
   Moderation,
-  PasswordHasher,
   RestrictionsRepo,
   Sessions,
   SessionsConfig,
@@ -104,7 +104,7 @@ const registration = AuthFlows.layer.pipe(
       DeletionsRepo.DeletionsRepo.layerMemory,
       DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
-      PasswordHasher.PasswordHasher.layer(),
+      Argon2PasswordHasher.layer(),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
       WebLinks.WebLinks.layer("http://127.0.0.1:8090"),
