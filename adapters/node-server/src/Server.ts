@@ -32,6 +32,7 @@ import {
 } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { SharpImageCodec } from "@veche/sharp"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -133,7 +134,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const storage = MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media") }).pipe(
       Layer.provide(FetchHttpClient.layer)
     )
-    const images = ProfileImages.ProfileImages.layerConfig
+    const images = ProfileImages.ProfileImages.layerConfig.pipe(Layer.provide(SharpImageCodec.layer))
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),

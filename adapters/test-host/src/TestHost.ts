@@ -58,6 +58,7 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
+import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -313,7 +314,7 @@ const services = (options: Options) => {
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     // images for the routes and for account erasure (which deletes what the account showed)
-    Layer.provideMerge(ProfileImages.ProfileImages.layer()),
+    Layer.provideMerge(ProfileImages.ProfileImages.layer().pipe(Layer.provide(SharpImageCodec.layer))),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(

@@ -46,6 +46,7 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -78,7 +79,10 @@ const base = Layer.mergeAll(
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No image storage in this example: avatar uploads answer 501.
-  ProfileImages.ProfileImages.layer().pipe(Layer.provideMerge(MediaStorage.MediaStorage.layerNone)),
+  ProfileImages.ProfileImages.layer().pipe(
+    Layer.provide(SharpImageCodec.layer),
+    Layer.provideMerge(MediaStorage.MediaStorage.layerNone)
+  ),
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
