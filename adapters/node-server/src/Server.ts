@@ -33,6 +33,7 @@ import {
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
+import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -112,6 +113,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
           Argon2PasswordHasher.layerConfig,
+          FflateZipWriter.layer,
           WebLinks.WebLinks.layerConfig
         )
       )

@@ -60,6 +60,7 @@ import {
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -275,6 +276,7 @@ const registration = AuthFlows.layer.pipe(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layerTest,
+      FflateZipWriter.layer,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,

@@ -48,6 +48,7 @@ import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { FflateZipWriter } from "@veche/zip"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -109,6 +110,7 @@ const registration = AuthFlows.layer.pipe(
       DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layer(),
+      FflateZipWriter.layer,
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
       WebLinks.WebLinks.layer("http://127.0.0.1:8090"),
