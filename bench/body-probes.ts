@@ -70,7 +70,7 @@ const operations = (doc: Document): Array<Operation> => {
 }
 
 /** Path parameters: a plausible snowflake, so the route matches and decoding is reached. */
-const concrete = (path: string) => path.replace(/^\/api\/v1/, "/api/v10").replace(/\{[^}]+\}/g, "1311000000000000081")
+const concrete = (path: string) => path.replace(/^\/api\/v1/, "/api/v10").replace(/\{[^{}]+\}/g, "1311000000000000081")
 
 const program = Effect.gen(function* () {
   const host = yield* TestHost.TestHost

@@ -1,6 +1,6 @@
 /**
  * The floor for `POST /api/v10/auth/login`: a bare argon2id verify loop, no HTTP and no database.
- * Same parameters as the server (PasswordHasher.DEFAULT_PARAMS: m=19456 KiB, t=2, p=1), as many
+ * Same parameters as the server (Argon2PasswordHasher.DEFAULT_PARAMS: m=19456 KiB, t=2, p=1), as many
  * verifies in flight as the load generator has connections, for the same time. It runs to its end
  * and prints one LoadResult as JSON (verifies/s and latency). Not to be tuned down: it is what the
  * reference server is measured against.
@@ -9,16 +9,16 @@
  */
 import { createRequire } from "node:module"
 import * as path from "node:path"
-import { PasswordHasher } from "@veche/auth"
+import { Argon2PasswordHasher } from "@veche/argon2"
 import { Samples } from "../lib/Samples.ts"
 
 interface Argon2 {
-  readonly hash: (password: Uint8Array, options: PasswordHasher.Argon2Params) => Promise<string>
+  readonly hash: (password: Uint8Array, options: Argon2PasswordHasher.Argon2Params) => Promise<string>
   readonly verify: (hashed: string, password: Uint8Array) => Promise<boolean>
 }
 
-// A dependency of @veche/auth, not of the root: resolved from there, so it is the server's copy.
-const argon2: Argon2 = createRequire(path.resolve(import.meta.dirname, "../../packages/auth/package.json"))(
+// A dependency of @veche/argon2, not of the root: resolved from there, so it is the server's copy.
+const argon2: Argon2 = createRequire(path.resolve(import.meta.dirname, "../../adapters/argon2/package.json"))(
   "@node-rs/argon2"
 )
 
@@ -27,7 +27,7 @@ const seconds = Number(process.env.SECONDS ?? 10)
 
 // Encoded as the server encodes a typed password; the right one, as in the login scenario.
 const password = new TextEncoder().encode("bench-password-1")
-const phc = await argon2.hash(password, PasswordHasher.DEFAULT_PARAMS)
+const phc = await argon2.hash(password, Argon2PasswordHasher.DEFAULT_PARAMS)
 
 const samples = new Samples()
 const began = performance.now()

@@ -6,10 +6,10 @@
 import { createServer } from "node:http"
 import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AuthFlows,
   Moderation,
-  PasswordHasher,
   SessionSweep,
   Sessions,
   SessionsConfig,
@@ -25,7 +25,9 @@ import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, 
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
+import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
+import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
@@ -105,7 +107,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provide(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-          PasswordHasher.PasswordHasher.layerConfig,
+          Argon2PasswordHasher.layerConfig,
+          FflateZipWriter.layer,
           WebLinks.WebLinks.layerConfig
         )
       )
@@ -129,7 +132,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       defaultDir: join(config.dataDir, "media"),
       s3: S3MediaStorage.layerConfig
     }).pipe(Layer.provide(FetchHttpClient.layer))
-    const images = ProfileImages.ProfileImages.layerConfig
+    const images = ProfileImages.ProfileImages.layerConfig.pipe(Layer.provide(SharpImageCodec.layer))
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),

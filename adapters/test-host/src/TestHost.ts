@@ -8,6 +8,7 @@
  *   const response = yield* host.fetch("/api/v10/version")
  *   yield* host.adjustClock("15 minutes")
  */
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   type AccountDeletion,
   AccountSnapshot,
@@ -20,7 +21,6 @@ import {
   EmailLinksRepo,
   MfaRepo,
   Moderation,
-  PasswordHasher,
   RestrictionsRepo,
   SessionSweep,
   Sessions,
@@ -59,7 +59,9 @@ import {
   SessionAuthenticator,
   TrustedProxies
 } from "@veche/rest"
+import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
 import {
@@ -276,7 +278,8 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       SecretBox.SecretBox.layerEphemeral,
-      PasswordHasher.PasswordHasher.layerTest,
+      Argon2PasswordHasher.layerTest,
+      FflateZipWriter.layer,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
@@ -316,7 +319,7 @@ const services = (options: Options) => {
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     // images for the routes and for account erasure (which deletes what the account showed)
-    Layer.provideMerge(ProfileImages.ProfileImages.layer()),
+    Layer.provideMerge(ProfileImages.ProfileImages.layer().pipe(Layer.provide(SharpImageCodec.layer))),
     Layer.provideMerge(storageOf(options)),
     Layer.provideMerge(deliveryOf(options)),
     Layer.provideMerge(

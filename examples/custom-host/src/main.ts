@@ -8,6 +8,7 @@
 
 import { createServer } from "node:http"
 import { NodeCrypto, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AccountSnapshot,
   AccountsRepo,
@@ -18,7 +19,6 @@ import {
   EmailLinksRepo,
   MfaRepo,
   Moderation,
-  PasswordHasher,
   RestrictionsRepo,
   Sessions,
   SessionsConfig,
@@ -46,7 +46,9 @@ import {
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { SharpImageCodec } from "@veche/sharp"
 import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { FflateZipWriter } from "@veche/zip"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 
@@ -78,7 +80,10 @@ const base = Layer.mergeAll(
   EventBus.EventBus.layerMemory,
   DevOutbox.DevOutbox.layerMemory,
   // No image storage in this example: avatar uploads answer 501.
-  ProfileImages.ProfileImages.layer().pipe(Layer.provideMerge(MediaStorage.MediaStorage.layerNone)),
+  ProfileImages.ProfileImages.layer().pipe(
+    Layer.provide(SharpImageCodec.layer),
+    Layer.provideMerge(MediaStorage.MediaStorage.layerNone)
+  ),
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
@@ -104,7 +109,8 @@ const registration = AuthFlows.layer.pipe(
       DeletionsRepo.DeletionsRepo.layerMemory,
       DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
-      PasswordHasher.PasswordHasher.layer(),
+      Argon2PasswordHasher.layer(),
+      FflateZipWriter.layer,
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
       WebLinks.WebLinks.layer("http://127.0.0.1:8090"),

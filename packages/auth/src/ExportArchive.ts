@@ -1,17 +1,18 @@
 /**
  * What a data export contains: everything the platform holds about the user, as JSON files in a
- * ZIP (fflate), and nothing secret — no password hash, TOTP secret, backup codes, tokens or link
- * secrets. Messages and server contents join when those domains exist.
+ * ZIP (packed by the host's `ZipWriter`), and nothing secret — no password hash, TOTP secret,
+ * backup codes, tokens or link secrets. Messages and server contents join when those domains exist.
  */
 import type { Snowflake } from "@veche/platform"
 import { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
-import { strToU8, zipSync } from "fflate"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { Mfa } from "./Mfa.ts"
 import { Sessions } from "./Sessions.ts"
+import { ZipWriter } from "./ZipWriter.ts"
 
-const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`)
+const utf8 = (text: string) => new TextEncoder().encode(text)
+const json = (value: unknown) => utf8(`${JSON.stringify(value, null, 2)}\n`)
 
 const README = `This archive holds what Veche keeps about your account, as JSON:
 account.json  your account (name, phone, e-mail, birth date, when it was made)
@@ -29,7 +30,13 @@ export class ExportArchive extends Context.Service<
   static readonly layer: Layer.Layer<
     ExportArchive,
     never,
-    UsersRepo.UsersRepo | AccountsRepo | ProfilesRepo.ProfilesRepo | Sessions | Mfa | Memberships.Memberships
+    | UsersRepo.UsersRepo
+    | AccountsRepo
+    | ProfilesRepo.ProfilesRepo
+    | Sessions
+    | Mfa
+    | Memberships.Memberships
+    | ZipWriter
   > = Layer.effect(
     ExportArchive,
     Effect.gen(function* () {
@@ -39,6 +46,7 @@ export class ExportArchive extends Context.Service<
       const sessions = yield* Sessions
       const mfa = yield* Mfa
       const memberships = yield* Memberships.Memberships
+      const zipWriter = yield* ZipWriter
 
       const build = Effect.fn("ExportArchive.build")(function* (userId: Snowflake.Snowflake) {
         const user = yield* users.findById(userId)
@@ -48,8 +56,8 @@ export class ExportArchive extends Context.Service<
         const security = yield* mfa.status(userId)
         const guilds = yield* memberships.guildsOf(userId)
         const credentials = Option.map(account, (found) => found.credentials)
-        return zipSync({
-          "README.txt": strToU8(README),
+        const files: Record<string, Uint8Array> = {
+          "README.txt": utf8(README),
           "account.json": json({
             id: userId,
             username: Option.getOrNull(Option.map(user, (u) => u.username)),
@@ -82,7 +90,8 @@ export class ExportArchive extends Context.Service<
             }))
           ),
           "servers.json": json(guilds)
-        })
+        }
+        return yield* zipWriter.zip(Object.entries(files).map(([name, bytes]) => ({ name, bytes })))
       })
 
       return ExportArchive.of({ build })

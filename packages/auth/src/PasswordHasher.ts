@@ -1,41 +1,19 @@
 /**
- * Password hashing: argon2id through `@node-rs/argon2`, stored as PHC strings.
+ * The password hashing port: what registration, login, recovery and the password checks need from
+ * a hasher. The implementation (argon2id through a native module: parameters, concurrency bound,
+ * dummy hash, rehash detection) lives in the `@veche/argon2` adapter; hosts choose it.
  *
+ * Rules every implementation keeps:
  * - Passwords are hashed exactly as typed: no trimming, no Unicode normalisation. The UTF-8 bytes
- *   are capped at 1 KiB so a huge input cannot make the hasher do unbounded work; the API's own
- *   8–128 character rule is checked earlier, by the request schema.
+ *   are capped at 1 KiB (`encode`) so a huge input cannot make the hasher do unbounded work; the
+ *   API's own 8–128 character rule is checked earlier, by the request schema.
  * - `verify` also says whether the stored hash was made with other parameters than the current
  *   ones, so the login flow can rehash while it holds the plain password.
  * - `verifyDummy` gives an unknown account the same cost as a wrong password (security.md: unknown
  *   phone and wrong password answer in comparable time).
- * - At most `concurrency` hashes run at once (default: the number of CPUs). The library's async
- *   functions run on the libuv threadpool, which Node shares with `fs`, `dns.lookup` and zlib; a
- *   burst of logins therefore waits in the semaphore instead of filling that pool and the CPUs.
- *
- * Layers: `layer(options)` (production), `layerConfig` (`SERVICE_PASSWORD_HASH_CONCURRENCY`), and
- * `layerTest` (cheap parameters, for test suites only).
+ * - A stored hash the hasher cannot read is a defect (`MalformedPasswordHash`), never a wrong password.
  */
-
-import { availableParallelism } from "node:os"
-import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2"
-import { Config, Context, Effect, Layer, Option, Redacted, Schema, Semaphore } from "effect"
-import * as PasswordPhc from "./internal/PasswordPhc.ts"
-
-export type Argon2Params = PasswordPhc.Argon2Params
-
-/**
- * The production parameters: OWASP's argon2id minimum and the library's defaults, written out so
- * that a library upgrade that changes its defaults cannot silently change ours. The algorithm is
- * left to the library's default (argon2id): its `Algorithm` const enum cannot be referenced under
- * `verbatimModuleSyntax`.
- */
-export const DEFAULT_PARAMS: Argon2Params = { memoryCost: 19_456, timeCost: 2, parallelism: 1 }
-
-/**
- * Cheap parameters for `layerTest` (about 0.2 ms per verify instead of about 6 ms). Far too weak
- * for real passwords: never use them in production.
- */
-export const TEST_PARAMS: Argon2Params = { memoryCost: 1_024, timeCost: 1, parallelism: 1 }
+import { Context, Effect, Redacted, Schema } from "effect"
 
 /** The longest password accepted, in UTF-8 bytes. */
 export const MAX_PASSWORD_BYTES = 1_024
@@ -46,7 +24,7 @@ export class PasswordTooLong extends Schema.TaggedError<PasswordTooLong>()("Pass
 }) {}
 
 /**
- * A stored password hash is not an argon2 PHC string. Our hashes always are, so this means
+ * A stored password hash is not one the hasher can read. Our hashes always are, so this means
  * corrupted data: it is raised as a defect (a 500), never as a wrong password.
  */
 export class MalformedPasswordHash extends Schema.TaggedError<MalformedPasswordHash>()("MalformedPasswordHash", {}) {}
@@ -54,49 +32,28 @@ export class MalformedPasswordHash extends Schema.TaggedError<MalformedPasswordH
 export interface VerifyResult {
   readonly valid: boolean
   /**
-   * The password is right and the stored hash was made with other parameters (or another argon2
-   * variant or version) than the current ones: store a fresh `hash` of it. Always false when the
+   * The password is right and the stored hash was made with other parameters (or another
+   * algorithm or version) than the current ones: store a fresh `hash` of it. Always false when the
    * password is wrong, since the caller cannot rehash without the right password.
    */
   readonly needsRehash: boolean
 }
 
 /**
- * The native calls, replaceable so tests can observe them (e.g. count calls in flight). Both take
- * the password as UTF-8 bytes.
+ * The bytes a password is hashed from: its UTF-8 encoding as typed, refused above
+ * `MAX_PASSWORD_BYTES`. Measuring and hashing one encoding makes the cap apply to exactly what is hashed.
  */
-export interface Argon2Backend {
-  readonly hash: (password: Uint8Array, params: Argon2Params) => Promise<string>
-  readonly verify: (phc: string, password: Uint8Array) => Promise<boolean>
-}
-
-/**
- * `@node-rs/argon2`'s async functions, which run on the libuv threadpool (not on the main thread).
- * `verify` reads the algorithm, version and costs from the PHC string itself.
- */
-export const nativeBackend: Argon2Backend = {
-  hash: (password, params) =>
-    argon2Hash(password, {
-      memoryCost: params.memoryCost,
-      timeCost: params.timeCost,
-      parallelism: params.parallelism
-    }),
-  verify: (phc, password) => argon2Verify(phc, password)
-}
-
-export interface PasswordHasherOptions {
-  /** Hashes allowed to run at once; a positive integer. Default: `os.availableParallelism()`. */
-  readonly concurrency?: number | undefined
-  /** Parameters for new hashes and the rehash check. Default: `DEFAULT_PARAMS`. */
-  readonly params?: Argon2Params | undefined
-  /** The native calls. Default: `nativeBackend`. */
-  readonly backend?: Argon2Backend | undefined
+export const encode = (password: Redacted.Redacted<string>): Effect.Effect<Uint8Array, PasswordTooLong> => {
+  const bytes = new TextEncoder().encode(Redacted.value(password))
+  return bytes.length > MAX_PASSWORD_BYTES
+    ? Effect.fail(new PasswordTooLong({ maxBytes: MAX_PASSWORD_BYTES }))
+    : Effect.succeed(bytes)
 }
 
 export class PasswordHasher extends Context.Service<
   PasswordHasher,
   {
-    /** A PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) of the password, with a fresh salt. */
+    /** A PHC string (e.g. `$argon2id$v=19$m=…,t=…,p=…$salt$hash`) of the password, with a fresh salt. */
     readonly hash: (password: Redacted.Redacted<string>) => Effect.Effect<string, PasswordTooLong>
     /** Checks a password against a stored PHC string. */
     readonly verify: (phc: string, password: Redacted.Redacted<string>) => Effect.Effect<VerifyResult, PasswordTooLong>
@@ -106,83 +63,4 @@ export class PasswordHasher extends Context.Service<
      */
     readonly verifyDummy: (password: Redacted.Redacted<string>) => Effect.Effect<VerifyResult, PasswordTooLong>
   }
->()("@veche/auth/PasswordHasher") {
-  /** Builds the service; the dummy hash is computed here, once. */
-  static readonly make = (options: PasswordHasherOptions = {}): Effect.Effect<PasswordHasher["Service"]> =>
-    Effect.gen(function* () {
-      const concurrency = options.concurrency ?? availableParallelism()
-      // A bad value is a wiring bug: zero permits would make every login hang forever.
-      if (!Number.isInteger(concurrency) || concurrency < 1) {
-        return yield* Effect.die(`PasswordHasher: concurrency must be a positive integer, got ${concurrency}`)
-      }
-      const params = options.params ?? DEFAULT_PARAMS
-      const backend = options.backend ?? nativeBackend
-      const semaphore = yield* Semaphore.make(concurrency)
-
-      // Uninterruptible inside the permit: the native work cannot be stopped once it has started,
-      // so the permit must stay taken until it has really finished, or the bound would leak when
-      // requests are cancelled. Waiting for a permit stays interruptible.
-      const bounded = <A>(run: () => Promise<A>): Effect.Effect<A> =>
-        semaphore.withPermits(1)(Effect.uninterruptible(Effect.promise(run)))
-
-      // The bytes are measured and hashed from one encoding, so the cap applies to exactly what
-      // is hashed. The string is used as typed: no trim, no normalisation.
-      const encode = (password: Redacted.Redacted<string>): Effect.Effect<Uint8Array, PasswordTooLong> => {
-        const bytes = new TextEncoder().encode(Redacted.value(password))
-        return bytes.length > MAX_PASSWORD_BYTES
-          ? Effect.fail(new PasswordTooLong({ maxBytes: MAX_PASSWORD_BYTES }))
-          : Effect.succeed(bytes)
-      }
-
-      // The dummy password's value does not matter (`verifyDummy` answers invalid regardless);
-      // what matters is that the hash carries the current parameters, so it costs what a real one costs.
-      const dummyPhc = yield* bounded(() => backend.hash(new TextEncoder().encode("veche-dummy-password"), params))
-
-      const hash = Effect.fn("PasswordHasher.hash")(function* (password: Redacted.Redacted<string>) {
-        const bytes = yield* encode(password)
-        return yield* bounded(() => backend.hash(bytes, params))
-      })
-
-      const verify = Effect.fn("PasswordHasher.verify")(function* (phc: string, password: Redacted.Redacted<string>) {
-        const bytes = yield* encode(password)
-        const header = PasswordPhc.parse(phc)
-        if (Option.isNone(header)) return yield* Effect.die(new MalformedPasswordHash())
-        const valid = yield* bounded(() => backend.verify(phc, bytes))
-        return { valid, needsRehash: valid && PasswordPhc.differs(header.value, params) } satisfies VerifyResult
-      })
-
-      const verifyDummy = Effect.fn("PasswordHasher.verifyDummy")(function* (password: Redacted.Redacted<string>) {
-        const bytes = yield* encode(password)
-        yield* bounded(() => backend.verify(dummyPhc, bytes))
-        return { valid: false, needsRehash: false } satisfies VerifyResult
-      })
-
-      return PasswordHasher.of({ hash, verify, verifyDummy })
-    })
-
-  /** The production hasher: argon2id with `DEFAULT_PARAMS`, at most one hash per CPU at a time. */
-  static readonly layer = (options: PasswordHasherOptions = {}): Layer.Layer<PasswordHasher> =>
-    Layer.effect(PasswordHasher, PasswordHasher.make(options))
-
-  /** `layer()` with the concurrency from `SERVICE_PASSWORD_HASH_CONCURRENCY` (default: the number of CPUs). */
-  static readonly layerConfig: Layer.Layer<PasswordHasher, Config.ConfigError> = Layer.effect(
-    PasswordHasher,
-    Effect.flatMap(
-      Config.schema(
-        Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))),
-        "SERVICE_PASSWORD_HASH_CONCURRENCY"
-      ).pipe(Config.withDefault(availableParallelism())),
-      (concurrency) => PasswordHasher.make({ concurrency })
-    )
-  )
-
-  /**
-   * FOR TESTS ONLY, never in production: real argon2id hashing with `TEST_PARAMS`, about 30 times
-   * cheaper. Its PHC strings carry their parameters, so the production hasher verifies them too
-   * (and reports `needsRehash`).
-   */
-  static readonly layerTest: Layer.Layer<PasswordHasher> = Layer.effect(
-    PasswordHasher,
-    PasswordHasher.make({ params: TEST_PARAMS })
-  )
-}
+>()("@veche/auth/PasswordHasher") {}

@@ -1,11 +1,12 @@
 /**
  * Images of users and guilds (avatars, banners, icons): an upload is checked and re-encoded
- * (`ImageUpload`) and stored under `<kind>/<owner id>/<hash>`; the media routes read it back by
- * the same three parts. Re-encoding is CPU-heavy, so at most `concurrency` uploads are processed
+ * (`ImageUpload`, through the host's `ImageCodec`) and stored under `<kind>/<owner id>/<hash>`;
+ * the media routes read it back by the same three parts. Re-encoding is CPU-heavy, so at most `concurrency` uploads are processed
  * at once (default: the number of CPUs); the rest wait their turn instead of starving other routes.
  */
 import { availableParallelism } from "node:os"
 import { Config, Context, Effect, Layer, Option, Semaphore } from "effect"
+import { ImageCodec } from "./ImageCodec.ts"
 import * as ImageKind from "./ImageKind.ts"
 import * as ImageUpload from "./ImageUpload.ts"
 import { type ImageRejected, StorageNotConnected, type StorageUnavailable } from "./MediaErrors.ts"
@@ -80,9 +81,12 @@ export class ProfileImages extends Context.Service<
     ) => Effect.Effect<void, StorageUnavailable>
   }
 >()("@veche/media/ProfileImages") {
-  static readonly make = (options?: Options): Effect.Effect<ProfileImages["Service"], never, MediaStorage> =>
+  static readonly make = (
+    options?: Options
+  ): Effect.Effect<ProfileImages["Service"], never, MediaStorage | ImageCodec> =>
     Effect.gen(function* () {
       const storage = yield* MediaStorage
+      const codec = yield* ImageCodec
       const permits = Math.max(1, Math.floor(options?.concurrency ?? availableParallelism()))
       const processing = yield* Semaphore.make(permits)
 
@@ -95,7 +99,9 @@ export class ProfileImages extends Context.Service<
         if (!storage.connected) return yield* new StorageNotConnected()
         // The owner is the caller or a guild it manages, never text from a request: a bad id is a bug.
         if (!OWNER_ID.test(ownerId)) return yield* Effect.die(new Error(`ProfileImages: bad owner id ${ownerId}`))
-        const image = yield* processing.withPermit(ImageUpload.process(dataUri, ImageKind.limits[kind]))
+        const image = yield* processing.withPermit(
+          ImageUpload.process(dataUri, ImageKind.limits[kind]).pipe(Effect.provideService(ImageCodec, codec))
+        )
         yield* storage.put(keyOf(kind, ownerId, image.hash), image.bytes, image.contentType)
         return image.hash
       })
@@ -135,11 +141,11 @@ export class ProfileImages extends Context.Service<
       return ProfileImages.of({ store, read, remove })
     })
 
-  static readonly layer = (options?: Options): Layer.Layer<ProfileImages, never, MediaStorage> =>
+  static readonly layer = (options?: Options): Layer.Layer<ProfileImages, never, MediaStorage | ImageCodec> =>
     Layer.effect(ProfileImages, ProfileImages.make(options))
 
   /** `SERVICE_MEDIA_CONCURRENCY`: uploads processed at once (default: the number of CPUs). */
-  static readonly layerConfig: Layer.Layer<ProfileImages, Config.ConfigError, MediaStorage> = Layer.unwrap(
+  static readonly layerConfig: Layer.Layer<ProfileImages, Config.ConfigError, MediaStorage | ImageCodec> = Layer.unwrap(
     Effect.gen(function* () {
       const concurrency = yield* Config.option(Config.Int("SERVICE_MEDIA_CONCURRENCY"))
       return ProfileImages.layer({ concurrency: Option.getOrUndefined(concurrency) })

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { MediaErrors, MediaStorage, ProfileImages } from "@veche/media"
+import { SharpImageCodec } from "@veche/sharp"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, OpenApi } from "effect/http-api"
@@ -23,7 +24,7 @@ const serve = (storage: MediaStorage.MediaStorage["Service"]) => {
       )
     ),
     Layer.provide(HttpApiBuilder.group(TestApi, "media", MediaHandlers.build)),
-    Layer.provide(ProfileImages.ProfileImages.layer()),
+    Layer.provide(ProfileImages.ProfileImages.layer().pipe(Layer.provide(SharpImageCodec.layer))),
     Layer.provide(Layer.succeed(MediaStorage.MediaStorage, storage)),
     Layer.provide(HttpServer.layerServices)
   )
@@ -33,7 +34,10 @@ const serve = (storage: MediaStorage.MediaStorage["Service"]) => {
 const storage = Effect.runSync(MediaStorage.MediaStorage.makeMemory)
 const app = serve(storage)
 const images = Effect.runSync(
-  ProfileImages.ProfileImages.make().pipe(Effect.provideService(MediaStorage.MediaStorage, storage))
+  ProfileImages.ProfileImages.make().pipe(
+    Effect.provideService(MediaStorage.MediaStorage, storage),
+    Effect.provide(SharpImageCodec.layer)
+  )
 )
 
 /** A store that is down: reads fail. */

@@ -1,21 +1,27 @@
 import { describe, expect, it } from "@effect/vitest"
+import { MediaErrors, MediaStorage, ProfileImages } from "@veche/media"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
-import { StorageUnavailable } from "../src/MediaErrors.ts"
-import { MediaStorage } from "../src/MediaStorage.ts"
-import { discard, ProfileImages } from "../src/ProfileImages.ts"
+import * as SharpImageCodec from "../src/SharpImageCodec.ts"
 import * as TestImages from "./support/TestImages.ts"
 
 const USER = "175928847299117063"
 const make = <A>(promise: () => Promise<A>) => Effect.promise(promise)
 
-/** ProfileImages over a memory store the test can also look into. */
+/** ProfileImages over the sharp codec (what a host running @veche/sharp gets) and a memory store the test can also look into. */
 const withImages = <A, E>(
-  body: (images: ProfileImages["Service"], storage: MediaStorage["Service"]) => Effect.Effect<A, E>,
-  storageLayer: Layer.Layer<MediaStorage> = MediaStorage.layerMemory
+  body: (
+    images: ProfileImages.ProfileImages["Service"],
+    storage: MediaStorage.MediaStorage["Service"]
+  ) => Effect.Effect<A, E>,
+  storageLayer: Layer.Layer<MediaStorage.MediaStorage> = MediaStorage.MediaStorage.layerMemory
 ) =>
   Effect.gen(function* () {
-    return yield* body(yield* ProfileImages, yield* MediaStorage)
-  }).pipe(Effect.provide(ProfileImages.layer().pipe(Layer.provideMerge(storageLayer))))
+    return yield* body(yield* ProfileImages.ProfileImages, yield* MediaStorage.MediaStorage)
+  }).pipe(
+    Effect.provide(
+      ProfileImages.ProfileImages.layer().pipe(Layer.provide(SharpImageCodec.layer), Layer.provideMerge(storageLayer))
+    )
+  )
 
 describe("ProfileImages", () => {
   it.effect("stores a processed image under <kind>/<owner>/<hash> and reads it back with a quoted ETag", () =>
@@ -125,13 +131,13 @@ describe("ProfileImages", () => {
           expect(error._tag).toBe("StorageNotConnected")
           expect(Option.isNone(yield* images.read("avatars", USER, "0123456789abcdef0123456789abcdef"))).toBe(true)
         }),
-      MediaStorage.layerNone
+      MediaStorage.MediaStorage.layerNone
     )
   )
 
   it.effect("uploads beyond the concurrency bound wait their turn and all complete", () =>
     Effect.gen(function* () {
-      const images = yield* ProfileImages
+      const images = yield* ProfileImages.ProfileImages
       const pngs = yield* Effect.forEach([1, 2, 3, 4], (seed) => make(() => TestImages.png(64, 64, seed)))
       const hashes = yield* Effect.forEach(pngs, (png) => images.store("avatars", USER, TestImages.dataUri(png)), {
         concurrency: "unbounded"
@@ -139,8 +145,9 @@ describe("ProfileImages", () => {
       expect(new Set(hashes).size).toBe(4)
     }).pipe(
       Effect.provide(
-        ProfileImages.layerConfig.pipe(
-          Layer.provide(MediaStorage.layerMemory),
+        ProfileImages.ProfileImages.layerConfig.pipe(
+          Layer.provide(SharpImageCodec.layer),
+          Layer.provide(MediaStorage.MediaStorage.layerMemory),
           Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ SERVICE_MEDIA_CONCURRENCY: "1" })))
         )
       )
@@ -153,19 +160,25 @@ describe("ProfileImages", () => {
         Effect.gen(function* () {
           const png = yield* make(() => TestImages.png(32, 32))
           const hash = yield* images.store("avatars", USER, TestImages.dataUri(png, "image/png"))
-          yield* discard(images, "avatars", USER, hash, hash)
+          yield* ProfileImages.discard(images, "avatars", USER, hash, hash)
           expect(Option.isSome(yield* storage.get(`avatars/${USER}/${hash}`))).toBe(true)
-          yield* discard(images, "avatars", USER, hash, null)
+          yield* ProfileImages.discard(images, "avatars", USER, hash, null)
           expect(Option.isNone(yield* storage.get(`avatars/${USER}/${hash}`))).toBe(true)
         })
       )
       const failing = Layer.effect(
-        MediaStorage,
-        Effect.map(MediaStorage.makeMemory, (memory) =>
-          MediaStorage.of({ ...memory, remove: () => Effect.fail(new StorageUnavailable({ reason: "down" })) })
+        MediaStorage.MediaStorage,
+        Effect.map(MediaStorage.MediaStorage.makeMemory, (memory) =>
+          MediaStorage.MediaStorage.of({
+            ...memory,
+            remove: () => Effect.fail(new MediaErrors.StorageUnavailable({ reason: "down" }))
+          })
         )
       )
-      yield* withImages((images) => discard(images, "avatars", USER, "0123456789abcdef0123456789abcdef"), failing)
+      yield* withImages(
+        (images) => ProfileImages.discard(images, "avatars", USER, "0123456789abcdef0123456789abcdef"),
+        failing
+      )
     })
   )
 })

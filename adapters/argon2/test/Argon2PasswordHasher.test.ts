@@ -1,15 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
+import { PasswordHasher } from "@veche/auth"
 import { ConfigProvider, Duration, Effect, Exit, Layer, Redacted } from "effect"
-import * as PasswordHasher from "../src/PasswordHasher.ts"
+import * as Argon2PasswordHasher from "../src/Argon2PasswordHasher.ts"
 
 const pw = (s: string) => Redacted.make(s)
-const service = (options?: PasswordHasher.PasswordHasherOptions) => PasswordHasher.PasswordHasher.make(options)
+const service = (options?: Argon2PasswordHasher.Options) => Argon2PasswordHasher.make(options)
 const real = service()
-const fast = service({ params: PasswordHasher.TEST_PARAMS })
+const fast = service({ params: Argon2PasswordHasher.TEST_PARAMS })
 
 const header = (phc: string) => phc.split("$").slice(0, 4).join("$")
 
-describe("PasswordHasher", () => {
+describe("Argon2PasswordHasher", () => {
   it.effect("hashes to an argon2id PHC string with the default parameters, salted afresh each time", () =>
     Effect.gen(function* () {
       const hasher = yield* real
@@ -17,7 +18,7 @@ describe("PasswordHasher", () => {
       const b = yield* hasher.hash(pw("correct horse battery"))
       expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/)
       expect(a).not.toBe(b)
-      expect(PasswordHasher.DEFAULT_PARAMS).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 })
+      expect(Argon2PasswordHasher.DEFAULT_PARAMS).toEqual({ memoryCost: 19456, timeCost: 2, parallelism: 1 })
     })
   )
 
@@ -75,7 +76,7 @@ describe("PasswordHasher", () => {
       // No rehash can follow a wrong password.
       expect(yield* production.verify(old, pw("wrong horse battery"))).toEqual({ valid: false, needsRehash: false })
       // Only one parameter differing is enough.
-      const moreTime = yield* service({ params: { ...PasswordHasher.DEFAULT_PARAMS, timeCost: 3 } })
+      const moreTime = yield* service({ params: { ...Argon2PasswordHasher.DEFAULT_PARAMS, timeCost: 3 } })
       const t3 = yield* moreTime.hash(pw("correct horse battery"))
       expect(header(t3)).toBe("$argon2id$v=19$m=19456,t=3,p=1")
       expect(yield* production.verify(t3, pw("correct horse battery"))).toEqual({ valid: true, needsRehash: true })
@@ -130,14 +131,14 @@ describe("PasswordHasher", () => {
         Effect.gen(function* () {
           let inFlight = 0
           let peak = 0
-          const counting: PasswordHasher.Argon2Backend = {
+          const counting: Argon2PasswordHasher.Argon2Backend = {
             hash: (password, params) => {
               peak = Math.max(peak, ++inFlight)
-              return PasswordHasher.nativeBackend.hash(password, params).finally(() => inFlight--)
+              return Argon2PasswordHasher.nativeBackend.hash(password, params).finally(() => inFlight--)
             },
             verify: (phc, password) => {
               peak = Math.max(peak, ++inFlight)
-              return PasswordHasher.nativeBackend.verify(phc, password).finally(() => inFlight--)
+              return Argon2PasswordHasher.nativeBackend.verify(phc, password).finally(() => inFlight--)
             }
           }
           const hasher = yield* service({ concurrency, backend: counting })
@@ -174,13 +175,13 @@ describe("PasswordHasher", () => {
       const phc = yield* hasher.hash(pw("correct horse battery"))
       expect(header(phc)).toBe("$argon2id$v=19$m=1024,t=1,p=1")
       expect(yield* hasher.verify(phc, pw("correct horse battery"))).toEqual({ valid: true, needsRehash: false })
-    }).pipe(Effect.provide(PasswordHasher.PasswordHasher.layerTest))
+    }).pipe(Effect.provide(Argon2PasswordHasher.layerTest))
   )
 
   it.effect("layerConfig reads SERVICE_PASSWORD_HASH_CONCURRENCY and refuses bad values", () =>
     Effect.gen(function* () {
       const withEnv = (env: Record<string, string>) =>
-        Layer.build(PasswordHasher.PasswordHasher.layerConfig).pipe(
+        Layer.build(Argon2PasswordHasher.layerConfig).pipe(
           Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))),
           Effect.scoped,
           Effect.exit

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
+import { ImageKind, ImageUpload } from "@veche/media"
 import { Effect } from "effect"
-import * as ImageKind from "../src/ImageKind.ts"
-import * as ImageUpload from "../src/ImageUpload.ts"
+import * as SharpImageCodec from "../src/SharpImageCodec.ts"
 import * as TestImages from "./support/TestImages.ts"
 
 const avatar = ImageKind.limits.avatars
@@ -10,8 +10,12 @@ const banner = ImageKind.limits["user-banners"]
 const make = <A>(promise: () => Promise<A>) => Effect.promise(promise)
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
+// ImageUpload's rules over the sharp codec: what a host running @veche/sharp gets.
+const processBytes = (bytes: Uint8Array, limits: ImageKind.ImageLimits) =>
+  ImageUpload.processBytes(bytes, limits).pipe(Effect.provide(SharpImageCodec.layer))
+
 const processUri = (bytes: Uint8Array, label: string, limits = avatar) =>
-  ImageUpload.process(TestImages.dataUri(bytes, label), limits)
+  ImageUpload.process(TestImages.dataUri(bytes, label), limits).pipe(Effect.provide(SharpImageCodec.layer))
 
 const rejection = (bytes: Uint8Array, label = "image/png", limits = avatar) =>
   processUri(bytes, label, limits).pipe(
@@ -203,12 +207,10 @@ describe("ImageUpload: limits", () => {
     Effect.gen(function* () {
       const gif = yield* make(() => TestImages.animated("gif", 32, 32, 4))
       const roomy: ImageKind.ImageLimits = { ...avatar, maxTotalPixels: 32 * 32 * 4, maxFrames: 4 }
-      expect((yield* ImageUpload.processBytes(gif, roomy)).frames).toBe(4)
-      const fewPixels = yield* ImageUpload.processBytes(gif, { ...roomy, maxTotalPixels: 32 * 32 * 4 - 1 }).pipe(
-        Effect.flip
-      )
+      expect((yield* processBytes(gif, roomy)).frames).toBe(4)
+      const fewPixels = yield* processBytes(gif, { ...roomy, maxTotalPixels: 32 * 32 * 4 - 1 }).pipe(Effect.flip)
       expect(fewPixels.reason).toBe("dimensions_too_large")
-      const fewFrames = yield* ImageUpload.processBytes(gif, { ...roomy, maxFrames: 3 }).pipe(Effect.flip)
+      const fewFrames = yield* processBytes(gif, { ...roomy, maxFrames: 3 }).pipe(Effect.flip)
       expect(fewFrames.reason).toBe("dimensions_too_large")
     })
   )

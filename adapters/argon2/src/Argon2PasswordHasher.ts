@@ -1,0 +1,142 @@
+/**
+ * `@veche/auth`'s PasswordHasher with argon2id through `@node-rs/argon2`, stored as PHC strings.
+ *
+ * - The bytes hashed are `PasswordHasher.encode`'s (as typed, capped at 1 KiB).
+ * - `verify` reads the stored hash's header and reports `needsRehash` when it was made with other
+ *   parameters than the current ones.
+ * - The dummy hash for `verifyDummy` is made once, when the layer is built, with the current
+ *   parameters, so it costs what a real one costs.
+ * - At most `concurrency` hashes run at once (default: the number of CPUs). The library's async
+ *   functions run on the libuv threadpool, which Node shares with `fs`, `dns.lookup` and zlib; a
+ *   burst of logins therefore waits in the semaphore instead of filling that pool and the CPUs.
+ *
+ * Layers: `layer(options)` (production), `layerConfig` (`SERVICE_PASSWORD_HASH_CONCURRENCY`), and
+ * `layerTest` (cheap parameters, for test suites only).
+ */
+
+import { availableParallelism } from "node:os"
+import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2"
+import { PasswordHasher } from "@veche/auth"
+import { Config, Effect, Layer, Option, type Redacted, Schema, Semaphore } from "effect"
+import * as PasswordPhc from "./internal/PasswordPhc.ts"
+
+export type Argon2Params = PasswordPhc.Argon2Params
+
+/**
+ * The production parameters: OWASP's argon2id minimum and the library's defaults, written out so
+ * that a library upgrade that changes its defaults cannot silently change ours. The algorithm is
+ * left to the library's default (argon2id): its `Algorithm` const enum cannot be referenced under
+ * `verbatimModuleSyntax`.
+ */
+export const DEFAULT_PARAMS: Argon2Params = { memoryCost: 19_456, timeCost: 2, parallelism: 1 }
+
+/**
+ * Cheap parameters for `layerTest` (about 0.2 ms per verify instead of about 6 ms). Far too weak
+ * for real passwords: never use them in production.
+ */
+export const TEST_PARAMS: Argon2Params = { memoryCost: 1_024, timeCost: 1, parallelism: 1 }
+
+/**
+ * The native calls, replaceable so tests can observe them (e.g. count calls in flight). Both take
+ * the password as UTF-8 bytes.
+ */
+export interface Argon2Backend {
+  readonly hash: (password: Uint8Array, params: Argon2Params) => Promise<string>
+  readonly verify: (phc: string, password: Uint8Array) => Promise<boolean>
+}
+
+/**
+ * `@node-rs/argon2`'s async functions, which run on the libuv threadpool (not on the main thread).
+ * `verify` reads the algorithm, version and costs from the PHC string itself.
+ */
+export const nativeBackend: Argon2Backend = {
+  hash: (password, params) =>
+    argon2Hash(password, {
+      memoryCost: params.memoryCost,
+      timeCost: params.timeCost,
+      parallelism: params.parallelism
+    }),
+  verify: (phc, password) => argon2Verify(phc, password)
+}
+
+export interface Options {
+  /** Hashes allowed to run at once; a positive integer. Default: `os.availableParallelism()`. */
+  readonly concurrency?: number | undefined
+  /** Parameters for new hashes and the rehash check. Default: `DEFAULT_PARAMS`. */
+  readonly params?: Argon2Params | undefined
+  /** The native calls. Default: `nativeBackend`. */
+  readonly backend?: Argon2Backend | undefined
+}
+
+/** Builds the service; the dummy hash is computed here, once. */
+export const make = (options: Options = {}): Effect.Effect<PasswordHasher.PasswordHasher["Service"]> =>
+  Effect.gen(function* () {
+    const concurrency = options.concurrency ?? availableParallelism()
+    // A bad value is a wiring bug: zero permits would make every login hang forever.
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      return yield* Effect.die(`PasswordHasher: concurrency must be a positive integer, got ${concurrency}`)
+    }
+    const params = options.params ?? DEFAULT_PARAMS
+    const backend = options.backend ?? nativeBackend
+    const semaphore = yield* Semaphore.make(concurrency)
+
+    // Uninterruptible inside the permit: the native work cannot be stopped once it has started,
+    // so the permit must stay taken until it has really finished, or the bound would leak when
+    // requests are cancelled. Waiting for a permit stays interruptible.
+    const bounded = <A>(run: () => Promise<A>): Effect.Effect<A> =>
+      semaphore.withPermits(1)(Effect.uninterruptible(Effect.promise(run)))
+
+    // The dummy password's value does not matter (`verifyDummy` answers invalid regardless);
+    // what matters is that the hash carries the current parameters, so it costs what a real one costs.
+    const dummyPhc = yield* bounded(() => backend.hash(new TextEncoder().encode("veche-dummy-password"), params))
+
+    const hash = Effect.fn("PasswordHasher.hash")(function* (password: Redacted.Redacted<string>) {
+      const bytes = yield* PasswordHasher.encode(password)
+      return yield* bounded(() => backend.hash(bytes, params))
+    })
+
+    const verify = Effect.fn("PasswordHasher.verify")(function* (phc: string, password: Redacted.Redacted<string>) {
+      const bytes = yield* PasswordHasher.encode(password)
+      const header = PasswordPhc.parse(phc)
+      if (Option.isNone(header)) return yield* Effect.die(new PasswordHasher.MalformedPasswordHash())
+      const valid = yield* bounded(() => backend.verify(phc, bytes))
+      return {
+        valid,
+        needsRehash: valid && PasswordPhc.differs(header.value, params)
+      } satisfies PasswordHasher.VerifyResult
+    })
+
+    const verifyDummy = Effect.fn("PasswordHasher.verifyDummy")(function* (password: Redacted.Redacted<string>) {
+      const bytes = yield* PasswordHasher.encode(password)
+      yield* bounded(() => backend.verify(dummyPhc, bytes))
+      return { valid: false, needsRehash: false } satisfies PasswordHasher.VerifyResult
+    })
+
+    return PasswordHasher.PasswordHasher.of({ hash, verify, verifyDummy })
+  })
+
+/** The production hasher: argon2id with `DEFAULT_PARAMS`, at most one hash per CPU at a time. */
+export const layer = (options: Options = {}): Layer.Layer<PasswordHasher.PasswordHasher> =>
+  Layer.effect(PasswordHasher.PasswordHasher, make(options))
+
+/** `layer()` with the concurrency from `SERVICE_PASSWORD_HASH_CONCURRENCY` (default: the number of CPUs). */
+export const layerConfig: Layer.Layer<PasswordHasher.PasswordHasher, Config.ConfigError> = Layer.effect(
+  PasswordHasher.PasswordHasher,
+  Effect.flatMap(
+    Config.schema(
+      Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))),
+      "SERVICE_PASSWORD_HASH_CONCURRENCY"
+    ).pipe(Config.withDefault(availableParallelism())),
+    (concurrency) => make({ concurrency })
+  )
+)
+
+/**
+ * FOR TESTS ONLY, never in production: real argon2id hashing with `TEST_PARAMS`, about 30 times
+ * cheaper. Its PHC strings carry their parameters, so the production hasher verifies them too
+ * (and reports `needsRehash`).
+ */
+export const layerTest: Layer.Layer<PasswordHasher.PasswordHasher> = Layer.effect(
+  PasswordHasher.PasswordHasher,
+  make({ params: TEST_PARAMS })
+)
