@@ -81,6 +81,22 @@ describe("Two-factor authentication", () => {
       })
     )
 
+    it.effect("the longest secret accepted (128 characters) is judged, not a 500", () =>
+      Effect.gen(function* () {
+        const { access_token: token } = yield* register("+79161110019", "mfa_long_secret")
+        const secret = SECRET.repeat(4)
+        const host = yield* TestHost.TestHost
+        const now = yield* host.run(Clock.currentTimeMillis)
+        const right = Totp.codeAt(secret, now)
+        const wrong = yield* enable(token, { secret, code: right === "000000" ? "111111" : "000000" })
+        expect(wrong.status).toBe(401)
+        expect(yield* json(wrong)).toEqual(BAD_CODE)
+        expect((yield* enable(token, { secret, code: right })).status).toBe(200)
+        const tooLong = yield* enable(token, { secret: `${secret}AB` })
+        expect(tooLong.status).toBe(400)
+      })
+    )
+
     it.effect("login then needs a fresh app code or an unused backup code, each accepted once", () =>
       Effect.gen(function* () {
         const phone = "+79161110003"

@@ -14,8 +14,9 @@ export const MIN_SECRET_CHARS = 16
 /** A bound on what a client may send: 128 characters is 80 bytes, four times what apps use. */
 export const MAX_SECRET_CHARS = 128
 
-// otplib refuses secrets under 16 bytes by default; the spec allows 16 base32 characters (10 bytes).
-const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 })
+// otplib refuses secrets under 16 bytes by default (the spec allows 16 base32 characters, 10 bytes)
+// and over 64 (it threw on the 80 bytes of our longest accepted secret: a 500 at enable).
+const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10, MAX_SECRET_BYTES: (MAX_SECRET_CHARS * 5) / 8 })
 
 /**
  * A client's secret as the server keeps it: spaces and `=` padding removed, upper case (apps show
