@@ -16,9 +16,9 @@ export interface Database {
   readonly close: () => Promise<void>
 }
 
-/** The server's own embedded PostgreSQL, loaded only when needed (it brings the whole server package). */
+/** The server's own embedded PostgreSQL, loaded only when needed. */
 const startEmbedded = async (dataDir: string, scope: Scope.Closeable): Promise<string> => {
-  const { EmbeddedPostgres } = await import("@veche/node-server")
+  const { EmbeddedPostgres } = await import("@veche/embedded-postgres")
   const context = await Effect.runPromise(
     Layer.buildWithScope(EmbeddedPostgres.EmbeddedPostgres.layer({ dataDir }), scope)
   )

