@@ -3,20 +3,21 @@
  * it over its session store; until a host supplies that, `layerNone` is the truthful answer: no
  * credential is valid, so every authenticated route answers 401.
  */
-import { Clock, Context, Effect, Layer, Redacted, Schema } from "effect"
+import { SessionsErrors } from "@veche/auth"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
 import type { Principal } from "./Principal.ts"
 
 export type Scheme = "Bearer" | "Bot"
 
-/** The token is unknown, revoked or of the wrong kind for the scheme (answers 401 50014). */
-export class TokenInvalid extends Schema.TaggedError<TokenInvalid>()("TokenInvalid", {}) {}
-/** The token was valid once and has expired (answers 401 40001, so clients refresh). */
-export class TokenExpired extends Schema.TaggedError<TokenExpired>()("TokenExpired", {}) {}
-
-/** The token is valid but its account is blocked (answers 403 40007); `message` gives reason and term. */
-export class AccountBlocked extends Schema.TaggedError<AccountBlocked>()("AccountBlocked", {
-  message: Schema.String
-}) {}
+/**
+ * Why a token is not accepted: the accounts domain's own errors (one set, declared in
+ * `SessionsErrors`), so its sessions answer the port as they are. Re-exported here for hosts that
+ * implement the port themselves. What each answers on the wire: `handlers/AuthRefusals.ts`.
+ */
+export const { TokenInvalid, TokenExpired, AccountBlocked } = SessionsErrors
+export type TokenInvalid = SessionsErrors.TokenInvalid
+export type TokenExpired = SessionsErrors.TokenExpired
+export type AccountBlocked = SessionsErrors.AccountBlocked
 
 export class Authenticator extends Context.Service<
   Authenticator,

@@ -10,6 +10,7 @@ import { Clock, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Authenticator, type Scheme } from "./Authenticator.ts"
+import * as AuthRefusals from "./handlers/AuthRefusals.ts"
 import { KnownTokens } from "./KnownTokens.ts"
 import { CurrentPrincipal, type Principal } from "./Principal.ts"
 
@@ -57,15 +58,10 @@ export const layer: Layer.Layer<Authorization, never, Authenticator | KnownToken
       // Refusals without stack traces: token guessing is traffic to answer cheaply.
       if (parsed === "missing") return Effect.succeed(Result.fail(unstacked(() => new Unauthorized())))
       if (parsed === "malformed") return Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken())))
-      return authenticator.authenticate(parsed.scheme, Redacted.make(parsed.token)).pipe(
-        Effect.map(Result.succeed),
-        Effect.catchTags({
-          TokenExpired: () => Effect.succeed(Result.fail(unstacked(() => new Unauthorized()))),
-          TokenInvalid: () => Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken()))),
-          // A platform block: the token is good, the account may not act (403 40007, reason and term).
-          AccountBlocked: (e) => Effect.succeed(Result.fail(new Banned({ message: e.message })))
-        })
-      )
+      // Expired → 401 40001, not valid → 401 50014, blocked → 403 40007: the accounts domain's table.
+      return authenticator
+        .authenticate(parsed.scheme, Redacted.make(parsed.token))
+        .pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
     }
 
     // HttpApi tries one function per security scheme in turn. The first does the whole job from

@@ -5,7 +5,7 @@
 import { Sessions } from "@veche/auth"
 import { unstacked } from "@veche/errors"
 import { Effect, Layer } from "effect"
-import { AccountBlocked, Authenticator, TokenExpired, TokenInvalid } from "./Authenticator.ts"
+import { Authenticator, TokenInvalid } from "./Authenticator.ts"
 
 export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer.effect(
   Authenticator,
@@ -14,14 +14,10 @@ export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer
     return Authenticator.of({
       authenticate: (scheme, token) => {
         if (scheme !== "Bearer") return Effect.fail(unstacked(() => new TokenInvalid()))
-        return sessions.authenticate(token).pipe(
-          Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })),
-          Effect.catchTags({
-            TokenExpired: () => Effect.fail(unstacked(() => new TokenExpired())),
-            TokenInvalid: () => Effect.fail(unstacked(() => new TokenInvalid())),
-            AccountBlocked: (e) => Effect.fail(new AccountBlocked({ message: e.message }))
-          })
-        )
+        // The sessions' token errors are the port's own (one set): they pass through as they are.
+        return sessions
+          .authenticate(token)
+          .pipe(Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })))
       }
     })
   })

@@ -1,14 +1,14 @@
 /** Handlers of the Auth group (sessions part). */
 import { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
-import { Forbidden, InvalidAuthenticationToken, PhoneCodeInvalid } from "@veche/errors"
+import { Forbidden, InvalidFormBody } from "@veche/errors"
 import { GeoIp } from "@veche/platform"
 import { DateTime, Effect, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { refusing } from "./AuthRefusals.ts"
 import { addressOf, clientOf, startedView } from "./Client.ts"
-import { blocked, captcha, formError, secondFactor, throttled } from "./FlowErrors.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
@@ -36,7 +36,9 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
       .handle("login", ({ payload }) =>
         Effect.gen(function* () {
           const login = payload.login ?? payload.phone ?? payload.email
-          if (login === undefined) return yield* formError("login", "BASE_TYPE_REQUIRED", "This field is required")
+          if (login === undefined) {
+            return yield* InvalidFormBody.field(["login"], "BASE_TYPE_REQUIRED", "This field is required")
+          }
           const request = yield* HttpServerRequest.HttpServerRequest
           const pair = yield* logins.login(
             {
@@ -49,29 +51,13 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             yield* clientOf(request, geo)
           )
           return toWire(pair)
-        }).pipe(
-          Effect.catchTags({
-            BadCredentials: () => Effect.fail(new InvalidAuthenticationToken()),
-            ...secondFactor,
-            ...blocked,
-            ...captcha,
-            ...throttled
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("verificationState", ({ params, query }) =>
-        checks.state(params.verification_id, query.purpose ?? "register").pipe(
-          Effect.map(checkAnswer),
-          Effect.catchTag("CodeInvalid", () => Effect.fail(new PhoneCodeInvalid()))
-        )
+        checks.state(params.verification_id, query.purpose ?? "register").pipe(Effect.map(checkAnswer), refusing)
       )
       .handle("verificationSms", ({ params, query }) =>
-        checks
-          .switchToSms(params.verification_id, query.purpose ?? "register")
-          .pipe(
-            Effect.map(checkAnswer),
-            Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...throttled })
-          )
+        checks.switchToSms(params.verification_id, query.purpose ?? "register").pipe(Effect.map(checkAnswer), refusing)
       )
       .handle("registerPhone", ({ payload }) =>
         Effect.gen(function* () {
@@ -82,7 +68,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             address: addressOf(request)
           })
           return startedView(started)
-        }).pipe(Effect.catchTags({ ...captcha, ...throttled }))
+        }).pipe(refusing)
       )
       .handle("registerVerify", ({ payload }) =>
         Effect.gen(function* () {
@@ -100,25 +86,10 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             yield* clientOf(request, geo)
           )
           return toWire(pair)
-        }).pipe(
-          Effect.catchTags({
-            CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
-            UsernameTaken: () =>
-              Effect.fail(formError("username", "USERNAME_ALREADY_TAKEN", "Username is unavailable. Try another.")),
-            PhoneTaken: () =>
-              Effect.fail(formError("phone", "PHONE_ALREADY_REGISTERED", "This phone number is already registered.")),
-            EmailTaken: () =>
-              Effect.fail(formError("email", "EMAIL_ALREADY_REGISTERED", "Email is already registered."))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("refresh", ({ payload }) =>
-        sessions
-          .refresh(Redacted.make(payload.refresh_token))
-          .pipe(
-            Effect.map(toWire),
-            Effect.catchTags({ RefreshRejected: () => Effect.fail(new InvalidAuthenticationToken()), ...blocked })
-          )
+        sessions.refresh(Redacted.make(payload.refresh_token)).pipe(Effect.map(toWire), refusing)
       )
       .handle("logout", () =>
         Effect.gen(function* () {
@@ -180,7 +151,7 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
             channel: "email" as const,
             code_length: 6
           }
-        }).pipe(Effect.catchTags({ ...captcha, ...throttled }))
+        }).pipe(refusing)
       )
       .handle("recoverPhone", ({ payload }) => recovery.recoverPhone(payload))
       .handle("recoverVerify", ({ payload }) => recovery.recoverVerify(payload))

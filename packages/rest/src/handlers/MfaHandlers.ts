@@ -1,12 +1,8 @@
 /** The two-factor routes of the Auth group: state, TOTP on and off, new backup codes. */
 import type { Mfa } from "@veche/auth"
-import { InvalidTwoFactorCode, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from "@veche/errors"
 import { Effect, Redacted } from "effect"
 import { requireUser } from "../Principal.ts"
-import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
-
-const notEnabled = { MfaNotEnabled: () => Effect.fail(new TwoFactorNotEnabled()) }
-const badCode = { MfaCodeInvalid: () => Effect.fail(new InvalidTwoFactorCode()) }
+import { refusing } from "./AuthRefusals.ts"
 
 export const make = (mfa: Mfa.Mfa["Service"]) => ({
   state: () =>
@@ -26,27 +22,18 @@ export const make = (mfa: Mfa.Mfa["Service"]) => ({
         code: payload.code
       })
       return { backup_codes: codes }
-    }).pipe(
-      Effect.catchTags({
-        ...passwordMismatch,
-        ...badCode,
-        ...throttled,
-        MfaSecretInvalid: () =>
-          Effect.fail(formError("secret", "BASE_TYPE_INVALID", "Must be base32, at least 16 characters.")),
-        MfaAlreadyEnabled: () => Effect.fail(new TwoFactorAlreadyEnabled())
-      })
-    ),
+    }).pipe(refusing),
 
   newBackupCodes: (payload: { readonly password: string }) =>
     Effect.gen(function* () {
       const user = yield* requireUser
       const codes = yield* mfa.regenerateBackupCodes({ userId: user.userId, password: Redacted.make(payload.password) })
       return { backup_codes: codes }
-    }).pipe(Effect.catchTags({ ...passwordMismatch, ...notEnabled, ...throttled })),
+    }).pipe(refusing),
 
   disableTotp: (payload: { readonly code: string }) =>
     Effect.gen(function* () {
       const user = yield* requireUser
       yield* mfa.disable({ userId: user.userId, code: payload.code })
-    }).pipe(Effect.catchTags({ ...notEnabled, ...badCode, ...throttled }))
+    }).pipe(refusing)
 })

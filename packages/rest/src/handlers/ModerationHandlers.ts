@@ -1,16 +1,10 @@
 /** Handlers of the staff group. */
 import { Moderation } from "@veche/auth"
-import { MissingPermissions, UnknownUser } from "@veche/errors"
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
-import { formError } from "./FlowErrors.ts"
-
-const refusals = {
-  NotStaff: () => Effect.fail(new MissingPermissions()),
-  NoSuchUser: () => Effect.fail(new UnknownUser())
-}
+import { refusing } from "./AuthRefusals.ts"
 
 export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
   Effect.gen(function* () {
@@ -32,20 +26,13 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
             blocked_by: block.blockedBy,
             created_at: DateTime.formatIso(block.createdAt)
           }
-        }).pipe(
-          Effect.catchTags({
-            ...refusals,
-            CannotBlockSelf: () => Effect.fail(formError("user_id", "CANNOT_BLOCK_SELF", "You cannot block yourself.")),
-            BlockEndInPast: () =>
-              Effect.fail(formError("until", "BASE_TYPE_BAD_DATE", "The end must be in the future."))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("unblockUser", ({ params }) =>
         Effect.gen(function* () {
           const staff = yield* requireUser
           yield* moderation.unblock({ staffId: staff.userId, userId: params.user_id })
-        }).pipe(Effect.catchTags(refusals))
+        }).pipe(refusing)
       )
       .handle("restrictUser", ({ params, payload }) =>
         Effect.gen(function* () {
@@ -63,21 +50,13 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
             restricted_by: restriction.restrictedBy,
             created_at: DateTime.formatIso(restriction.createdAt)
           }
-        }).pipe(
-          Effect.catchTags({
-            ...refusals,
-            CannotRestrictSelf: () =>
-              Effect.fail(formError("user_id", "CANNOT_RESTRICT_SELF", "You cannot restrict yourself.")),
-            RestrictionEndInPast: () =>
-              Effect.fail(formError("until", "BASE_TYPE_BAD_DATE", "The end must be in the future."))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("unrestrictUser", ({ params }) =>
         Effect.gen(function* () {
           const staff = yield* requireUser
           yield* moderation.unrestrict({ staffId: staff.userId, userId: params.user_id })
-        }).pipe(Effect.catchTags(refusals))
+        }).pipe(refusing)
       )
   })
 )

@@ -1,14 +1,11 @@
 /** The recovery and e-mail link routes of the Auth group. */
 import type { EmailConfirmation, Phone, Recovery } from "@veche/auth"
-import { EmailLinkInvalid, PhoneCodeInvalid } from "@veche/errors"
 import type { GeoIp, Snowflake } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
+import { refusing } from "./AuthRefusals.ts"
 import { addressOf, clientOf, startedView } from "./Client.ts"
-import { blocked, captcha, secondFactor, throttled } from "./FlowErrors.ts"
 import { toWire } from "./TokenPairs.ts"
-
-const linkInvalid = { LinkInvalid: () => Effect.fail(new EmailLinkInvalid()) }
 
 export const make = (
   recovery: Recovery.Recovery["Service"],
@@ -24,7 +21,7 @@ export const make = (
         address: addressOf(request)
       })
       return startedView(started)
-    }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
+    }).pipe(refusing),
 
   recoverVerify: (payload: {
     readonly verification_id: Snowflake.Snowflake
@@ -44,19 +41,12 @@ export const make = (
         yield* clientOf(request, geo)
       )
       return toWire(pair)
-    }).pipe(
-      Effect.catchTags({
-        CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()),
-        ...blocked,
-        ...secondFactor,
-        ...throttled
-      })
-    ),
+    }).pipe(refusing),
 
   emailVerify: (payload: { readonly token: string }) =>
     confirmation.confirm(Redacted.make(payload.token)).pipe(
       Effect.map((email) => ({ email })),
-      Effect.catchTags(linkInvalid)
+      refusing
     ),
 
   recoverEmail: (payload: { readonly email: string; readonly captcha_token?: string }) =>
@@ -68,7 +58,7 @@ export const make = (
         address: addressOf(request)
       })
       return { ok: true }
-    }).pipe(Effect.catchTags({ ...captcha, ...throttled })),
+    }).pipe(refusing),
 
   recoverEmailVerify: (payload: { readonly token: string; readonly new_password: string; readonly code?: string }) =>
     Effect.gen(function* () {
@@ -82,5 +72,5 @@ export const make = (
         yield* clientOf(request, geo)
       )
       return toWire(pair)
-    }).pipe(Effect.catchTags({ ...linkInvalid, ...blocked, ...secondFactor, ...throttled }))
+    }).pipe(refusing)
 })

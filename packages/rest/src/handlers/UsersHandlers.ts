@@ -1,6 +1,6 @@
 /** Handlers of the Users group. */
 import { AccountDeletion, AccountSnapshot, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
-import { Conflict, NotFound, PhoneCodeInvalid, UnknownUser } from "@veche/errors"
+import { NotFound, UnknownUser } from "@veche/errors"
 import { ProfileImages } from "@veche/media"
 import { EventBus, Snowflake } from "@veche/platform"
 import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
@@ -9,9 +9,9 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { CurrentPrincipal, requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
-import { formError, passwordMismatch, throttled } from "./FlowErrors.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
 
 const isSnowflake = Schema.is(Snowflake.Snowflake)
@@ -53,10 +53,6 @@ const exportView = (found: Option.Option<DataExports.ExportView>) =>
       url_expires_at: Option.getOrNull(Option.map(link, (l) => DateTime.formatIso(l.expiresAt)))
     })
   })
-
-const phoneTaken = {
-  PhoneTaken: () => Effect.fail(new Conflict({ message: "This phone number is already registered." }))
-}
 
 export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
   Effect.gen(function* () {
@@ -113,64 +109,42 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
             address: addressOf(request)
           })
           return startedView(started)
-        }).pipe(Effect.catchTags({ ...passwordMismatch, ...phoneTaken, ...throttled }))
+        }).pipe(refusingPhoneChange)
       )
       .handle("confirmPhoneChange", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           yield* phones.complete({ userId: user.userId, verificationId: payload.verification_id, code: payload.code })
           return yield* currentUser(user.userId, false)
-        }).pipe(Effect.catchTags({ CodeInvalid: () => Effect.fail(new PhoneCodeInvalid()), ...phoneTaken }))
+        }).pipe(refusingPhoneChange)
       )
       .handle("addEmail", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           yield* email.add({ userId: user.userId, password: Redacted.make(payload.password), email: payload.email })
           return yield* currentUser(user.userId, false)
-        }).pipe(
-          Effect.catchTags({
-            ...passwordMismatch,
-            ...throttled,
-            EmailTaken: () =>
-              Effect.fail(formError("email", "EMAIL_ALREADY_REGISTERED", "Email is already registered."))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("removeEmail", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           yield* email.remove({ userId: user.userId, password: Redacted.make(payload.password) })
           return yield* currentUser(user.userId, false)
-        }).pipe(Effect.catchTags({ ...passwordMismatch, ...throttled }))
+        }).pipe(refusing)
       )
       .handle("resendEmail", () =>
         Effect.gen(function* () {
           const user = yield* requireUser
           yield* email.resend(user.userId)
           return yield* mine
-        }).pipe(
-          Effect.catchTags({
-            ...throttled,
-            NothingPending: () =>
-              Effect.fail(formError("email", "EMAIL_NOT_PENDING", "No address waits for confirmation."))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("requestDeletion", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* requireUser
           const deletion = yield* deletions.request({ userId: user.userId, password: Redacted.make(payload.password) })
           return deletionView(Option.some(deletion))
-        }).pipe(
-          Effect.catchTags({
-            ...passwordMismatch,
-            ...throttled,
-            OwnsGuilds: () =>
-              Effect.fail(
-                formError("guilds", "OWNS_GUILDS_WITH_MEMBERS", "Transfer or dissolve the servers you own first.")
-              )
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("cancelDeletion", () =>
         Effect.gen(function* () {
@@ -209,12 +183,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
           const user = yield* requireUser
           const queued = yield* exports.request(user.userId)
           return exportView(Option.some({ export: queued, link: Option.none() }))
-        }).pipe(
-          Effect.catchTags({
-            ...throttled,
-            ExportInProgress: () => Effect.fail(new Conflict({ message: "An export is being prepared already." }))
-          })
-        )
+        }).pipe(refusing)
       )
       .handle("downloadDataExport", ({ params, query }) =>
         Effect.gen(function* () {
