@@ -1,14 +1,15 @@
 /**
  * What the guild services announce on the EventBus, in the mirrored platform's dispatch names and
- * payloads (built by GuildViews). Guild-wide events name the guild as their audience (the gateway
- * resolves its members); a member who leaves, is kicked or banned is told apart, as they are no
- * longer among the members.
+ * payloads (declared in GuildDispatches, built by GuildViews). Guild-wide events name the guild as
+ * their audience (the gateway resolves its members); a member who leaves, is kicked or banned is
+ * told apart, as they are no longer among the members.
  */
-import { EventBus, type Snowflake } from "@veche/platform"
+import { type Dispatch, EventBus, type Snowflake } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Ban, Channel, Guild, Invite, Member, Role } from "./Guild.ts"
 import { isBotMember } from "./GuildBots.ts"
+import type { GuildDispatch } from "./GuildDispatches.ts"
 import { GuildSnapshots } from "./GuildSnapshots.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
 import * as GuildViews from "./GuildViews.ts"
@@ -51,17 +52,18 @@ export class GuildEvents extends Context.Service<
       const users = yield* PublicUsers.PublicUsers
       const snapshots = yield* GuildSnapshots
 
-      const toGuild = (guildId: Snowflake.Snowflake, type: string, data: unknown) =>
-        bus.publish({ type, userIds: [], guildIds: [guildId], data })
+      /** To the guild's members, whom the gateway resolves. */
+      const toGuild = (guildId: Snowflake.Snowflake, dispatch: Dispatch.WithoutAudience<GuildDispatch>) =>
+        bus.publish({ ...dispatch, userIds: [], guildIds: [guildId] })
       const withUser = (
         userId: Snowflake.Snowflake,
         bot: boolean,
         f: (user: PublicUser.PublicUser) => Effect.Effect<void>
       ) => Effect.flatMap(users.find(userId, bot), Option.match({ onNone: () => Effect.void, onSome: f }))
-      const memberEvent = (type: string) => (member: Member) =>
+      const memberEvent = (type: "GUILD_MEMBER_ADD" | "GUILD_MEMBER_UPDATE") => (member: Member) =>
         Effect.flatMap(repo.roles(member.guildId), (roles) =>
           withUser(member.userId, isBotMember(roles, member), (user) =>
-            toGuild(member.guildId, type, GuildViews.guildMemberAdd(member, user))
+            toGuild(member.guildId, { type, data: GuildViews.guildMemberAdd(member, user) })
           )
         )
 
@@ -74,7 +76,8 @@ export class GuildEvents extends Context.Service<
               onSome: (data) => bus.publish({ type: "GUILD_CREATE", userIds: [userId], data })
             })
           ),
-        guildUpdate: (guild, roles) => toGuild(guild.id, "GUILD_UPDATE", GuildViews.guildUpdate(guild, roles)),
+        guildUpdate: (guild, roles) =>
+          toGuild(guild.id, { type: "GUILD_UPDATE", data: GuildViews.guildUpdate(guild, roles) }),
         guildDelete: (guildId, memberIds) =>
           bus.publish({ type: "GUILD_DELETE", userIds: memberIds, data: GuildViews.guildDelete(guildId) }),
         memberAdd: memberEvent("GUILD_MEMBER_ADD"),
@@ -82,30 +85,39 @@ export class GuildEvents extends Context.Service<
         memberRemove: (guildId, userId) =>
           withUser(userId, false, (user) =>
             Effect.andThen(
-              toGuild(guildId, "GUILD_MEMBER_REMOVE", GuildViews.guildMemberRemove(guildId, user)),
+              toGuild(guildId, { type: "GUILD_MEMBER_REMOVE", data: GuildViews.guildMemberRemove(guildId, user) }),
               bus.publish({ type: "GUILD_DELETE", userIds: [userId], data: GuildViews.guildDelete(guildId) })
             )
           ),
         banAdd: (ban) =>
           withUser(ban.userId, false, (user) =>
-            toGuild(ban.guildId, "GUILD_BAN_ADD", GuildViews.guildBanAdd(ban.guildId, user))
+            toGuild(ban.guildId, { type: "GUILD_BAN_ADD", data: GuildViews.guildBanAdd(ban.guildId, user) })
           ),
         banRemove: (guildId, userId) =>
           withUser(userId, false, (user) =>
-            toGuild(guildId, "GUILD_BAN_REMOVE", GuildViews.guildBanRemove(guildId, user))
+            toGuild(guildId, { type: "GUILD_BAN_REMOVE", data: GuildViews.guildBanRemove(guildId, user) })
           ),
-        roleCreate: (role) => toGuild(role.guildId, "GUILD_ROLE_CREATE", GuildViews.guildRoleCreate(role)),
-        roleUpdate: (role) => toGuild(role.guildId, "GUILD_ROLE_UPDATE", GuildViews.guildRoleUpdate(role)),
+        roleCreate: (role) =>
+          toGuild(role.guildId, { type: "GUILD_ROLE_CREATE", data: GuildViews.guildRoleCreate(role) }),
+        roleUpdate: (role) =>
+          toGuild(role.guildId, { type: "GUILD_ROLE_UPDATE", data: GuildViews.guildRoleUpdate(role) }),
         roleDelete: (guildId, roleId) =>
-          toGuild(guildId, "GUILD_ROLE_DELETE", GuildViews.guildRoleDelete(guildId, roleId)),
-        channelCreate: (channel) => toGuild(channel.guildId, "CHANNEL_CREATE", GuildViews.channelCreate(channel)),
-        channelUpdate: (channel) => toGuild(channel.guildId, "CHANNEL_UPDATE", GuildViews.channelUpdate(channel)),
-        channelDelete: (channel) => toGuild(channel.guildId, "CHANNEL_DELETE", GuildViews.channelDelete(channel)),
+          toGuild(guildId, { type: "GUILD_ROLE_DELETE", data: GuildViews.guildRoleDelete(guildId, roleId) }),
+        channelCreate: (channel) =>
+          toGuild(channel.guildId, { type: "CHANNEL_CREATE", data: GuildViews.channelCreate(channel) }),
+        channelUpdate: (channel) =>
+          toGuild(channel.guildId, { type: "CHANNEL_UPDATE", data: GuildViews.channelUpdate(channel) }),
+        channelDelete: (channel) =>
+          toGuild(channel.guildId, { type: "CHANNEL_DELETE", data: GuildViews.channelDelete(channel) }),
         inviteCreate: (invite) =>
           Effect.flatMap(invite.inviterId === null ? Effect.succeedNone : users.find(invite.inviterId), (inviter) =>
-            toGuild(invite.guildId, "INVITE_CREATE", GuildViews.inviteCreate(invite, Option.getOrNull(inviter)))
+            toGuild(invite.guildId, {
+              type: "INVITE_CREATE",
+              data: GuildViews.inviteCreate(invite, Option.getOrNull(inviter))
+            })
           ),
-        inviteDelete: (invite) => toGuild(invite.guildId, "INVITE_DELETE", GuildViews.inviteDelete(invite))
+        inviteDelete: (invite) =>
+          toGuild(invite.guildId, { type: "INVITE_DELETE", data: GuildViews.inviteDelete(invite) })
       })
     })
   )

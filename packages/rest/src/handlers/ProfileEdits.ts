@@ -2,7 +2,8 @@
  * Changes to a user's profile and settings as the routes take them: empty texts mean "remove"
  * (the display name then falls back to the username), only status and custom status change in
  * the settings, and every change is announced on the EventBus (USER_UPDATE, USER_SETTINGS_UPDATE,
- * PRESENCE_UPDATE; the guilds and friends work adds their audiences).
+ * PRESENCE_UPDATE and GUILD_MEMBER_UPDATE, whose payloads the users domain declares in
+ * UserDispatches; the guilds and friends work adds their audiences).
  */
 import { type ImageKind, ProfileImages } from "@veche/media"
 import type { EventBus, Snowflake } from "@veche/platform"
