@@ -1,6 +1,7 @@
 /** Password recovery through HTTP: by phone code and by e-mail link. */
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountsRepo, MfaRepo, Totp, VerificationsRepo } from "@veche/auth"
+import { AccountsRepo, MfaRepo, VerificationsRepo } from "@veche/auth"
+import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -25,7 +26,7 @@ const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 /** The app's code at the host's clock. */
 const appCode = Effect.gen(function* () {
   const host = yield* TestHost.TestHost
-  return Totp.codeAt(SECRET, yield* host.run(Clock.currentTimeMillis))
+  return OtplibTotpCodes.codeAt(SECRET, yield* host.run(Clock.currentTimeMillis))
 })
 
 /** Turns TOTP on for a signed-in account and moves past the enabling code's time step. */
@@ -46,7 +47,7 @@ const enableTotp = (token: string) =>
 const wrongAppCode = Effect.gen(function* () {
   const host = yield* TestHost.TestHost
   const now = yield* host.run(Clock.currentTimeMillis)
-  const taken = new Set([-1, 0, 1].map((step) => Totp.codeAt(SECRET, now + step * 30_000)))
+  const taken = new Set([-1, 0, 1].map((step) => OtplibTotpCodes.codeAt(SECRET, now + step * 30_000)))
   let guess = 0
   while (taken.has(String(guess).padStart(6, "0"))) guess++
   return String(guess).padStart(6, "0")
@@ -268,7 +269,7 @@ describe("Recovery by phone", () => {
         const now = yield* host.run(Clock.currentTimeMillis)
         const enabled = yield* post(
           "/api/v10/auth/mfa/totp",
-          { password: PASSWORD, secret, code: Totp.codeAt(secret, now) },
+          { password: PASSWORD, secret, code: OtplibTotpCodes.codeAt(secret, now) },
           account.access_token
         )
         expect(enabled.status).toBe(200)
@@ -279,7 +280,7 @@ describe("Recovery by phone", () => {
           verification_id: started.verification_id,
           code,
           new_password: NEW_PASSWORD,
-          mfa_code: Totp.codeAt(secret, yield* host.run(Clock.currentTimeMillis))
+          mfa_code: OtplibTotpCodes.codeAt(secret, yield* host.run(Clock.currentTimeMillis))
         })
         expect(done.status).toBe(200)
         const pair = (yield* json(done)) as { access_token: string }

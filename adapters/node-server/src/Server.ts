@@ -22,6 +22,7 @@ import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
 import { AccountStandings, GuildsDomain } from "@veche/guilds"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
+import { OtplibTotpCodes } from "@veche/otplib"
 import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
@@ -107,6 +108,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
         Layer.mergeAll(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
           Argon2PasswordHasher.layerConfig,
+          OtplibTotpCodes.layer,
           FflateZipWriter.layer,
           WebLinks.WebLinks.layerConfig
         )

@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs"
 import { Totp } from "@veche/auth"
+import { OtplibTotpCodes } from "@veche/otplib"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { dataUri, png } from "../../../test/support/Png.ts"
 import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
@@ -69,7 +70,8 @@ describe("a person's account on the reference server (embedded PostgreSQL)", () 
     // steps below stay inside that window, start well clear of a period boundary.
     const intoPeriod = Date.now() % (Totp.PERIOD_SECONDS * 1000)
     if (intoPeriod > 20_000) await new Promise((resolve) => setTimeout(resolve, 30_000 - intoPeriod + 100))
-    const stepCode = (offset: number) => Totp.codeAt(SECRET, Date.now() + offset * Totp.PERIOD_SECONDS * 1000)
+    const stepCode = (offset: number) =>
+      OtplibTotpCodes.codeAt(SECRET, Date.now() + offset * Totp.PERIOD_SECONDS * 1000)
     // Enabled with the previous period's code (an app a little behind), so step N-1 is spent.
     const enabled = await api.call(
       "POST",

@@ -3,7 +3,7 @@
  * settle every step atomically and hide them, so these run only where a server is given.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Totp } from "@veche/auth"
+import { OtplibTotpCodes } from "@veche/otplib"
 import { TestHost } from "@veche/test-host"
 import { Clock, Effect, Layer, Redacted } from "effect"
 import {
@@ -96,7 +96,11 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
         const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
         const enabled = yield* post(
           "/api/v10/auth/mfa/totp",
-          { password: PASSWORD, secret, code: Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)) },
+          {
+            password: PASSWORD,
+            secret,
+            code: OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+          },
           access_token
         )
         expect(enabled.status).toBe(200)
@@ -105,7 +109,7 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
         const body = { verification_id, code, new_password: NEW_PASSWORD }
         const held = yield* post("/api/v10/auth/recover/verify", body, undefined, freshAddress())
         expect(yield* json(held)).toMatchObject({ code: 60003, mfa: true })
-        const mfa_code = Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+        const mfa_code = OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
         // Two at once with the right pair: the record is used by exactly one.
         const answers = yield* Effect.forEach(
           [0, 1],
@@ -125,14 +129,21 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
         const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
         const enabled = yield* post(
           "/api/v10/auth/mfa/totp",
-          { password: PASSWORD, secret, code: Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)) },
+          {
+            password: PASSWORD,
+            secret,
+            code: OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+          },
           access_token
         )
         const backups = ((yield* json(enabled)) as { backup_codes: Array<string> }).backup_codes
         yield* testHost.adjustClock("30 seconds")
         const { verification_id, code } = yield* startRecovery(phone)
         const body = { verification_id, code, new_password: NEW_PASSWORD }
-        const factors = [Totp.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)), ...backups.slice(0, 3)]
+        const factors = [
+          OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)),
+          ...backups.slice(0, 3)
+        ]
         const answers = yield* Effect.forEach(
           factors,
           (mfa_code) => post("/api/v10/auth/recover/verify", { ...body, mfa_code }, undefined, freshAddress()),
@@ -200,7 +211,7 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
         const now = yield* testHost.run(Clock.currentTimeMillis)
         const enabled = yield* post(
           "/api/v10/auth/mfa/totp",
-          { password: PASSWORD, secret, code: Totp.codeAt(secret, now) },
+          { password: PASSWORD, secret, code: OtplibTotpCodes.codeAt(secret, now) },
           access_token
         )
         expect(enabled.status).toBe(200)

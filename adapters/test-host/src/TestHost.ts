@@ -34,6 +34,7 @@ import {
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
+import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
   CarrierCheck,
@@ -279,6 +280,7 @@ const registration = AuthFlows.layer.pipe(
       VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layerTest,
+      OtplibTotpCodes.layer,
       FflateZipWriter.layer,
       QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
       Captcha.Captcha.layerDev,

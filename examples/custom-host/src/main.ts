@@ -31,6 +31,7 @@ import {
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
+import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
   CarrierCheck,
@@ -110,6 +111,7 @@ const registration = AuthFlows.layer.pipe(
       DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layer(),
+      OtplibTotpCodes.layer,
       FflateZipWriter.layer,
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,

@@ -16,6 +16,7 @@ import { type MfaAlreadyEnabled, MfaRepo, type TotpRecord } from "./MfaRepo.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
 import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
 import * as Totp from "./Totp.ts"
+import { TotpCodes } from "./TotpCodes.ts"
 
 export interface MfaStatus {
   readonly totpEnabled: boolean
@@ -61,7 +62,7 @@ export class Mfa extends Context.Service<
   static readonly layer: Layer.Layer<
     Mfa,
     never,
-    MfaRepo | PasswordCheck | QuotaLimiter.QuotaLimiter | SecretBox.SecretBox
+    MfaRepo | PasswordCheck | QuotaLimiter.QuotaLimiter | SecretBox.SecretBox | TotpCodes
   > = Layer.effect(
     Mfa,
     Effect.gen(function* () {
@@ -69,6 +70,7 @@ export class Mfa extends Context.Service<
       const passwords = yield* PasswordCheck
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const box = yield* SecretBox.SecretBox
+      const totpCodes = yield* TotpCodes
 
       // The user id binds a sealed secret to its row: copied to another user, it does not open.
       const associatedData = (userId: Snowflake.Snowflake) => `totp:${userId}`
@@ -95,7 +97,7 @@ export class Mfa extends Context.Service<
             )
           )
           if (Option.isNone(secret)) return false
-          const step = Totp.matchStep(secret.value, code, yield* Clock.currentTimeMillis, totp.lastStep)
+          const step = yield* totpCodes.matchStep(secret.value, code, yield* Clock.currentTimeMillis, totp.lastStep)
           return step !== undefined && (yield* repo.useStep(totp.userId, step))
         }
         const backup = BackupCodes.normalise(code)
@@ -134,7 +136,7 @@ export class Mfa extends Context.Service<
         yield* passwords.verify(request.userId, request.password)
         const secret = Totp.normaliseSecret(request.secret)
         if (secret === undefined) return yield* new MfaSecretInvalid()
-        const step = Totp.matchStep(secret, request.code.trim(), yield* Clock.currentTimeMillis)
+        const step = yield* totpCodes.matchStep(secret, request.code.trim(), yield* Clock.currentTimeMillis)
         // The verdict is told only once its unit is taken.
         yield* budgeted(request.userId, Effect.succeed(step !== undefined))
         if (step === undefined) return yield* new MfaCodeInvalid()
