@@ -160,3 +160,32 @@ export class GuildsRepo extends Context.Service<
 >()("@veche/guilds/GuildsRepo") {
   static readonly layerMemory: Layer.Layer<GuildsRepo> = Layer.effect(GuildsRepo, MemoryGuildsStore.make)
 }
+
+type Part<K extends keyof GuildsRepo["Service"]> = Pick<GuildsRepo["Service"], K>
+
+/**
+ * The port's parts, as its adapters build it: each adapter (memory, PostgreSQL) makes one object
+ * per part and spreads them into the service, so both split it the same way.
+ */
+export type GuildsAndMembersPart = Part<
+  | "create"
+  | "find"
+  | "update"
+  | "transfer"
+  | "remove"
+  | "guildsOf"
+  | "guildsPage"
+  | "ownsGuildsWithOthers"
+  | "memberCount"
+  | "memberCounts"
+  | "member"
+  | "members"
+  | "join"
+  | "updateMember"
+  | "removeMember"
+>
+export type RolesPart = Part<"roles" | "createRole" | "updateRole" | "deleteRole">
+export type ChannelsPart = Part<"channels" | "channel" | "createChannel" | "updateChannel" | "deleteChannel">
+export type BansAndInvitesPart = Part<
+  "ban" | "unban" | "findBan" | "bans" | "createInvite" | "invite" | "invitesOf" | "deleteInvite" | "accept"
+>

@@ -11,10 +11,7 @@ import { type Locks, noGuild } from "./PgGuildLocks.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
-export const make = (
-  sql: SqlClient.SqlClient,
-  locks: Locks
-): Pick<Service, "channels" | "channel" | "createChannel" | "updateChannel" | "deleteChannel"> => {
+export const make = (sql: SqlClient.SqlClient, locks: Locks): GuildsRepo.ChannelsPart => {
   const { transaction, run, lockGuild } = locks
 
   const createChannel: Service["createChannel"] = (channel) =>

@@ -13,14 +13,7 @@ import { isLive, type Queries } from "./PgGuildQueries.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
-export const make = (
-  sql: SqlClient.SqlClient,
-  locks: Locks,
-  queries: Queries
-): Pick<
-  Service,
-  "ban" | "unban" | "findBan" | "bans" | "createInvite" | "invite" | "invitesOf" | "deleteInvite" | "accept"
-> => {
+export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): GuildsRepo.BansAndInvitesPart => {
   const { transaction, run, lockUser, lockGuild } = locks
   const { joinChecks, addMember, dropMember, findMember, live, pageOf } = queries
 

@@ -12,10 +12,7 @@ import { type Locks, noGuild } from "./PgGuildLocks.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
-export const make = (
-  sql: SqlClient.SqlClient,
-  locks: Locks
-): Pick<Service, "roles" | "createRole" | "updateRole" | "deleteRole"> => {
+export const make = (sql: SqlClient.SqlClient, locks: Locks): GuildsRepo.RolesPart => {
   const { transaction, run, lockGuild } = locks
 
   const createRole: Service["createRole"] = (role) =>

@@ -22,28 +22,7 @@ import type { Queries } from "./PgGuildQueries.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
-export const make = (
-  sql: SqlClient.SqlClient,
-  locks: Locks,
-  queries: Queries
-): Pick<
-  Service,
-  | "create"
-  | "find"
-  | "update"
-  | "transfer"
-  | "remove"
-  | "guildsOf"
-  | "guildsPage"
-  | "ownsGuildsWithOthers"
-  | "memberCount"
-  | "memberCounts"
-  | "member"
-  | "members"
-  | "join"
-  | "updateMember"
-  | "removeMember"
-> => {
+export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): GuildsRepo.GuildsAndMembersPart => {
   const { transaction, run, lockUser, lockGuild } = locks
   const { joinChecks, addMember, dropMember, findMember, findGuild, pageOf } = queries
 

@@ -6,15 +6,10 @@ import type { Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
 import { type ChannelPatch, MAX_CHANNELS } from "../Guild.ts"
 import { ChannelLimitReached, type NoSuchGuild } from "../GuildsErrors.ts"
-import type { GuildsRepo } from "../GuildsRepo.ts"
+import type { ChannelsPart } from "../GuildsRepo.ts"
 import { byPosition, noGuild, type Store, updated } from "./MemoryGuildsState.ts"
 
-type Service = GuildsRepo["Service"]
-
-export const make = ({
-  read,
-  step
-}: Store): Pick<Service, "channels" | "channel" | "createChannel" | "updateChannel" | "deleteChannel"> => ({
+export const make = ({ read, step }: Store): ChannelsPart => ({
   channels: (guildId) => read((s) => byPosition(s.channels.filter((channel) => channel.guildId === guildId))),
   channel: (channelId) => read((s) => Option.fromNullishOr(s.channels.find((c) => c.id === channelId))),
   createChannel: (channel) =>

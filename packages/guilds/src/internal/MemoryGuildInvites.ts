@@ -13,10 +13,8 @@ import {
   NoSuchChannel,
   type NoSuchGuild
 } from "../GuildsErrors.ts"
-import type { GuildsRepo } from "../GuildsRepo.ts"
+import type { BansAndInvitesPart } from "../GuildsRepo.ts"
 import { byUser, findMember, isLive, noGuild, paged, refusal, type Store } from "./MemoryGuildsState.ts"
-
-type Service = GuildsRepo["Service"]
 
 interface Accepted {
   readonly invite: Invite
@@ -24,13 +22,7 @@ interface Accepted {
   readonly joined: boolean
 }
 
-export const make = ({
-  read,
-  step
-}: Store): Pick<
-  Service,
-  "ban" | "unban" | "findBan" | "bans" | "createInvite" | "invite" | "invitesOf" | "deleteInvite" | "accept"
-> => ({
+export const make = ({ read, step }: Store): BansAndInvitesPart => ({
   // --- bans
   ban: (ban: Ban) =>
     step((s) => {

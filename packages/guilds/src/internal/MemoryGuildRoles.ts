@@ -5,12 +5,10 @@
 import { Effect, Option } from "effect"
 import { MAX_ROLES, type RolePatch } from "../Guild.ts"
 import { type NoSuchGuild, RoleLimitReached } from "../GuildsErrors.ts"
-import type { GuildsRepo } from "../GuildsRepo.ts"
+import type { RolesPart } from "../GuildsRepo.ts"
 import { byPosition, noGuild, type Store, updated } from "./MemoryGuildsState.ts"
 
-type Service = GuildsRepo["Service"]
-
-export const make = ({ read, step }: Store): Pick<Service, "roles" | "createRole" | "updateRole" | "deleteRole"> => ({
+export const make = ({ read, step }: Store): RolesPart => ({
   roles: (guildId) => read((s) => byPosition(s.roles.filter((role) => role.guildId === guildId))),
   createRole: (role) =>
     step<void, RoleLimitReached | NoSuchGuild>((s) => {

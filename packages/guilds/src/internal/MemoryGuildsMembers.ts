@@ -6,7 +6,7 @@ import type { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Option } from "effect"
 import { type Guild, type GuildPatch, MAX_GUILDS_PER_USER, type MemberPatch } from "../Guild.ts"
 import { type BannedFromGuild, GuildLimitReached, type NoSuchGuild } from "../GuildsErrors.ts"
-import type { GuildsRepo } from "../GuildsRepo.ts"
+import type { GuildsAndMembersPart } from "../GuildsRepo.ts"
 import {
   byUser,
   compareIds,
@@ -19,31 +19,9 @@ import {
   updated
 } from "./MemoryGuildsState.ts"
 
-type Service = GuildsRepo["Service"]
-
 const countOf = (s: State, guildId: string) => s.members.filter((m) => m.guildId === guildId).length
 
-export const make = ({
-  read,
-  step
-}: Store): Pick<
-  Service,
-  | "create"
-  | "find"
-  | "update"
-  | "transfer"
-  | "remove"
-  | "guildsOf"
-  | "guildsPage"
-  | "ownsGuildsWithOthers"
-  | "memberCount"
-  | "memberCounts"
-  | "member"
-  | "members"
-  | "join"
-  | "updateMember"
-  | "removeMember"
-> => ({
+export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
   // --- guilds
   create: (created) =>
     step((s) => {
