@@ -50,6 +50,27 @@ const startRecovery = (phone: string) =>
   })
 
 /** 29 wrong codes and the right one at `rightAt`, each from its own address, all at once. */
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+/** A fresh account with TOTP on, the clock past the enabling step: its phone, backup codes, app code. */
+const withTotp = (username: string) =>
+  Effect.gen(function* () {
+    const testHost = yield* TestHost.TestHost
+    yield* testHost.adjustClock("1 hour")
+    const phone = freshPhone()
+    const { access_token } = yield* register(phone, username)
+    const appCode = Effect.map(testHost.run(Clock.currentTimeMillis), (now) => OtplibTotpCodes.codeAt(SECRET, now))
+    const enabled = yield* post(
+      "/api/v10/auth/mfa/totp",
+      { password: PASSWORD, secret: SECRET, code: yield* appCode },
+      access_token
+    )
+    expect(enabled.status).toBe(200)
+    const backups = ((yield* json(enabled)) as { backup_codes: Array<string> }).backup_codes
+    yield* testHost.adjustClock("30 seconds")
+    return { phone, backups, appCode }
+  })
+
 const burst = (verification_id: string, code: string, rightAt: number) =>
   Effect.forEach(
     Array.from({ length: BURST }, (_, i) =>
@@ -89,27 +110,12 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
 
     it.effect("phone recovery with 2FA on: 60003 holds the code open, the app code then recovers once", () =>
       Effect.gen(function* () {
-        const testHost = yield* TestHost.TestHost
-        yield* testHost.adjustClock("1 hour")
-        const phone = freshPhone()
-        const { access_token } = yield* register(phone, `race_rec2fa_${process.pid % 1000}`)
-        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
-        const enabled = yield* post(
-          "/api/v10/auth/mfa/totp",
-          {
-            password: PASSWORD,
-            secret,
-            code: OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
-          },
-          access_token
-        )
-        expect(enabled.status).toBe(200)
-        yield* testHost.adjustClock("30 seconds")
+        const { phone, appCode } = yield* withTotp(`race_rec2fa_${process.pid % 1000}`)
         const { verification_id, code } = yield* startRecovery(phone)
         const body = { verification_id, code, new_password: NEW_PASSWORD }
         const held = yield* post("/api/v10/auth/recover/verify", body, undefined, freshAddress())
         expect(yield* json(held)).toMatchObject({ code: 60003, mfa: true })
-        const mfa_code = OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
+        const mfa_code = yield* appCode
         // Two at once with the right pair: the record is used by exactly one.
         const answers = yield* Effect.forEach(
           [0, 1],
@@ -122,28 +128,10 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
 
     it.effect("the right SMS code with an app code and three backup codes at once: one token pair, one recovery", () =>
       Effect.gen(function* () {
-        const testHost = yield* TestHost.TestHost
-        yield* testHost.adjustClock("1 hour")
-        const phone = freshPhone()
-        const { access_token } = yield* register(phone, `race_rec2fa_mix_${process.pid % 1000}`)
-        const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
-        const enabled = yield* post(
-          "/api/v10/auth/mfa/totp",
-          {
-            password: PASSWORD,
-            secret,
-            code: OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis))
-          },
-          access_token
-        )
-        const backups = ((yield* json(enabled)) as { backup_codes: Array<string> }).backup_codes
-        yield* testHost.adjustClock("30 seconds")
+        const { phone, appCode, backups } = yield* withTotp(`race_rec2fa_mix_${process.pid % 1000}`)
         const { verification_id, code } = yield* startRecovery(phone)
         const body = { verification_id, code, new_password: NEW_PASSWORD }
-        const factors = [
-          OtplibTotpCodes.codeAt(secret, yield* testHost.run(Clock.currentTimeMillis)),
-          ...backups.slice(0, 3)
-        ]
+        const factors = [yield* appCode, ...backups.slice(0, 3)]
         const answers = yield* Effect.forEach(
           factors,
           (mfa_code) => post("/api/v10/auth/recover/verify", { ...body, mfa_code }, undefined, freshAddress()),
