@@ -60,14 +60,19 @@ const recoverPhone = (phone: string, from = freshAddress()) =>
 const recoverEmail = (email: string, from = freshAddress()) =>
   post("/api/v10/auth/recover/email", { email, captcha_token: "dev" }, undefined, from)
 
-/** Registers, turns TOTP on and starts a phone recovery: the SMS code and a verify body without a factor. */
+/** Registers, turns TOTP on and starts a phone recovery: backup codes, the SMS code, a verify body without a factor. */
 const recoveryWithTotp = (phone: string, username: string) =>
   Effect.gen(function* () {
     const account = yield* register(phone, username)
-    yield* enableTotp(account.access_token)
+    const backups = yield* enableTotp(account.access_token)
     const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
     const code = (yield* awaitMessage(phone, "recover"))?.code
-    return { account, code, base: { verification_id: started.verification_id, code, new_password: NEW_PASSWORD } }
+    return {
+      account,
+      backups,
+      code,
+      base: { verification_id: started.verification_id, code, new_password: NEW_PASSWORD }
+    }
   })
 
 /** Registers by phone and confirms an e-mail address through the link that registration mailed. */
@@ -346,16 +351,9 @@ describe("Recovery by phone with two-factor on (issue 16)", () => {
     it.effect("a backup code recovers too, and is used up", () =>
       Effect.gen(function* () {
         const phone = "+79261130003"
-        const account = yield* register(phone, "recover_2fa_backup")
-        const [backup] = (yield* enableTotp(account.access_token)) as [string]
-        const started = (yield* json(yield* recoverPhone(phone))) as { verification_id: string }
-        const code = (yield* awaitMessage(phone, "recover"))?.code
-        const done = yield* verify({
-          verification_id: started.verification_id,
-          code,
-          new_password: NEW_PASSWORD,
-          mfa_code: backup
-        })
+        const { backups, base } = yield* recoveryWithTotp(phone, "recover_2fa_backup")
+        const [backup] = backups as [string]
+        const done = yield* verify({ ...base, mfa_code: backup })
         expect(done.status).toBe(200)
         const pair = (yield* json(done)) as { access_token: string }
         expect(yield* json(yield* send("GET", "/api/v10/auth/mfa", undefined, pair.access_token))).toEqual({
