@@ -21,7 +21,7 @@ import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { GuildParams, intBetween, lengthAtMost, lengthBetween, orEmpty, PermissionsInput } from "./GuildsApi.ts"
+import { GuildParams, intBetween, lengthAtMost, lengthBetween, orEmpty, PermissionsInput } from "./GuildFields.ts"
 
 /** Voice bitrate bounds of a guild without boosts (the only tier here). */
 export const MIN_BITRATE = 8_000

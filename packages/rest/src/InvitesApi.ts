@@ -18,7 +18,7 @@ import { GuildSchemas } from "@veche/guilds"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
-import { GuildParams, QueryBoolean, WithCountsQuery } from "./GuildsApi.ts"
+import { GuildParams, QueryBoolean, WithCountsQuery } from "./GuildFields.ts"
 
 /** Any text: an unknown or malformed code is simply an unknown invite (10006), never a 50035. */
 export const CodeParams = { code: Schema.String }

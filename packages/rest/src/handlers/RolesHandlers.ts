@@ -2,9 +2,9 @@
 import { GuildViews, Roles } from "@veche/guilds"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { DEFAULT_ROLE_NAME, type RoleBody } from "../GuildsApi.ts"
 import { currentActor } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
+import { DEFAULT_ROLE_NAME, type RoleBody } from "../RolesApi.ts"
 import { refuse } from "./GuildRefusals.ts"
 
 /** The colour of a body: `color`, else the primary of `colors`. */
