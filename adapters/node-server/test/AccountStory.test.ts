@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import { Totp } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { dataUri, png } from "../../../test/support/Png.ts"
+import { dataUri, png } from "~/test/support/Png"
 import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)

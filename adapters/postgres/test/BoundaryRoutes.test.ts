@@ -5,7 +5,7 @@
  */
 import { describe } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
-import { boundaryScenarios } from "../../../test/support/BoundaryScenarios.ts"
+import { boundaryScenarios } from "~/test/support/BoundaryScenarios"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

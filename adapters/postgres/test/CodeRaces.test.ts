@@ -6,15 +6,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { TestHost } from "@veche/test-host"
 import { Clock, Effect, Layer, Redacted } from "effect"
-import {
-  awaitMessage,
-  freshAddress,
-  json,
-  messagesTo,
-  PASSWORD,
-  post,
-  register
-} from "../../../test/support/Accounts.ts"
+import { awaitMessage, freshAddress, json, messagesTo, PASSWORD, post, register } from "~/test/support/Accounts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

@@ -8,7 +8,7 @@ import { Guilds } from "@veche/guilds"
 import type { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Redacted } from "effect"
-import { register } from "../../../test/support/Accounts.ts"
+import { register } from "~/test/support/Accounts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

@@ -4,7 +4,7 @@
  */
 import { describe } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
-import { guildRouteScenarios } from "../../../test/support/GuildScenarios.ts"
+import { guildRouteScenarios } from "~/test/support/GuildScenarios"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

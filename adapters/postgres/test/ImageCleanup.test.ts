@@ -4,7 +4,7 @@
  */
 import { describe } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
-import { imageCleanupScenarios } from "../../../test/support/ImageCleanupScenarios.ts"
+import { imageCleanupScenarios } from "~/test/support/ImageCleanupScenarios"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

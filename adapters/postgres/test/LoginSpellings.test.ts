@@ -10,7 +10,7 @@ import { Account } from "@veche/auth"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "../../../test/support/Accounts.ts"
+import { awaitMessage, freshAddress, json, PASSWORD, post, register } from "~/test/support/Accounts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

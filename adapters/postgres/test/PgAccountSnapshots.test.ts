@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { accountSnapshotsContract } from "@veche/auth/test/contracts/AccountSnapshotsContract"
 import { Layer, Redacted } from "effect"
-import { accountSnapshotsContract } from "../../../packages/auth/test/contracts/AccountSnapshotsContract.ts"
 import * as PgAccountSnapshots from "../src/PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "../src/PgAccountsRepo.ts"
 import * as PgEmailLinksRepo from "../src/PgEmailLinksRepo.ts"

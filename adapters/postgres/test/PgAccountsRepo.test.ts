@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { accountsRepoContract } from "@veche/auth/test/contracts/AccountsRepoContract"
 import { Layer, Redacted } from "effect"
-import { accountsRepoContract } from "../../../packages/auth/test/contracts/AccountsRepoContract.ts"
 import * as PgAccountsRepo from "../src/PgAccountsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { blocksRepoContract } from "@veche/auth/test/contracts/BlocksRepoContract"
 import { Layer, Redacted } from "effect"
-import { blocksRepoContract } from "../../../packages/auth/test/contracts/BlocksRepoContract.ts"
 import * as PgBlocksRepo from "../src/PgBlocksRepo.ts"
 import * as PgSessionsRepo from "../src/PgSessionsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { dataExportsRepoContract } from "@veche/auth/test/contracts/DataExportsRepoContract"
 import { Layer, Redacted } from "effect"
-import { dataExportsRepoContract } from "../../../packages/auth/test/contracts/DataExportsRepoContract.ts"
 import * as PgDataExportsRepo from "../src/PgDataExportsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { deletionsRepoContract } from "@veche/auth/test/contracts/DeletionsRepoContract"
 import { Layer, Redacted } from "effect"
-import { deletionsRepoContract } from "../../../packages/auth/test/contracts/DeletionsRepoContract.ts"
 import * as PgDeletionsRepo from "../src/PgDeletionsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { DeliveryJob, DeliveryStore, SecretBox } from "@veche/platform"
+import { deliveryStoreContract } from "@veche/platform/test/contracts/DeliveryStoreContract"
 import { DateTime, Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
-import { deliveryStoreContract } from "../../../packages/platform/test/contracts/DeliveryStoreContract.ts"
 import * as PgDeliveryStore from "../src/PgDeliveryStore.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

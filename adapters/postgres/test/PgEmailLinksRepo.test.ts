@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { emailLinksRepoContract } from "@veche/auth/test/contracts/EmailLinksRepoContract"
 import { Layer, Redacted } from "effect"
-import { emailLinksRepoContract } from "../../../packages/auth/test/contracts/EmailLinksRepoContract.ts"
 import * as PgEmailLinksRepo from "../src/PgEmailLinksRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { guildsRepoContract } from "@veche/guilds/test/contracts/GuildsRepoContract"
 import { Layer, Redacted } from "effect"
-import { guildsRepoContract } from "../../../packages/guilds/test/contracts/GuildsRepoContract.ts"
 import * as PgGuildsRepo from "../src/PgGuildsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

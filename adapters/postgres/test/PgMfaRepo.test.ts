@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { mfaRepoContract } from "@veche/auth/test/contracts/MfaRepoContract"
 import { Layer, Redacted } from "effect"
-import { mfaRepoContract } from "../../../packages/auth/test/contracts/MfaRepoContract.ts"
 import * as PgMfaRepo from "../src/PgMfaRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { profilesRepoContract } from "@veche/users/test/contracts/ProfilesRepoContract"
 import { Layer, Redacted } from "effect"
-import { profilesRepoContract } from "../../../packages/users/test/contracts/ProfilesRepoContract.ts"
 import * as PgProfilesRepo from "../src/PgProfilesRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { relationshipsRepoContract } from "@veche/users/test/contracts/RelationshipsRepoContract"
 import { Layer, Redacted } from "effect"
-import { relationshipsRepoContract } from "../../../packages/users/test/contracts/RelationshipsRepoContract.ts"
 import * as PgRelationshipsRepo from "../src/PgRelationshipsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { restrictionsRepoContract } from "@veche/auth/test/contracts/RestrictionsRepoContract"
 import { Layer, Redacted } from "effect"
-import { restrictionsRepoContract } from "../../../packages/auth/test/contracts/RestrictionsRepoContract.ts"
 import * as PgRestrictionsRepo from "../src/PgRestrictionsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"

@@ -1,9 +1,9 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { SessionsRepo } from "@veche/auth"
+import { sessionsRepoContract } from "@veche/auth/test/contracts/SessionsRepoContract"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { sessionsRepoContract } from "../../../packages/auth/test/contracts/SessionsRepoContract.ts"
 import * as PgSessionsRepo from "../src/PgSessionsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
+import { usersRepoContract } from "@veche/users/test/contracts/UsersRepoContract"
 import { Layer, Redacted } from "effect"
-import { usersRepoContract } from "../../../packages/users/test/contracts/UsersRepoContract.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgUsersRepo from "../src/PgUsersRepo.ts"
 

@@ -1,9 +1,9 @@
 import { describe, layer } from "@effect/vitest"
-import { Layer, Redacted } from "effect"
 import {
   verificationsRaceContract,
   verificationsRepoContract
-} from "../../../packages/auth/test/contracts/VerificationsRepoContract.ts"
+} from "@veche/auth/test/contracts/VerificationsRepoContract"
+import { Layer, Redacted } from "effect"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PgVerificationsRepo from "../src/PgVerificationsRepo.ts"
 

@@ -5,7 +5,7 @@
  */
 import { describe } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
-import { sessionScenarios } from "../../../test/support/SessionScenarios.ts"
+import { sessionScenarios } from "~/test/support/SessionScenarios"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 

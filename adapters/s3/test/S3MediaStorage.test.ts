@@ -1,8 +1,8 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { MediaStorage, MediaStorageConfig } from "@veche/media"
+import { mediaStorageContract } from "@veche/media/test/contracts/MediaStorageContract"
 import { ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { FetchHttpClient } from "effect/http"
-import { mediaStorageContract } from "../../../packages/media/test/contracts/MediaStorageContract.ts"
 import * as S3MediaStorage from "../src/S3MediaStorage.ts"
 import * as FakeS3Server from "./support/FakeS3Server.ts"
 

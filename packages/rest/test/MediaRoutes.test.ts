@@ -9,7 +9,7 @@ import { SharpImageCodec } from "@veche/sharp"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, OpenApi } from "effect/http-api"
-import { png } from "../../../test/support/Png.ts"
+import { png } from "~/test/support/Png"
 import * as MediaHandlers from "../src/handlers/MediaHandlers.ts"
 import { MediaApi } from "../src/MediaApi.ts"
 

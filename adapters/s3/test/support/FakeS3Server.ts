@@ -169,4 +169,4 @@ export const start = (credentials: Credentials): Effect.Effect<FakeS3Server, nev
   ).pipe(Effect.map(({ fake }) => fake))
 
 /** A base URL where nothing listens (shared with the platform's provider tests). */
-export { closedBaseUrl } from "../../../../packages/platform/test/support/FakeHttpServer.ts"
+export { closedBaseUrl } from "@veche/platform/test/support/FakeHttpServer"

@@ -6,8 +6,8 @@
 import { expect, type Vitest } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
 import type { UsersRepo } from "@veche/users"
+import { insertUser } from "@veche/users/test/support/TestUsers"
 import { DateTime, Effect, Option } from "effect"
-import { insertUser } from "../../../users/test/support/TestUsers.ts"
 import * as Restriction from "../../src/Restriction.ts"
 import { RestrictionsRepo } from "../../src/RestrictionsRepo.ts"
 
