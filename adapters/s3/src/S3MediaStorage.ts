@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto"
 import { MediaErrors, MediaKey, MediaStorage } from "@veche/media"
+import { Urls } from "@veche/platform"
 import { AwsV4Signer } from "aws4fetch"
 import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
@@ -34,17 +35,10 @@ export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(10)
 
 const EMPTY_SHA256 = createHash("sha256").digest("hex")
 
-/** Without trailing slashes (a loop: `replace(/\/+$/, "")` is quadratic on a run of slashes). */
-const withoutTrailingSlashes = (path: string): string => {
-  let end = path.length
-  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end--
-  return path.slice(0, end)
-}
-
 /** The object's URL under either addressing style. Keys are `MediaKey`s: nothing to escape. */
 export const objectUrl = (options: Options, key: string): string => {
   const endpoint = new URL(options.endpoint ?? `https://s3.${options.region}.amazonaws.com`)
-  const basePath = withoutTrailingSlashes(endpoint.pathname)
+  const basePath = Urls.withoutTrailingSlashes(endpoint.pathname)
   if (options.forcePathStyle === true) {
     return `${endpoint.protocol}//${endpoint.host}${basePath}/${options.bucket}/${key}`
   }

@@ -3,14 +3,9 @@
  * API. Built from the configured base URL, never from a request's Host header (a forged Host would
  * otherwise send the secret to someone else's site).
  */
-import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
 
-/** Without trailing slashes (a loop: `replace(/\/+$/, "")` is quadratic on a run of slashes). */
-const withoutTrailingSlashes = (path: string): string => {
-  let end = path.length
-  while (end > 0 && path.charCodeAt(end - 1) === 47 /* "/" */) end--
-  return path.slice(0, end)
-}
+import { Urls } from "@veche/platform"
+import { Config, ConfigProvider, Context, Effect, Layer } from "effect"
 
 export class WebLinks extends Context.Service<
   WebLinks,
@@ -22,7 +17,7 @@ export class WebLinks extends Context.Service<
   static readonly layer = (webUrl: string): Layer.Layer<WebLinks> => Layer.succeed(WebLinks, WebLinks.make(webUrl))
 
   static readonly make = (webUrl: string): WebLinks["Service"] => {
-    const base = withoutTrailingSlashes(webUrl)
+    const base = Urls.withoutTrailingSlashes(webUrl)
     const page = (path: string) => (token: string) => `${base}${path}?token=${encodeURIComponent(token)}`
     return WebLinks.of({ confirmEmail: page("/verify-email"), resetPassword: page("/reset-password") })
   }

@@ -16,16 +16,7 @@ export interface Answer<A> {
   readonly body: A
 }
 
-/**
- * `url` without its trailing slashes, so a configured base URL joins a path cleanly. A loop, not
- * `replace(/\/+$/, "")`: that pattern is retried from every slash and is quadratic on a long run of
- * them (the ReDoS lint, `pnpm run check:regex`, refuses it).
- */
-export const withoutTrailingSlashes = (url: string): string => {
-  let end = url.length
-  while (end > 0 && url.charCodeAt(end - 1) === 47 /* "/" */) end--
-  return url.slice(0, end)
-}
+export { withoutTrailingSlashes } from "../Urls.ts"
 
 /** Five seconds: long enough for a slow provider on a bad day, short enough for a person waiting. */
 export const DEFAULT_TIMEOUT: Duration.Duration = Duration.seconds(5)
