@@ -21,7 +21,7 @@ import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { GuildParams, intBetween, lengthAtMost, lengthBetween, orEmpty, PermissionsInput } from "./GuildFields.ts"
+import { GuildParams, orEmpty, PermissionsInput } from "./GuildFields.ts"
 
 /** Voice bitrate bounds of a guild without boosts (the only tier here). */
 export const MIN_BITRATE = 8_000
@@ -45,10 +45,10 @@ export type OverwriteInput = typeof OverwriteInput.Type
 
 /** The fields a guild channel's creation and edit share; null means "the default" / "none". */
 const channelFields = {
-  topic: Schema.optionalKey(Schema.NullOr(lengthAtMost(1024))),
-  bitrate: Schema.optionalKey(Schema.NullOr(intBetween(MIN_BITRATE, MAX_BITRATE))),
-  user_limit: Schema.optionalKey(Schema.NullOr(intBetween(0, 99))),
-  rate_limit_per_user: Schema.optionalKey(Schema.NullOr(intBetween(0, 21_600))),
+  topic: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(1024))),
+  bitrate: Schema.optionalKey(Schema.NullOr(Fields.intBetween(MIN_BITRATE, MAX_BITRATE))),
+  user_limit: Schema.optionalKey(Schema.NullOr(Fields.intBetween(0, 99))),
+  rate_limit_per_user: Schema.optionalKey(Schema.NullOr(Fields.intBetween(0, 21_600))),
   position: Schema.optionalKey(Schema.NullOr(Fields.Int32)),
   permission_overwrites: Schema.optionalKey(Schema.NullOr(Fields.arrayAtMost(OverwriteInput, MAX_OVERWRITES))),
   /** A category of the same guild; null puts it at the top level. */
@@ -61,7 +61,7 @@ const channelFields = {
  * to the type (a topic on a voice channel) are ignored, as on the platform.
  */
 export const ChannelCreateBody = Schema.Struct({
-  name: lengthBetween(1, 100),
+  name: Fields.lengthBetween(1, 100),
   type: Guild.ChannelType.pipe(Schema.withDecodingDefaultKey(Effect.succeed(0 as const))),
   ...channelFields
 })
@@ -69,7 +69,7 @@ export type ChannelCreateBody = typeof ChannelCreateBody.Type
 
 /** PATCH /channels/{channel_id}: the creation fields minus the type, all optional. */
 export const ChannelPatchBody = Schema.Struct({
-  name: Schema.optionalKey(lengthBetween(1, 100)),
+  name: Schema.optionalKey(Fields.lengthBetween(1, 100)),
   ...channelFields
 })
 export type ChannelPatchBody = typeof ChannelPatchBody.Type
@@ -102,8 +102,8 @@ export type OverwriteBody = typeof OverwriteBody.Type
  * membership; `unique: false` may hand back an existing invite with the same settings.
  */
 export const InviteCreateBody = Schema.Struct({
-  max_age: intBetween(0, 604_800).pipe(Schema.withDecodingDefaultKey(Effect.succeed(86_400))),
-  max_uses: intBetween(0, 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(0))),
+  max_age: Fields.intBetween(0, 604_800).pipe(Schema.withDecodingDefaultKey(Effect.succeed(86_400))),
+  max_uses: Fields.intBetween(0, 100).pipe(Schema.withDecodingDefaultKey(Effect.succeed(0))),
   temporary: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
   unique: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 })

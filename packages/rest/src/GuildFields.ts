@@ -1,6 +1,6 @@
 /**
  * The request-side field kit of the guild groups (`GuildsApi`, `MembersApi`, `RolesApi`), which the
- * channel and invite groups share too: lengths and ranges (from `Fields`), query parameters as the
+ * channel and invite groups share too: ranges built on `Fields`, query parameters as the
  * platform reads them, permission sets, images, colours, optional bodies, the audit-log reason, the
  * `{guild_id}` path parameter and the error sets of guild routes. Pure data.
  */
@@ -10,21 +10,12 @@ import { Snowflake } from "@veche/platform"
 import { Effect, Schema, SchemaTransformation } from "effect"
 import * as Fields from "./Fields.ts"
 
-/** A string of `min`–`max` characters (BASE_TYPE_BAD_LENGTH). */
-export const lengthBetween = Fields.lengthBetween
-
-/** A string of at most `max` characters (BASE_TYPE_MAX_LENGTH). */
-export const lengthAtMost = Fields.lengthAtMost
-
-/** An integer in [min, max]; each bound reports its own code (NUMBER_TYPE_MIN / NUMBER_TYPE_MAX). */
-export const intBetween = Fields.intBetween
-
 /** An integer query parameter in [min, max]; anything but digits is NUMBER_TYPE_COERCE. */
 export const queryIntBetween = (min: number, max: number) =>
   Schema.String.pipe(
     Schema.check(Schema.isPattern(/^[+-]?\d{1,16}$/, { message: "Value is not int.", formCode: "NUMBER_TYPE_COERCE" })),
     Schema.decodeTo(
-      intBetween(min, max),
+      Fields.intBetween(min, max),
       SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) })
     )
   )
@@ -85,7 +76,7 @@ export const PermissionsInput = Schema.Union([
 export const ImageData = Schema.String.pipe(Schema.check(Fields.maxLength(8_000_000)))
 
 /** 0–0xFFFFFF. */
-export const Color = intBetween(0, 0xff_ff_ff)
+export const Color = Fields.intBetween(0, 0xff_ff_ff)
 
 /**
  * A body that may also be left out: an empty (or `null`) request body decodes as `{}` would, so a
@@ -113,7 +104,7 @@ export const orEmpty = <S extends Schema.Top & { readonly DecodingServices: neve
  */
 export const AuditLogReason = Schema.String.pipe(
   Schema.decodeTo(
-    lengthAtMost(512).pipe(Schema.check(Fields.withoutNul)),
+    Fields.lengthAtMost(512).pipe(Schema.check(Fields.withoutNul)),
     SchemaTransformation.transform({
       decode: (raw: string) => {
         try {

@@ -21,16 +21,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import {
-  GuildParams,
-  ImageData,
-  inGuild,
-  lengthAtMost,
-  lengthBetween,
-  managing,
-  queryLimit,
-  WithCountsQuery
-} from "./GuildFields.ts"
+import { GuildParams, ImageData, inGuild, managing, queryLimit, WithCountsQuery } from "./GuildFields.ts"
 
 // This module once held all three groups and the field kit; `@veche/rest`'s `GuildsApi` namespace
 // keeps every name it had.
@@ -74,7 +65,7 @@ export const Locale = Schema.Literals([
   "ko"
 ])
 
-export const GuildName = lengthBetween(2, 100)
+export const GuildName = Fields.lengthBetween(2, 100)
 
 /** Entries `features` may carry in one PATCH. */
 export const MAX_FEATURES = 100
@@ -98,7 +89,7 @@ export const GuildPatchBody = Schema.Struct({
   name: Schema.optionalKey(GuildName),
   icon: Schema.optionalKey(Schema.NullOr(ImageData)),
   banner: Schema.optionalKey(Schema.NullOr(ImageData)),
-  description: Schema.optionalKey(Schema.NullOr(lengthAtMost(120))),
+  description: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(120))),
   verification_level: Schema.optionalKey(Schema.NullOr(GuildSchemas.VerificationLevel)),
   default_message_notifications: Schema.optionalKey(Schema.NullOr(GuildSchemas.DefaultMessageNotifications)),
   explicit_content_filter: Schema.optionalKey(Schema.NullOr(GuildSchemas.ExplicitContentFilter)),
@@ -110,7 +101,7 @@ export const GuildPatchBody = Schema.Struct({
   /** null resets to en-US. */
   preferred_locale: Schema.optionalKey(Schema.NullOr(Locale)),
   /** Only the features a guild may switch are kept; the platform defines far fewer than 100. */
-  features: Schema.optionalKey(Fields.arrayAtMost(lengthAtMost(64), MAX_FEATURES)),
+  features: Schema.optionalKey(Fields.arrayAtMost(Fields.lengthAtMost(64), MAX_FEATURES)),
   owner_id: Schema.optionalKey(Snowflake.Snowflake)
 })
 export type GuildPatchBody = typeof GuildPatchBody.Type

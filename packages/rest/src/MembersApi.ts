@@ -9,16 +9,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import {
-  AuditLogHeaders,
-  GuildParams,
-  inGuild,
-  intBetween,
-  lengthAtMost,
-  managing,
-  orEmpty,
-  queryLimit
-} from "./GuildFields.ts"
+import { AuditLogHeaders, GuildParams, inGuild, managing, orEmpty, queryLimit } from "./GuildFields.ts"
 
 /** A member's user id, or `@me` for the caller. */
 export const MemberTarget = Schema.Union([Snowflake.Snowflake, Schema.Literal("@me")]).annotate({
@@ -40,7 +31,7 @@ export const MembersQuery = {
  * needs Change Nickname, another's Manage Nicknames) and the full list of roles (Manage Roles).
  */
 export const MemberPatchBody = Schema.Struct({
-  nick: Schema.optionalKey(Schema.NullOr(lengthAtMost(32))),
+  nick: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(32))),
   roles: Schema.optionalKey(Schema.NullOr(Fields.arrayAtMost(Snowflake.Snowflake, Guild.MAX_ROLES)))
 })
 export type MemberPatchBody = typeof MemberPatchBody.Type
@@ -58,8 +49,8 @@ export const BansQuery = {
  * The reason comes in `X-Audit-Log-Reason`.
  */
 export const BanBody = Schema.Struct({
-  delete_message_seconds: Schema.optionalKey(intBetween(0, 604_800)),
-  delete_message_days: Schema.optionalKey(intBetween(0, 7))
+  delete_message_seconds: Schema.optionalKey(Fields.intBetween(0, 604_800)),
+  delete_message_days: Schema.optionalKey(Fields.intBetween(0, 7))
 })
 export type BanBody = typeof BanBody.Type
 

@@ -9,7 +9,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { Color, GuildParams, inGuild, lengthAtMost, managing, orEmpty, PermissionsInput } from "./GuildFields.ts"
+import { Color, GuildParams, inGuild, managing, orEmpty, PermissionsInput } from "./GuildFields.ts"
 
 export const RoleParams = { guild_id: Snowflake.Snowflake, role_id: Snowflake.Snowflake }
 
@@ -30,7 +30,7 @@ export const RoleColorsInput = Schema.Struct({
  * stands for `color` when `color` is absent.
  */
 export const RoleBody = Schema.Struct({
-  name: Schema.optionalKey(Schema.NullOr(lengthAtMost(100))),
+  name: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(100))),
   permissions: Schema.optionalKey(Schema.NullOr(PermissionsInput)),
   color: Schema.optionalKey(Schema.NullOr(Color)),
   colors: Schema.optionalKey(RoleColorsInput),
