@@ -7,21 +7,12 @@ import { createServer } from "node:http"
 import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
-import {
-  AuthFlows,
-  Moderation,
-  SessionSweep,
-  Sessions,
-  SessionsConfig,
-  Staff,
-  Tokens,
-  VerificationCodes,
-  WebLinks
-} from "@veche/auth"
+import { AuthFlows, SessionSweep, Sessions, SessionsConfig, Tokens, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
-import { AccountStandings, GuildsDomain } from "@veche/guilds"
+import { GuildsDomain } from "@veche/guilds"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig, ProfileImages } from "@veche/media"
+import { ModerationDomain, Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
@@ -102,7 +93,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const delivery = DeliveryQueue.DeliveryQueue.layer.pipe(
       Layer.provide(PgDeliveryStore.layer.pipe(Layer.provide(database)))
     )
-    const moderation = Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layerConfig))
+    // Staff actions (staff from SERVICE_STAFF_*), and what sessions (blocks) and guilds (account
+    // standings) ask of them.
+    const moderation = ModerationDomain.layer.pipe(Layer.provide(Staff.Staff.layerConfig))
     const registration = AuthFlows.layer.pipe(
       Layer.provide(
         Layer.mergeAll(
@@ -122,11 +115,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       EventBus.EventBus.layerMemory
     )
     // Guilds on PostgreSQL; they also answer the users domain's Memberships (servers a user is in).
-    // Joining reads the account's standing (verification, restriction) from the accounts domain.
-    const guilds = GuildsDomain.layer.pipe(
-      Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
-      Layer.provide(NodeCrypto.layer)
-    )
+    // Joining reads the account's standing (verification, restriction) from the moderation domain.
+    const guilds = GuildsDomain.layer.pipe(Layer.provide(NodeCrypto.layer))
     // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
     // (export archives share the storage).
     const storage = MediaStorageConfig.layerConfig({
@@ -139,13 +129,14 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
-      Layer.provideMerge(Layer.merge(registration, moderation)),
+      Layer.provideMerge(registration),
       Layer.provideMerge(guilds),
       Layer.provideMerge(delivery),
       // for the routes and for account erasure (which deletes what the account showed)
       Layer.provideMerge(images),
       Layer.provideMerge(storage),
       Layer.provideMerge(accounts),
+      Layer.provideMerge(moderation),
       Layer.provideMerge(providers),
       Layer.provideMerge(SecretBox.SecretBox.layerConfig),
       Layer.provideMerge(tokens),

@@ -2,22 +2,20 @@
 import type {
   AccountSnapshot,
   AccountsRepo,
-  BlocksRepo,
   DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
-  RestrictionsRepo,
   SessionsRepo,
   VerificationsRepo
 } from "@veche/auth"
 import type { GuildsRepo } from "@veche/guilds"
+import type { SanctionsRepo } from "@veche/moderation"
 import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
-import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
 import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
@@ -25,7 +23,7 @@ import * as PgGuildsRepo from "./PgGuildsRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
 import * as PgRelationshipsRepo from "./PgRelationshipsRepo.ts"
-import * as PgRestrictionsRepo from "./PgRestrictionsRepo.ts"
+import * as PgSanctionsRepo from "./PgSanctionsRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgUsersRepo from "./PgUsersRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
@@ -39,8 +37,7 @@ export const layer: Layer.Layer<
   | VerificationsRepo.VerificationsRepo
   | MfaRepo.MfaRepo
   | EmailLinksRepo.EmailLinksRepo
-  | BlocksRepo.BlocksRepo
-  | RestrictionsRepo.RestrictionsRepo
+  | SanctionsRepo.SanctionsRepo
   | ProfilesRepo.ProfilesRepo
   | DeletionsRepo.DeletionsRepo
   | DataExportsRepo.DataExportsRepo
@@ -56,8 +53,7 @@ export const layer: Layer.Layer<
   PgVerificationsRepo.layer,
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
-  PgBlocksRepo.layer,
-  PgRestrictionsRepo.layer,
+  PgSanctionsRepo.layer,
   PgProfilesRepo.layer,
   PgDeletionsRepo.layer,
   PgDataExportsRepo.layer,

@@ -14,26 +14,23 @@ import {
   AccountSnapshot,
   AccountsRepo,
   AuthFlows,
-  BlocksRepo,
   type DataExports,
   DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
-  Moderation,
-  RestrictionsRepo,
   SessionSweep,
   Sessions,
   SessionsConfig,
   SessionsRepo,
-  Staff,
   Tokens,
   VerificationCodes,
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
-import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
+import { GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
+import { type Moderation, ModerationDomain, SanctionBlocks, type SanctionsRepo, Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -119,8 +116,7 @@ export type DomainServices =
   | VerificationsRepo.VerificationsRepo
   | DeliveryQueue.DeliveryQueue
   | AccountsRepo.AccountsRepo
-  | BlocksRepo.BlocksRepo
-  | RestrictionsRepo.RestrictionsRepo
+  | SanctionsRepo.SanctionsRepo
   | Moderation.Moderation
   | EventBus.EventBus
   | GuildsRepo.GuildsRepo
@@ -161,8 +157,7 @@ export type Repositories =
   | VerificationsRepo.VerificationsRepo
   | MfaRepo.MfaRepo
   | EmailLinksRepo.EmailLinksRepo
-  | BlocksRepo.BlocksRepo
-  | RestrictionsRepo.RestrictionsRepo
+  | SanctionsRepo.SanctionsRepo
   | ProfilesRepo.ProfilesRepo
   | DeletionsRepo.DeletionsRepo
   | DataExportsRepo.DataExportsRepo
@@ -177,10 +172,12 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = AccountSnapsho
       AccountsRepo.AccountsRepo.layerMemory,
       MfaRepo.MfaRepo.layerMemory,
       EmailLinksRepo.EmailLinksRepo.layerMemory,
-      // sessions read password changes from the accounts beside them (the same layer, built once)
-      SessionsRepo.SessionsRepo.layerMemory.pipe(Layer.provide(AccountsRepo.AccountsRepo.layerMemory)),
+      // sessions read password changes from the accounts beside them (the same layer, built once),
+      // and blocks through auth's port, answered from the sanctions beside them
+      SessionsRepo.SessionsRepo.layerMemory.pipe(
+        Layer.provide(Layer.merge(AccountsRepo.AccountsRepo.layerMemory, SanctionBlocks.layer))
+      ),
       VerificationsRepo.VerificationsRepo.layerMemory,
-      RestrictionsRepo.RestrictionsRepo.layerMemory,
       DeletionsRepo.DeletionsRepo.layerMemory,
       DataExportsRepo.DataExportsRepo.layerMemory,
       GuildsRepo.GuildsRepo.layerMemory,
@@ -188,8 +185,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = AccountSnapsho
       RelationshipsRepo.RelationshipsRepo.layerMemory
     )
   ),
-  // sessions read blocks, accounts read users: both shared with the rest of the host
-  Layer.provideMerge(Layer.merge(BlocksRepo.BlocksRepo.layerMemory, UsersRepo.UsersRepo.layerMemory))
+  // sessions read sanctions, accounts read users: both shared with the rest of the host
+  Layer.provideMerge(Layer.merge(ModerationDomain.layerMemoryRepositories, UsersRepo.UsersRepo.layerMemory))
 )
 
 const LOOPBACK = Schema.decodeSync(TrustedProxies.NetworkList)("127.0.0.1/32")[0] as IpNetwork.IpNetwork
@@ -307,17 +304,12 @@ const deliveryOf = (options: Options) =>
 
 /** Everything the routes need, over memory repositories unless the caller supplies them. */
 const services = (options: Options) => {
-  // the recorded outbox: every code, link and letter the dev adapters send
-  const moderation = Moderation.Moderation.layer.pipe(
+  // staff actions, and what sessions (blocks) and guilds (account standings) ask of them
+  const moderation = ModerationDomain.layer.pipe(
     Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
   )
-  // guilds; joining reads the account's standing from the accounts domain beside it
-  const guilds = GuildsDomain.layer.pipe(
-    // the same `moderation` value as below: layers are shared by reference within one build
-    Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
-    Layer.provide(SecureRandom.layerWebCrypto)
-  )
-  const domain = Layer.mergeAll(registration, moderation).pipe(
+  const guilds = GuildsDomain.layer.pipe(Layer.provide(SecureRandom.layerWebCrypto))
+  const domain = registration.pipe(
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     // images for the routes and for account erasure (which deletes what the account showed)
@@ -332,6 +324,7 @@ const services = (options: Options) => {
         GeoIp.GeoIp.layerTest(COUNTRIES)
       )
     ),
+    Layer.provideMerge(moderation),
     Layer.provideMerge(tokens),
     // one layer for every repository, shared with tests through `run`
     Layer.provideMerge(options.repositories ?? layerMemoryRepositories),

@@ -13,24 +13,21 @@ import {
   AccountSnapshot,
   AccountsRepo,
   AuthFlows,
-  BlocksRepo,
   DataExportsRepo,
   DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
-  Moderation,
-  RestrictionsRepo,
   Sessions,
   SessionsConfig,
   SessionsRepo,
-  Staff,
   Tokens,
   VerificationCodes,
   VerificationsRepo,
   WebLinks
 } from "@veche/auth"
-import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
+import { GuildsDomain, GuildsRepo } from "@veche/guilds"
 import { MediaStorage, ProfileImages } from "@veche/media"
+import { ModerationDomain, SanctionBlocks, Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -95,7 +92,9 @@ const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
 const sessions = Sessions.Sessions.layer.pipe(
   // sessions read password changes from the accounts below (the same layer, built once)
   Layer.provide(SessionsRepo.SessionsRepo.layerMemory.pipe(Layer.provide(AccountsRepo.AccountsRepo.layerMemory))),
-  Layer.provideMerge(BlocksRepo.BlocksRepo.layerMemory),
+  // blocks are read through auth's port, answered from the sanctions store the moderation domain writes
+  Layer.provide(SanctionBlocks.layer),
+  Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provide(SessionsConfig.SessionsConfig.layer())
 )
 // Letters and SMS go through an in-memory queue to the console adapters (and the dev outbox).
@@ -128,19 +127,10 @@ const domain = Layer.mergeAll(
   Layer.provideMerge(Layer.merge(registration, AccountSnapshot.AccountSnapshots.layerFromRepos)),
   // Guilds in memory (they also tell the accounts domain which servers a user is in).
   Layer.provideMerge(
-    GuildsDomain.layer.pipe(
-      Layer.provide(AccountStandings.AccountStandings.layerFromAccounts),
-      Layer.provideMerge(GuildsRepo.GuildsRepo.layerMemory),
-      Layer.provide(NodeCrypto.layer)
-    )
+    GuildsDomain.layer.pipe(Layer.provideMerge(GuildsRepo.GuildsRepo.layerMemory), Layer.provide(NodeCrypto.layer))
   ),
   // No staff in this example: the moderation routes answer 403 to everyone.
-  Layer.provideMerge(
-    Moderation.Moderation.layer.pipe(
-      Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })),
-      Layer.provideMerge(RestrictionsRepo.RestrictionsRepo.layerMemory)
-    )
-  ),
+  Layer.provideMerge(ModerationDomain.layer.pipe(Layer.provide(Staff.Staff.layer({ userIds: [], phones: [] })))),
   Layer.provideMerge(delivery),
   Layer.provideMerge(
     Layer.mergeAll(

@@ -13,7 +13,6 @@ import {
   EmailConfirmation,
   Login,
   Mfa,
-  Moderation,
   PhoneChange,
   PhoneChecks,
   Recovery,
@@ -23,6 +22,7 @@ import {
 import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
 import { RouteLimiter } from "@veche/ratelimit"
 import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"

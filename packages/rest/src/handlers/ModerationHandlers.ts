@@ -1,10 +1,12 @@
 /** Handlers of the staff group. */
-import { Moderation } from "@veche/auth"
+import { Moderation } from "@veche/moderation"
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
-import { refusing } from "./AuthRefusals.ts"
+import { refuse } from "./ModerationRefusals.ts"
+
+const term = (until: DateTime.Utc | null) => (until === null ? null : DateTime.formatIso(until))
 
 export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
   Effect.gen(function* () {
@@ -22,17 +24,17 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
           return {
             user_id: block.userId,
             reason: block.reason,
-            until: block.until === null ? null : DateTime.formatIso(block.until),
+            until: term(block.until),
             blocked_by: block.blockedBy,
             created_at: DateTime.formatIso(block.createdAt)
           }
-        }).pipe(refusing)
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("unblockUser", ({ params }) =>
         Effect.gen(function* () {
           const staff = yield* requireUser
           yield* moderation.unblock({ staffId: staff.userId, userId: params.user_id })
-        }).pipe(refusing)
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("restrictUser", ({ params, payload }) =>
         Effect.gen(function* () {
@@ -46,17 +48,17 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
           return {
             user_id: restriction.userId,
             reason: restriction.reason,
-            until: restriction.until === null ? null : DateTime.formatIso(restriction.until),
+            until: term(restriction.until),
             restricted_by: restriction.restrictedBy,
             created_at: DateTime.formatIso(restriction.createdAt)
           }
-        }).pipe(refusing)
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("unrestrictUser", ({ params }) =>
         Effect.gen(function* () {
           const staff = yield* requireUser
           yield* moderation.unrestrict({ staffId: staff.userId, userId: params.user_id })
-        }).pipe(refusing)
+        }).pipe(Effect.mapError(refuse))
       )
   })
 )

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
+import { AccountsRepo } from "@veche/auth"
 import { UsersRepo } from "@veche/users"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { AccountsRepo } from "../src/AccountsRepo.ts"
 import { Staff } from "../src/Staff.ts"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.service(Staff).pipe(
     Effect.provide(
       Staff.layerConfig.pipe(
-        Layer.provide(AccountsRepo.layerMemory.pipe(Layer.provide(UsersRepo.UsersRepo.layerMemory))),
+        Layer.provide(AccountsRepo.AccountsRepo.layerMemory.pipe(Layer.provide(UsersRepo.UsersRepo.layerMemory))),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))
       )
     )

@@ -4,10 +4,9 @@
  * not the database, so that granting staff rights is an operator's act on the deployment.
  */
 
+import { AccountsRepo, Phone } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Schema } from "effect"
-import { AccountsRepo } from "./AccountsRepo.ts"
-import * as Phone from "./Phone.ts"
 
 export interface StaffList {
   readonly userIds: ReadonlyArray<string>
@@ -17,12 +16,12 @@ export interface StaffList {
 export class Staff extends Context.Service<
   Staff,
   { readonly isStaff: (userId: Snowflake.Snowflake) => Effect.Effect<boolean> }
->()("@veche/auth/Staff") {
-  static readonly layer = (list: StaffList): Layer.Layer<Staff, never, AccountsRepo> =>
+>()("@veche/moderation/Staff") {
+  static readonly layer = (list: StaffList): Layer.Layer<Staff, never, AccountsRepo.AccountsRepo> =>
     Layer.effect(
       Staff,
       Effect.gen(function* () {
-        const accounts = yield* AccountsRepo
+        const accounts = yield* AccountsRepo.AccountsRepo
         const ids = new Set(list.userIds)
         // Any accepted spelling; an entry that is no phone at all matches nobody.
         const phones = new Set(list.phones.flatMap((text) => Option.toArray(Phone.normalise(text))))
@@ -43,7 +42,7 @@ export class Staff extends Context.Service<
     )
 
   /** Both lists from configuration; a malformed entry stops the start rather than being ignored. */
-  static readonly layerConfig: Layer.Layer<Staff, Config.ConfigError, AccountsRepo> = Layer.unwrap(
+  static readonly layerConfig: Layer.Layer<Staff, Config.ConfigError, AccountsRepo.AccountsRepo> = Layer.unwrap(
     Effect.gen(function* () {
       const split = (name: string) =>
         Config.String(name).pipe(
