@@ -17,8 +17,4 @@ export const layer: Layer.Layer<
   UsersDomain.Repositories | AuthDomain.Repositories | GuildsDomain.Repositories,
   never,
   SqlClient.SqlClient
-> = Layer.mergeAll(
-  PgUsersRepositories.layer,
-  PgAuthRepositories.layer,
-  PgGuildsRepositories.layer
-)
+> = Layer.mergeAll(PgUsersRepositories.layer, PgAuthRepositories.layer, PgGuildsRepositories.layer)

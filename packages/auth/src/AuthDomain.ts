@@ -4,9 +4,9 @@
  * and moderation. Its repository list is `Repositories`; `layerMemoryRepositories` answers them in
  * memory. Hosts supply the repositories, the providers, the configuration and secure randomness.
  */
-import type { DeliveryQueue, SecretBox, Snowflake } from "@veche/platform"
-import type { Captcha, CarrierCheck, SmsSender } from "@veche/platform"
+
 import type { MediaStorage, ProfileImages } from "@veche/media"
+import type { Captcha, CarrierCheck, DeliveryQueue, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
 import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
@@ -47,12 +47,7 @@ export type Repositories =
   | DataExportsRepo
   | AccountSnapshots
 
-export type Services =
-  | Tokens
-  | Sessions
-  | SessionSweep
-  | Moderation
-  | Layer.Success<typeof AuthFlows.layer>
+export type Services = Tokens | Sessions | SessionSweep | Moderation | Layer.Success<typeof AuthFlows.layer>
 
 export const layer: Layer.Layer<
   Services,

@@ -21,6 +21,7 @@ import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 
 export type { Configuration } from "./Configuration.ts"
+export { layerDevProviders } from "./DevProviders.ts"
 export type { Providers } from "./Providers.ts"
 export { layerMemoryRepositories, type Repositories } from "./Repositories.ts"
 
