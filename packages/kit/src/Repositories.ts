@@ -1,0 +1,28 @@
+/**
+ * Every domain's repository ports, and all of them in memory: one line per domain in each. A host
+ * answers them at once (`PgRepositories.layer` from @veche/postgres is the same list on PostgreSQL).
+ */
+import { AuthDomain } from "@veche/auth"
+import { GuildsDomain } from "@veche/guilds"
+import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
+import { UsersDomain } from "@veche/users"
+import { Layer } from "effect"
+
+export type Repositories =
+  | UsersDomain.Repositories
+  | AuthDomain.Repositories
+  | GuildsDomain.Repositories
+  | ModerationDomain.Repositories
+
+/**
+ * Every repository in memory, fresh per build. The domains' memory stores that read each other
+ * (accounts and snapshots read users and profiles; sessions read blocks through auth's
+ * AccountBlocks port, answered over the moderation store) get the one store below them.
+ */
+export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
+  AuthDomain.layerMemoryRepositories.pipe(Layer.provide(SanctionBlocks.layer)),
+  GuildsDomain.layerMemoryRepositories
+).pipe(
+  Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
+  Layer.provideMerge(UsersDomain.layerMemoryRepositories)
+)
