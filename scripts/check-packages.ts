@@ -106,7 +106,13 @@ const checkOne = (dir: string, scratch: string): ReadonlyArray<string> => {
   // --strict: warnings (e.g. a file named in exports but missing from the tarball) fail too.
   const publint = run(join(BIN, "publint"), ["run", path, "--strict"], destination)
   if (!publint.ok) failures.push(`${name}: publint\n${publint.output}`)
-  const attw = run(join(BIN, "attw"), [path, "--profile", "esm-only", "--format", "ascii"], destination)
+  // attw does not expand the "./*" pattern: every public module is named as an entry point of its own.
+  const modules = publicModules(join(dir, "src")).map((module) => `./${module}`)
+  const attw = run(
+    join(BIN, "attw"),
+    [path, "--profile", "esm-only", "--format", "ascii", "--include-entrypoints", ...modules],
+    destination
+  )
   if (!attw.ok) failures.push(`${name}: attw\n${attw.output}`)
   return failures
 }
