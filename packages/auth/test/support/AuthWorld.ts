@@ -14,6 +14,7 @@ import { BlocksRepo } from "../../src/BlocksRepo.ts"
 import { CaptchaGate } from "../../src/CaptchaGate.ts"
 import { CarrierChecks } from "../../src/CarrierChecks.ts"
 import { CodeChecks } from "../../src/CodeChecks.ts"
+import { EmailBinding } from "../../src/EmailBinding.ts"
 import { EmailConfirmation } from "../../src/EmailConfirmation.ts"
 import { EmailLinksRepo } from "../../src/EmailLinksRepo.ts"
 import { Login } from "../../src/Login.ts"
@@ -72,7 +73,13 @@ const clock = Layer.effectDiscard(TestClock.setTime(DateTime.toEpochMillis(START
  * Every account service here, with the repositories and fakes underneath also in the output so a
  * test can arrange (block an account) and look (the outbox, the stores).
  */
-export const layer = Layer.mergeAll(Registration.layer, Login.layer, Recovery.layer, PhoneChange.layer).pipe(
+export const layer = Layer.mergeAll(
+  Registration.layer,
+  Login.layer,
+  Recovery.layer,
+  PhoneChange.layer,
+  EmailBinding.layer
+).pipe(
   Layer.provideMerge(
     Layer.mergeAll(CaptchaGate.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
       Layer.provideMerge(Mfa.layer),
