@@ -1,11 +1,13 @@
 /**
  * Sessions on memory stores and the test clock: access tokens expire, refresh rotates the pair, a
- * spent refresh token used again ends the whole session, and ending sessions keeps the one asked.
+ * spent refresh token used again ends the whole session, a session started under a password since
+ * changed is refused, and ending sessions keeps the one asked.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { Effect, Redacted } from "effect"
+import { DateTime, Effect, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
+import { AccountsRepo } from "../src/AccountsRepo.ts"
 import { Sessions } from "../src/Sessions.ts"
 import { SessionsConfig } from "../src/SessionsConfig.ts"
 import * as World from "./support/AuthWorld.ts"
@@ -104,6 +106,22 @@ describe("Sessions", () => {
       expect(yield* sessions.endAll(userId)).toBe(1)
       expect((yield* Effect.flip(sessions.authenticate(kept.accessToken)))._tag).toBe("TokenInvalid")
       yield* sessions.authenticate(stranger.accessToken)
+    }).pipe(Effect.provide(World.layer))
+  )
+
+  it.effect("a session started under a password since changed is refused, though never revoked", () =>
+    Effect.gen(function* () {
+      const sessions = yield* Sessions
+      const accounts = yield* AccountsRepo
+      const registered = yield* World.register("+79161234567", "anna")
+      // a login that checked the password before the change, starting its session after it
+      const changedAt = yield* accounts.changePassword(registered.userId, "plain:new", yield* DateTime.now)
+      const late = yield* sessions.start(registered.userId, World.CLIENT, null)
+      expect((yield* Effect.flip(sessions.authenticate(late.accessToken)))._tag).toBe("TokenInvalid")
+      expect((yield* Effect.flip(sessions.refresh(late.refreshToken)))._tag).toBe("RefreshRejected")
+      // under the current password it works
+      const current = yield* sessions.start(registered.userId, World.CLIENT, Option.getOrNull(changedAt))
+      yield* sessions.authenticate(current.accessToken)
     }).pipe(Effect.provide(World.layer))
   )
 })
