@@ -8,6 +8,7 @@ import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import {
+  AuthAccountDetails,
   AuthFlows,
   Moderation,
   SessionSweep,
@@ -21,7 +22,7 @@ import {
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
 import { AccountStandings, GuildsDomain } from "@veche/guilds"
 import { MmdbGeoIp } from "@veche/maxmind"
-import { MediaStorageConfig, ProfileImages } from "@veche/media"
+import { MediaStorageConfig, MediaUserImages, ProfileImages } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
@@ -29,6 +30,7 @@ import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
+import { UsersDomain } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -134,12 +136,14 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       s3: S3MediaStorage.layerConfig
     }).pipe(Layer.provide(FetchHttpClient.layer))
     const images = ProfileImages.ProfileImages.layerConfig.pipe(Layer.provide(SharpImageCodec.layer))
+    // Profiles, settings, the current user; the accounts domain and media answer the ports they ask.
+    const users = UsersDomain.layer.pipe(Layer.provide(Layer.merge(AuthAccountDetails.layer, MediaUserImages.layer)))
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
-      Layer.provideMerge(Layer.merge(registration, moderation)),
+      Layer.provideMerge(Layer.mergeAll(registration, moderation, users)),
       Layer.provideMerge(guilds),
       Layer.provideMerge(delivery),
       // for the routes and for account erasure (which deletes what the account showed)

@@ -13,6 +13,7 @@ import {
   type AccountDeletion,
   AccountSnapshot,
   AccountsRepo,
+  AuthAccountDetails,
   AuthFlows,
   BlocksRepo,
   type DataExports,
@@ -33,7 +34,7 @@ import {
   WebLinks
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
-import { MediaStorage, ProfileImages } from "@veche/media"
+import { MediaStorage, MediaUserImages, ProfileImages } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -61,7 +62,7 @@ import {
   TrustedProxies
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { ProfilesRepo, RelationshipsRepo, UsersDomain, UsersRepo } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -127,6 +128,7 @@ export type DomainServices =
   | GuildsDomain.Services
   | DataExports.DataExports
   | RelationshipsRepo.RelationshipsRepo
+  | UsersDomain.Services
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -317,7 +319,9 @@ const services = (options: Options) => {
     Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
     Layer.provide(SecureRandom.layerWebCrypto)
   )
-  const domain = Layer.mergeAll(registration, moderation).pipe(
+  // profiles, settings, the current user; the accounts domain and media answer the ports they ask
+  const users = UsersDomain.layer.pipe(Layer.provide(Layer.merge(AuthAccountDetails.layer, MediaUserImages.layer)))
+  const domain = Layer.mergeAll(registration, moderation, users).pipe(
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     // images for the routes and for account erasure (which deletes what the account showed)

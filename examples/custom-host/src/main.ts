@@ -12,6 +12,7 @@ import { Argon2PasswordHasher } from "@veche/argon2"
 import {
   AccountSnapshot,
   AccountsRepo,
+  AuthAccountDetails,
   AuthFlows,
   BlocksRepo,
   DataExportsRepo,
@@ -30,7 +31,7 @@ import {
   WebLinks
 } from "@veche/auth"
 import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
-import { MediaStorage, ProfileImages } from "@veche/media"
+import { MediaStorage, MediaUserImages, ProfileImages } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -48,7 +49,7 @@ import {
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { ProfilesRepo, RelationshipsRepo, UsersDomain, UsersRepo } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -120,12 +121,17 @@ const registration = AuthFlows.layer.pipe(
     )
   )
 )
+// Profiles, settings, the current user; the accounts domain and media answer the ports they ask.
+const snapshots = AccountSnapshot.AccountSnapshots.layerFromRepos
+const users = UsersDomain.layer.pipe(
+  Layer.provide(Layer.merge(AuthAccountDetails.layer.pipe(Layer.provide(snapshots)), MediaUserImages.layer))
+)
 const domain = Layer.mergeAll(
   OwnTokens,
   ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
 ).pipe(
-  Layer.provideMerge(Layer.merge(registration, AccountSnapshot.AccountSnapshots.layerFromRepos)),
+  Layer.provideMerge(Layer.mergeAll(registration, snapshots, users)),
   // Guilds in memory (they also tell the accounts domain which servers a user is in).
   Layer.provideMerge(
     GuildsDomain.layer.pipe(
