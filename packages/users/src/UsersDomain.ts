@@ -1,9 +1,10 @@
 /**
  * The users domain as one layer: profiles and settings (and the dispatches they publish), the
- * current-user view and relationships. Hosts supply the repositories, the event bus and the ports
- * other domains answer: Memberships (guilds), AccountDetails (auth), UserImages (media).
- * `PublicUsers` is not here: GuildsDomain builds it from the same repositories, and the guilds
- * domain answers Memberships, so a users layer that gave guilds their PublicUsers would be a cycle.
+ * current-user view, relationships, and users as everybody sees them. Its repository list is
+ * `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts supply the repositories,
+ * the event bus and the ports other domains answer: Memberships (guilds), AccountDetails (auth),
+ * UserImages (media). GuildsDomain builds its own PublicUsers (stateless, over the same
+ * repositories): the guilds answer Memberships, so taking it from here would make a layer cycle.
  */
 import type { EventBus } from "@veche/platform"
 import { Layer } from "effect"
@@ -12,14 +13,15 @@ import { CurrentUser } from "./CurrentUser.ts"
 import type { Memberships } from "./Memberships.ts"
 import { Profiles } from "./Profiles.ts"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
+import { PublicUsers } from "./PublicUsers.ts"
 import { Relationships } from "./Relationships.ts"
 import { RelationshipsRepo } from "./RelationshipsRepo.ts"
 import type { UserImages } from "./UserImages.ts"
 import { UsersRepo } from "./UsersRepo.ts"
 
-export type Services = Profiles | CurrentUser | Relationships
+export type Services = Profiles | CurrentUser | Relationships | PublicUsers
 
-/** The repository ports the domain stores in. */
+/** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
 export type Repositories = UsersRepo | ProfilesRepo | RelationshipsRepo
 
 /** Every repository of the domain on memory, fresh per build. */
@@ -33,4 +35,4 @@ export const layer: Layer.Layer<
   Services,
   never,
   Repositories | EventBus.EventBus | Memberships | AccountDetails | UserImages
-> = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer)
+> = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer, PublicUsers.layer)
