@@ -1,11 +1,11 @@
 /** Handlers of the dev-only group. */
+import { RestApi } from "@veche/api"
 import { NotFound } from "@veche/errors"
 import { DeliveryQueue, DevOutbox, ServiceInfo } from "@veche/platform"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { RestApi } from "../RestApi.ts"
 
-export const layer = HttpApiBuilder.group(RestApi, "dev", (handlers) =>
+export const layer = HttpApiBuilder.group(RestApi.RestApi, "dev", (handlers) =>
   Effect.gen(function* () {
     const info = yield* ServiceInfo.ServiceInfo
     const outbox = yield* DevOutbox.DevOutbox

@@ -1,17 +1,15 @@
 /** Handlers of the guilds group: guilds themselves, the caller's list, leaving, and their membership. */
+import { type GuildsApi, Principal, RestApi } from "@veche/api"
 import { Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import type { GuildPatchBody } from "../GuildsApi.ts"
-import { currentActor, requireUser } from "../Principal.ts"
-import { RestApi } from "../RestApi.ts"
 import { refuse } from "./GuildRefusals.ts"
 import * as MediaHandlers from "./MediaHandlers.ts"
 
 /** What the body asks to change, in the domain's terms (an absent or null field may mean "reset"). */
-const changeOf = (body: GuildPatchBody): Guilds.Change => {
+const changeOf = (body: GuildsApi.GuildPatchBody): Guilds.Change => {
   const change: { -readonly [K in keyof Guilds.Change]: Guilds.Change[K] } = {}
   if (body.name !== undefined) change.name = body.name
   if (body.description !== undefined) change.description = body.description === "" ? null : body.description
@@ -30,7 +28,7 @@ const changeOf = (body: GuildPatchBody): Guilds.Change => {
   return change
 }
 
-export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
+export const layer = HttpApiBuilder.group(RestApi.RestApi, "guilds", (handlers) =>
   Effect.gen(function* () {
     const guilds = yield* Guilds.Guilds
     const members = yield* Members.Members
@@ -52,8 +50,8 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
     return handlers
       .handle("createGuild", ({ payload }) =>
         Effect.gen(function* () {
-          yield* requireUser
-          const actor = yield* currentActor
+          yield* Principal.requireUser
+          const actor = yield* Principal.currentActor
           const created = yield* guilds.create(
             actor,
             {
@@ -72,7 +70,7 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       )
       .handle("getGuild", ({ params, query }) =>
         Effect.gen(function* () {
-          const { guild, roles } = yield* guilds.read(yield* currentActor, params.guild_id)
+          const { guild, roles } = yield* guilds.read(yield* Principal.currentActor, params.guild_id)
           if (query.with_counts !== true) return GuildViews.guild(guild, roles)
           const counts = yield* countsOf([guild.id])
           return GuildViews.guild(guild, roles, counts(guild.id))
@@ -81,7 +79,7 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       .handle("updateGuild", ({ params, payload }) =>
         Effect.gen(function* () {
           const { guild, roles, before } = yield* guilds.update(
-            yield* currentActor,
+            yield* Principal.currentActor,
             params.guild_id,
             changeOf(payload),
             {
@@ -98,7 +96,7 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       )
       .handle("deleteGuild", ({ params }) =>
         Effect.gen(function* () {
-          const dissolved = yield* guilds.remove(yield* currentActor, params.guild_id)
+          const dissolved = yield* guilds.remove(yield* Principal.currentActor, params.guild_id)
           // Dissolved: its images are not served any more.
           if (Option.isSome(dissolved)) {
             yield* ProfileImages.discard(images, "icons", dissolved.value.id, dissolved.value.icon)
@@ -108,7 +106,7 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
       )
       .handle("myGuilds", ({ query }) =>
         Effect.gen(function* () {
-          const listed = yield* guilds.mine(yield* currentActor, {
+          const listed = yield* guilds.mine(yield* Principal.currentActor, {
             before: query.before,
             after: query.after,
             limit: query.limit
@@ -119,12 +117,14 @@ export const layer = HttpApiBuilder.group(RestApi, "guilds", (handlers) =>
         })
       )
       .handle("leaveGuild", ({ params }) =>
-        Effect.flatMap(currentActor, (actor) => guilds.leave(actor, params.guild_id)).pipe(Effect.mapError(refuse))
+        Effect.flatMap(Principal.currentActor, (actor) => guilds.leave(actor, params.guild_id)).pipe(
+          Effect.mapError(refuse)
+        )
       )
       .handle("myMember", ({ params }) =>
         Effect.gen(function* () {
-          yield* requireUser
-          const actor = yield* currentActor
+          yield* Principal.requireUser
+          const actor = yield* Principal.currentActor
           const shown = yield* members
             .get(actor, params.guild_id, actor.userId)
             // Not a member: as far as the caller's own guilds go, there is no such guild.

@@ -1,18 +1,17 @@
 /** Handlers of the staff group. */
+import { Principal, RestApi } from "@veche/api"
 import { Moderation } from "@veche/auth"
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { requireUser } from "../Principal.ts"
-import { RestApi } from "../RestApi.ts"
 import { refusing } from "./AuthRefusals.ts"
 
-export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
+export const layer = HttpApiBuilder.group(RestApi.RestApi, "moderation", (handlers) =>
   Effect.gen(function* () {
     const moderation = yield* Moderation.Moderation
     return handlers
       .handle("blockUser", ({ params, payload }) =>
         Effect.gen(function* () {
-          const staff = yield* requireUser
+          const staff = yield* Principal.requireUser
           const block = yield* moderation.block({
             staffId: staff.userId,
             userId: params.user_id,
@@ -30,13 +29,13 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
       )
       .handle("unblockUser", ({ params }) =>
         Effect.gen(function* () {
-          const staff = yield* requireUser
+          const staff = yield* Principal.requireUser
           yield* moderation.unblock({ staffId: staff.userId, userId: params.user_id })
         }).pipe(refusing)
       )
       .handle("restrictUser", ({ params, payload }) =>
         Effect.gen(function* () {
-          const staff = yield* requireUser
+          const staff = yield* Principal.requireUser
           const restriction = yield* moderation.restrict({
             staffId: staff.userId,
             userId: params.user_id,
@@ -54,7 +53,7 @@ export const layer = HttpApiBuilder.group(RestApi, "moderation", (handlers) =>
       )
       .handle("unrestrictUser", ({ params }) =>
         Effect.gen(function* () {
-          const staff = yield* requireUser
+          const staff = yield* Principal.requireUser
           yield* moderation.unrestrict({ staffId: staff.userId, userId: params.user_id })
         }).pipe(refusing)
       )

@@ -14,7 +14,7 @@ export interface Principal {
   readonly sessionId?: Snowflake.Snowflake | undefined
 }
 
-export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/rest/CurrentPrincipal") {}
+export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/api/CurrentPrincipal") {}
 
 /** Routes the spec marks "users only" refuse bots with 20001. */
 export const requireUser: Effect.Effect<Principal, BotsCannotUseThisEndpoint, CurrentPrincipal> = Effect.flatMap(
