@@ -8,13 +8,23 @@ import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { refusing } from "./AuthRefusals.ts"
 import { addressOf, clientOf, startedView } from "./Client.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
 
 /** Russia decides which registration methods are offered: phone always, e-mail only outside it. */
 const RUSSIA = "RU"
 
-export const layer = HttpApiBuilder.group(RestApi.RestApi, "authPublic", (handlers) =>
+export const layer: GroupLayer.Public<
+  "authPublic",
+  | Sessions.Sessions
+  | Login.Login
+  | GeoIp.GeoIp
+  | PhoneChecks.PhoneChecks
+  | Registration.Registration
+  | Recovery.Recovery
+  | EmailConfirmation.EmailConfirmation
+> = HttpApiBuilder.group(RestApi.RestApi, "authPublic", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
     const registration = yield* Registration.Registration

@@ -11,6 +11,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
 
 const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
@@ -51,7 +52,20 @@ const exportView = (found: Option.Option<DataExports.ExportView>) =>
     })
   })
 
-export const layer = HttpApiBuilder.group(RestApi.RestApi, "users", (handlers) =>
+export const layer: GroupLayer.Authorized<
+  "users",
+  | DataExports.DataExports
+  | ProfileImages.ProfileImages
+  | AccountSnapshot.AccountSnapshots
+  | Memberships.Memberships
+  | UsersRepo.UsersRepo
+  | ProfilesRepo.ProfilesRepo
+  | RelationshipsRepo.RelationshipsRepo
+  | EventBus.EventBus
+  | PhoneChange.PhoneChange
+  | EmailBinding.EmailBinding
+  | AccountDeletion.AccountDeletion
+> = HttpApiBuilder.group(RestApi.RestApi, "users", (handlers) =>
   Effect.gen(function* () {
     const users = yield* UsersRepo.UsersRepo
     const profiles = yield* ProfilesRepo.ProfilesRepo
