@@ -63,7 +63,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = yield* HttpRouter.params
         const authorization = request.headers.authorization
-        // Routes without credentials never look at the header (nor the clock): address only.
+        // Routes without credentials never look at the header (nor the clock): address only. A group
+        // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
         const { caller, network } =
           authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization.Authorization)
             ? byAddress(request)
