@@ -1,0 +1,24 @@
+/**
+ * The users domain as one layer: users as everybody sees them (PublicUsers) for now; the profile
+ * services join it here. Its repository list is `Repositories`; `layerMemoryRepositories` answers
+ * them in memory. Hosts supply the repositories.
+ */
+import { Layer } from "effect"
+import { ProfilesRepo } from "./ProfilesRepo.ts"
+import { PublicUsers } from "./PublicUsers.ts"
+import { RelationshipsRepo } from "./RelationshipsRepo.ts"
+import { UsersRepo } from "./UsersRepo.ts"
+
+/** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
+export type Repositories = UsersRepo | ProfilesRepo | RelationshipsRepo
+
+export type Services = PublicUsers
+
+export const layer: Layer.Layer<Services, never, UsersRepo | ProfilesRepo> = PublicUsers.layer
+
+/** Every repository of the domain in memory, fresh per build. */
+export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
+  UsersRepo.layerMemory,
+  ProfilesRepo.layerMemory,
+  RelationshipsRepo.layerMemory
+)
