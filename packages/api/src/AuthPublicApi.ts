@@ -2,7 +2,7 @@
  * The public auth group: registration, login, token refresh, verification state and account
  * recovery, and the bodies they take. No credentials: these are how a client gets them. Pure data.
  */
-import { Phone } from "@veche/auth"
+import * as Phone from "@veche/auth/Phone"
 import {
   Banned,
   EmailLinkInvalid,
@@ -15,7 +15,7 @@ import {
   ServiceUnavailable,
   TwoFactorRequired
 } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Fields from "./Fields.ts"

@@ -15,8 +15,9 @@ import {
   UnknownChannel,
   UnknownGuild
 } from "@veche/errors"
-import { Guild, GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as Guild from "@veche/guilds/Guild"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"

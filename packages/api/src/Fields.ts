@@ -8,7 +8,7 @@
  * one the client needs. Put the length first: `Schema.check(Fields.maxLength(254), Schema.isPattern(…))`.
  */
 import type {} from "@veche/errors" // the `formCode` annotation on Schema filters
-import { Permissions } from "@veche/guilds"
+import * as Permissions from "@veche/guilds/Permissions"
 import { Effect, Schema, SchemaTransformation } from "effect"
 
 /** At most `max` characters (BASE_TYPE_MAX_LENGTH); later checks of the field do not run past it. */

@@ -3,7 +3,7 @@
  * route inside a guild. Pure data.
  */
 import { MissingAccess, MissingPermissions, UnknownGuild } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 
 export const GuildParams = { guild_id: Snowflake.Snowflake }
 

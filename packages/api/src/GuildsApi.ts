@@ -15,8 +15,8 @@ import {
   UnknownGuild,
   UnknownMember
 } from "@veche/errors"
-import { GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"

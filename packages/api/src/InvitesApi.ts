@@ -14,7 +14,7 @@ import {
   UnknownInvite,
   VerificationRequired
 } from "@veche/errors"
-import { GuildSchemas } from "@veche/guilds"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"

@@ -1,6 +1,6 @@
 /** The staff group: account blocks and restrictions. Staff are configured by the operator (SERVICE_STAFF_*). Pure data. */
 import { BotsCannotUseThisEndpoint, InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"

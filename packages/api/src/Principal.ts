@@ -3,7 +3,7 @@
  * route policies the spec states in terms of it (users only, bots only).
  */
 import { BotsCannotUseThisEndpoint, OnlyBotsCanUseThisEndpoint } from "@veche/errors"
-import type { Snowflake } from "@veche/platform"
+import type * as Snowflake from "@veche/platform/Snowflake"
 import { Context, Effect } from "effect"
 
 export interface Principal {

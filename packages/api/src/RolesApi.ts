@@ -3,8 +3,9 @@
  * answers follow the mirrored platform's API v10. Pure data.
  */
 import { InvalidFormBody, MaxRolesReached, UnknownRole } from "@veche/errors"
-import { Guild, GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as Guild from "@veche/guilds/Guild"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"

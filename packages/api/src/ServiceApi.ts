@@ -2,7 +2,7 @@
  * The Service group: build version and gateway discovery, for anyone. Pure data, shared by server
  * and clients. A bot's gateway discovery (`GET /gateway/bot`) takes credentials: `BotGatewayApi`.
  */
-import { ServiceInfo } from "@veche/platform"
+import * as ServiceInfo from "@veche/platform/ServiceInfo"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 

@@ -3,7 +3,7 @@
  * changes) and other users as the public sees them. Shapes follow the mirrored platform's user
  * object. Pure data.
  */
-import { Phone } from "@veche/auth"
+import * as Phone from "@veche/auth/Phone"
 import {
   BotsCannotUseThisEndpoint,
   Conflict,
@@ -14,8 +14,8 @@ import {
   ServiceUnavailable,
   UnknownUser
 } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
-import { PublicUser as PublicUserShape } from "@veche/users"
+import * as Snowflake from "@veche/platform/Snowflake"
+import * as PublicUserShape from "@veche/users/PublicUser"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
