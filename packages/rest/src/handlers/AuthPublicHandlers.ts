@@ -1,7 +1,7 @@
 /** Handlers of the public Auth group: registration, login, token refresh, verification state, recovery. */
 import { RestApi } from "@veche/api"
 import { EmailConfirmation, Login, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
-import { Forbidden, InvalidFormBody } from "@veche/errors"
+import { InvalidFormBody } from "@veche/errors"
 import { GeoIp } from "@veche/platform"
 import { Effect, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -11,9 +11,6 @@ import { addressOf, clientOf, startedView } from "./Client.ts"
 import type * as GroupLayer from "./GroupLayer.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
-
-/** Russia decides which registration methods are offered: phone always, e-mail only outside it. */
-const RUSSIA = "RU"
 
 export const layer: GroupLayer.Public<
   "authPublic",
@@ -32,8 +29,6 @@ export const layer: GroupLayer.Public<
     const logins = yield* Login.Login
     const geo = yield* GeoIp.GeoIp
     const recovery = RecoveryHandlers.make(yield* Recovery.Recovery, yield* EmailConfirmation.EmailConfirmation, geo)
-    const inRussia = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.map(geo.country(addressOf(request)), (country) => country._tag === "Some" && country.value === RUSSIA)
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
       status: state.status,
       code_length: state.codeLength,
@@ -104,14 +99,13 @@ export const layer: GroupLayer.Public<
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
           )
-          const russian = yield* inRussia(yield* HttpServerRequest.HttpServerRequest)
-          return { phone: true, email: !russian, country: russian ? RUSSIA : "" }
+          const offered = yield* registration.methods(addressOf(yield* HttpServerRequest.HttpServerRequest))
+          return { phone: offered.phone, email: offered.email, country: offered.country ?? "" }
         })
       )
       .handle("registerEmail", ({ payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (yield* inRussia(request)) return yield* new Forbidden()
           const started = yield* registration.startByEmail({
             email: payload.email.trim(),
             captchaToken: payload.captcha_token,

@@ -1,18 +1,15 @@
 /** Handlers of the Users group. */
 import { Principal, RestApi } from "@veche/api"
-import { AccountDeletion, AccountSnapshot, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
-import { UnknownUser } from "@veche/errors"
-import { ProfileImages } from "@veche/media"
-import { EventBus } from "@veche/platform"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { AccountDeletion, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
+import type { Snowflake } from "@veche/platform"
+import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
-import * as CurrentUserView from "./CurrentUserView.ts"
 import type * as GroupLayer from "./GroupLayer.ts"
-import * as ProfileEdits from "./ProfileEdits.ts"
+import { refuse } from "./UsersRefusals.ts"
 
 const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
   Option.match(deletion, {
@@ -54,37 +51,24 @@ const exportView = (found: Option.Option<DataExports.ExportView>) =>
 
 export const layer: GroupLayer.Authorized<
   "users",
-  | DataExports.DataExports
-  | ProfileImages.ProfileImages
-  | AccountSnapshot.AccountSnapshots
-  | Memberships.Memberships
-  | UsersRepo.UsersRepo
-  | ProfilesRepo.ProfilesRepo
-  | RelationshipsRepo.RelationshipsRepo
-  | EventBus.EventBus
-  | PhoneChange.PhoneChange
+  | CurrentUser.CurrentUser
+  | Profiles.Profiles
+  | Relationships.Relationships
   | EmailBinding.EmailBinding
+  | PhoneChange.PhoneChange
   | AccountDeletion.AccountDeletion
+  | DataExports.DataExports
 > = HttpApiBuilder.group(RestApi.RestApi, "users", (handlers) =>
   Effect.gen(function* () {
-    const users = yield* UsersRepo.UsersRepo
-    const profiles = yield* ProfilesRepo.ProfilesRepo
+    const current = yield* CurrentUser.CurrentUser
+    const profiles = yield* Profiles.Profiles
+    const relationships = yield* Relationships.Relationships
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
     const exports = yield* DataExports.DataExports
-    const relationships = yield* RelationshipsRepo.RelationshipsRepo
-    const events = yield* EventBus.EventBus
-    const memberships = yield* Memberships.Memberships
-    const currentUser = CurrentUserView.make({ snapshots: yield* AccountSnapshot.AccountSnapshots, memberships })
-    const edits = ProfileEdits.make({
-      users,
-      profiles,
-      events,
-      images: yield* ProfileImages.ProfileImages,
-      relationships,
-      memberships
-    })
+    const currentUser = (userId: Snowflake.Snowflake, bot: boolean) =>
+      current.view(userId, bot).pipe(Effect.mapError(refuse))
     const mine = Effect.flatMap(Principal.requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
@@ -96,20 +80,23 @@ export const layer: GroupLayer.Authorized<
       .handle("updateMe", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* Principal.requireUser
-          yield* edits.updateProfile(user.userId, payload)
+          yield* profiles.edit(user.userId, {
+            displayName: payload.display_name,
+            bio: payload.bio,
+            avatar: payload.avatar,
+            banner: payload.banner
+          })
           return yield* currentUser(user.userId, false)
-        })
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("guildOrder", ({ payload }) =>
-        Effect.gen(function* () {
-          const user = yield* Principal.requireUser
-          // Kept as chosen (duplicates dropped); shown filtered to the servers the user is in.
-          yield* profiles.update(user.userId, { guildOrder: [...new Set(payload.guilds)] })
-        })
+        Effect.flatMap(Principal.requireUser, (user) => profiles.setGuildOrder(user.userId, payload.guilds))
       )
-      .handle("settings", () => Effect.flatMap(Principal.requireUser, (user) => edits.settings(user.userId)))
+      .handle("settings", () => Effect.flatMap(Principal.requireUser, (user) => profiles.settings(user.userId)))
       .handle("updateSettings", ({ payload }) =>
-        Effect.flatMap(Principal.requireUser, (user) => edits.updateSettings(user.userId, payload))
+        Effect.flatMap(Principal.requireUser, (user) =>
+          profiles.editSettings(user.userId, { status: payload.status, customStatus: payload.custom_status })
+        )
       )
       .handle("startPhoneChange", ({ payload }) =>
         Effect.gen(function* () {
@@ -168,21 +155,13 @@ export const layer: GroupLayer.Authorized<
       .handle("relationships", () =>
         Effect.gen(function* () {
           const user = yield* Principal.requireUser
-          const rows = yield* relationships.list(user.userId)
-          const views = yield* Effect.forEach(rows, (row) =>
-            Effect.gen(function* () {
-              const other = yield* users.findById(row.otherId)
-              if (Option.isNone(other)) return Option.none()
-              return Option.some({
-                id: row.otherId,
-                type: row.type,
-                nickname: row.nickname,
-                since: DateTime.formatIso(row.since),
-                user: CurrentUserView.publicView(other.value, yield* profiles.get(row.otherId), false)
-              })
-            })
-          )
-          return views.flatMap((view) => Option.toArray(view))
+          return (yield* relationships.list(user.userId)).map(({ relationship, user: other }) => ({
+            id: relationship.otherId,
+            type: relationship.type,
+            nickname: relationship.nickname,
+            since: DateTime.formatIso(relationship.since),
+            user: other
+          }))
         })
       )
       .handle("dataExport", () =>
@@ -198,12 +177,6 @@ export const layer: GroupLayer.Authorized<
           return exportView(Option.some({ export: queued, link: Option.none() }))
         }).pipe(refusing)
       )
-      .handle("user", ({ params }) =>
-        Effect.gen(function* () {
-          const user = yield* users.findById(params.user_id)
-          if (Option.isNone(user)) return yield* new UnknownUser()
-          return CurrentUserView.publicView(user.value, yield* profiles.get(params.user_id), false)
-        })
-      )
+      .handle("user", ({ params }) => profiles.show(params.user_id).pipe(Effect.mapError(refuse)))
   })
 )
