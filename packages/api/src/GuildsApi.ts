@@ -3,7 +3,7 @@
  * membership. Routes, bodies and answers follow the mirrored platform's API v10 (the wire objects
  * are `GuildSchemas`), so bot libraries work unchanged. Path parameters are named as v10 names them:
  * the rate limiter partitions buckets by `guild_id`. Pure data. The members and roles groups are
- * `MembersApi` and `RolesApi`; the field kit they share is `GuildFields`.
+ * `MembersApi` and `RolesApi`; the field rules they share are `Fields`.
  */
 import {
   BotsCannotUseThisEndpoint,
@@ -15,19 +15,13 @@ import {
   UnknownGuild,
   UnknownMember
 } from "@veche/errors"
-import { GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { GuildParams, ImageData, inGuild, managing, queryLimit, WithCountsQuery } from "./GuildFields.ts"
-
-// This module once held all three groups and the field kit; `@veche/rest`'s `GuildsApi` namespace
-// keeps every name it had.
-export * from "./GuildFields.ts"
-export * from "./MembersApi.ts"
-export * from "./RolesApi.ts"
+import { GuildParams, inGuild, managing } from "./GuildRoutes.ts"
 
 /** The platform's locales (`preferred_locale`). */
 export const Locale = Schema.Literals([
@@ -73,7 +67,7 @@ export const MAX_FEATURES = 100
 /** POST /guilds. Templates (`roles`, `channels`) are not supported and are ignored. */
 export const GuildCreateBody = Schema.Struct({
   name: GuildName,
-  icon: Schema.optionalKey(Schema.NullOr(ImageData)),
+  icon: Schema.optionalKey(Schema.NullOr(Fields.ImageData)),
   verification_level: Schema.optionalKey(GuildSchemas.VerificationLevel),
   default_message_notifications: Schema.optionalKey(GuildSchemas.DefaultMessageNotifications),
   explicit_content_filter: Schema.optionalKey(GuildSchemas.ExplicitContentFilter),
@@ -87,8 +81,8 @@ export type GuildCreateBody = typeof GuildCreateBody.Type
  */
 export const GuildPatchBody = Schema.Struct({
   name: Schema.optionalKey(GuildName),
-  icon: Schema.optionalKey(Schema.NullOr(ImageData)),
-  banner: Schema.optionalKey(Schema.NullOr(ImageData)),
+  icon: Schema.optionalKey(Schema.NullOr(Fields.ImageData)),
+  banner: Schema.optionalKey(Schema.NullOr(Fields.ImageData)),
   description: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(120))),
   verification_level: Schema.optionalKey(Schema.NullOr(GuildSchemas.VerificationLevel)),
   default_message_notifications: Schema.optionalKey(Schema.NullOr(GuildSchemas.DefaultMessageNotifications)),
@@ -110,8 +104,8 @@ export type GuildPatchBody = typeof GuildPatchBody.Type
 export const MyGuildsQuery = {
   before: Schema.optionalKey(Snowflake.Snowflake),
   after: Schema.optionalKey(Snowflake.Snowflake),
-  limit: queryLimit(1, 200, 200),
-  ...WithCountsQuery
+  limit: Fields.queryLimit(1, 200, 200),
+  ...Fields.WithCountsQuery
 }
 
 const usersOnly = [BotsCannotUseThisEndpoint] as const
@@ -126,43 +120,45 @@ export class GuildsApi extends HttpApiGroup.make("guilds")
       payload: GuildCreateBody,
       success: GuildSchemas.Guild.pipe(HttpApiSchema.status(201)),
       error: [...usersOnly, MaxGuildsReached, ...images]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getGuild", "/guilds/:guild_id", {
       params: GuildParams,
-      query: WithCountsQuery,
+      query: Fields.WithCountsQuery,
       success: GuildSchemas.Guild,
       error: inGuild
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("updateGuild", "/guilds/:guild_id", {
       params: GuildParams,
       payload: GuildPatchBody,
       success: GuildSchemas.Guild,
       // UnknownMember: owner_id names someone who is not a member
       error: [...managing, UnknownMember, ...images]
-    }).middleware(Authorization),
+    }),
     // Owner only.
     HttpApiEndpoint.delete("deleteGuild", "/guilds/:guild_id", {
       params: GuildParams,
       success: HttpApiSchema.NoContent,
       error: managing
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("myGuilds", me, {
       query: MyGuildsQuery,
       success: Schema.Array(GuildSchemas.PartialGuild),
       error: InvalidFormBody
-    }).middleware(Authorization),
+    }),
     // The owner cannot leave (50055): transfer or delete the guild first.
     HttpApiEndpoint.delete("leaveGuild", `${me}/:guild_id`, {
       params: GuildParams,
       success: HttpApiSchema.NoContent,
       error: [UnknownGuild, InvalidGuild]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("myMember", `${me}/:guild_id/member`, {
       params: GuildParams,
       success: GuildSchemas.Member,
       error: [...usersOnly, UnknownGuild]
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(
     OpenApi.Description,
     "Guilds (servers): create, read, edit, delete; the caller's guilds, leaving one, and the caller's membership."

@@ -4,7 +4,7 @@
  * `SERVICE_ENV=dev` they answer exactly like an unknown route.
  */
 import { NotFound } from "@veche/errors"
-import { DevOutbox } from "@veche/platform"
+import * as DevOutbox from "@veche/platform/DevOutbox"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 

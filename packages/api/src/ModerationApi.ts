@@ -1,6 +1,6 @@
 /** The staff group: account blocks and restrictions. Staff are configured by the operator (SERVICE_STAFF_*). Pure data. */
 import { BotsCannotUseThisEndpoint, InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
@@ -43,24 +43,26 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
       payload: BlockBody,
       success: BlockView,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("unblockUser", "/moderation/users/:user_id/block", {
       params,
       success: HttpApiSchema.NoContent,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.put("restrictUser", "/moderation/users/:user_id/restriction", {
       params,
       payload: RestrictionBody,
       success: RestrictionView,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("unrestrictUser", "/moderation/users/:user_id/restriction", {
       params,
       success: HttpApiSchema.NoContent,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(
     OpenApi.Description,
     "Platform staff only (SERVICE_STAFF_USER_IDS / SERVICE_STAFF_PHONES): block and unblock accounts; " +

@@ -1,8 +1,10 @@
-/** The Auth group (sessions part): refresh, logout, the session list. Pure data. */
-import { Phone } from "@veche/auth"
+/**
+ * The public auth group: registration, login, token refresh, verification state and account
+ * recovery, and the bodies they take. No credentials: these are how a client gets them. Pure data.
+ */
+import * as Phone from "@veche/auth/Phone"
 import {
   Banned,
-  BotsCannotUseThisEndpoint,
   EmailLinkInvalid,
   Forbidden,
   InvalidAuthenticationToken,
@@ -11,14 +13,11 @@ import {
   PhoneCodeInvalid,
   RateLimited,
   ServiceUnavailable,
-  TwoFactorAlreadyEnabled,
-  TwoFactorNotEnabled,
   TwoFactorRequired
 } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
 
 /** architecture.md §6: the pair every login, registration, refresh and recovery answers. */
@@ -29,19 +28,6 @@ export const TokenPair = Schema.Struct({
   /** seconds */
   expires_in: Schema.Int,
   user_id: Snowflake.Snowflake
-})
-
-export const SessionView = Schema.Struct({
-  id: Snowflake.Snowflake,
-  /** The session the request was made with. */
-  current: Schema.Boolean,
-  created_at: Schema.String,
-  last_used_at: Schema.String,
-  client_info: Schema.Struct({
-    user_agent: Schema.NullOr(Schema.String),
-    ip: Schema.NullOr(Schema.String),
-    country: Schema.NullOr(Schema.String)
-  })
 })
 
 const length = Fields.betweenLength
@@ -172,7 +158,7 @@ const SixDigits = Schema.String.pipe(
 )
 
 /** An app code (6 digits) or a backup code (`xxxxxxxx-xxxx`); the domain tells them apart. */
-const MfaCode = Schema.String.pipe(Schema.check(length(1, 32)))
+export const MfaCode = Schema.String.pipe(Schema.check(length(1, 32)))
 
 export const RecoverVerifyBody = Schema.Struct({
   verification_id: Snowflake.Snowflake,
@@ -221,30 +207,7 @@ export const RefreshBody = Schema.Struct({
   refresh_token: Schema.String.pipe(Schema.check(Schema.isMinLength(1), Fields.maxLength(512)))
 })
 
-export const MfaState = Schema.Struct({
-  totp_enabled: Schema.Boolean,
-  backup_codes_left: Schema.Int
-})
-
-export const BackupCodesAnswer = Schema.Struct({ backup_codes: Schema.Array(Schema.String) })
-
-const Password = Schema.String.pipe(Schema.check(length(1, 1024)))
-export const MfaCodesBody = Schema.Struct({ password: Password })
-
-export const EnableTotpBody = Schema.Struct({
-  password: Password,
-  /** base32 without `=`, at least 16 characters; spaces and case are forgiven (apps group it). */
-  secret: Schema.String.pipe(Schema.check(length(16, 256))),
-  code: Schema.String.pipe(
-    Schema.check(Schema.isPattern(/^\s*\d{6}\s*$/, { message: "Must be 6 digits.", formCode: "BASE_TYPE_INVALID" }))
-  )
-})
-
-export const DisableTotpBody = Schema.Struct({ code: MfaCode })
-
-const NoContent = HttpApiSchema.NoContent
-
-export class AuthApi extends HttpApiGroup.make("auth")
+export class AuthPublicApi extends HttpApiGroup.make("authPublic")
   .add(
     HttpApiEndpoint.get("methods", "/auth/methods", { success: AuthMethods }),
     HttpApiEndpoint.post("registerEmail", "/auth/register/email", {
@@ -334,43 +297,9 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: RefreshBody,
       success: TokenPair,
       error: [InvalidAuthenticationToken, Banned]
-    }),
-    HttpApiEndpoint.post("logout", "/auth/logout", { success: NoContent, error: BotsCannotUseThisEndpoint }).middleware(
-      Authorization
-    ),
-    HttpApiEndpoint.get("sessions", "/auth/sessions", {
-      success: Schema.Array(SessionView),
-      error: BotsCannotUseThisEndpoint
-    }).middleware(Authorization),
-    HttpApiEndpoint.delete("endOtherSessions", "/auth/sessions", {
-      success: NoContent,
-      error: BotsCannotUseThisEndpoint
-    }).middleware(Authorization),
-    HttpApiEndpoint.get("mfaState", "/auth/mfa", {
-      success: MfaState,
-      error: BotsCannotUseThisEndpoint
-    }).middleware(Authorization),
-    HttpApiEndpoint.post("mfaCodes", "/auth/mfa/codes", {
-      payload: MfaCodesBody,
-      success: BackupCodesAnswer,
-      error: [BotsCannotUseThisEndpoint, InvalidFormBody, TwoFactorNotEnabled, RateLimited, ServiceUnavailable]
-    }).middleware(Authorization),
-    HttpApiEndpoint.post("enableTotp", "/auth/mfa/totp", {
-      payload: EnableTotpBody,
-      success: BackupCodesAnswer,
-      error: [
-        BotsCannotUseThisEndpoint,
-        InvalidFormBody,
-        TwoFactorAlreadyEnabled,
-        InvalidTwoFactorCode,
-        RateLimited,
-        ServiceUnavailable
-      ]
-    }).middleware(Authorization),
-    HttpApiEndpoint.delete("disableTotp", "/auth/mfa/totp", {
-      payload: DisableTotpBody,
-      success: NoContent,
-      error: [BotsCannotUseThisEndpoint, TwoFactorNotEnabled, InvalidTwoFactorCode, RateLimited, ServiceUnavailable]
-    }).middleware(Authorization)
+    })
   )
-  .annotate(OpenApi.Description, "Registration, login, tokens, sessions, two-factor authentication and recovery.") {}
+  .annotate(
+    OpenApi.Description,
+    "Registration, login, token refresh and recovery: how a client gets its credentials."
+  ) {}

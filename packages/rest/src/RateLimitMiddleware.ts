@@ -1,7 +1,8 @@
 /**
- * The rate-limit middleware: every API route counts against the caller's global limit and its
- * route's bucket before anything else runs (authentication included, so guessing tokens is limited
- * too), and every answer carries the headers bot libraries schedule by.
+ * The rate-limit middleware (the tag is `@veche/api`'s `RateLimit`): every API route counts against
+ * the caller's global limit and its route's bucket before anything else runs (authentication
+ * included, so guessing tokens is limited too), and every answer carries the headers bot libraries
+ * schedule by.
  *
  * Who is counted: the client's address (an IPv6 /64, with its /48 as a wider global counter; see
  * `AddressGroups`), unless the route takes credentials and its Authorization header authenticated
@@ -9,18 +10,12 @@
  * live in Redis). Routes without credentials ignore the header. So a junk or revoked token never
  * gets a bucket of its own, and its database lookup is paid from the address's allowance.
  */
-
+import { Authorization, RateLimit } from "@veche/api"
 import { RateLimited, unstacked } from "@veche/errors"
 import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Clock, Effect, Layer, Option } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware } from "effect/http-api"
-import { Authorization } from "./Authorization.ts"
 import { KnownTokens } from "./KnownTokens.ts"
-
-export class RateLimit extends HttpApiMiddleware.Service<RateLimit>()("@veche/rest/RateLimit", {
-  error: RateLimited
-}) {}
 
 interface Caller {
   readonly caller: string
@@ -58,19 +53,20 @@ const withHeaders = (headers: Record<string, string>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
-export const layer: Layer.Layer<RateLimit, never, RouteLimiter.RouteLimiter | KnownTokens> = Layer.effect(
-  RateLimit,
+export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLimiter | KnownTokens> = Layer.effect(
+  RateLimit.RateLimit,
   Effect.gen(function* () {
     const limiter = yield* RouteLimiter.RouteLimiter
     const known = yield* KnownTokens
-    return RateLimit.of((httpEffect, { endpoint, group }) =>
+    return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = yield* HttpRouter.params
         const authorization = request.headers.authorization
-        // Routes without credentials never look at the header (nor the clock): address only.
+        // Routes without credentials never look at the header (nor the clock): address only. A group
+        // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
         const { caller, network } =
-          authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization)
+          authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization.Authorization)
             ? byAddress(request)
             : byKnownToken(request, authorization, known, yield* Clock.currentTimeMillis)
         const outcome = yield* Effect.result(

@@ -15,13 +15,14 @@ import {
   UnknownChannel,
   UnknownGuild
 } from "@veche/errors"
-import { Guild, GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as Guild from "@veche/guilds/Guild"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { GuildParams, orEmpty, PermissionsInput } from "./GuildFields.ts"
+import { GuildParams } from "./GuildRoutes.ts"
 
 /** Voice bitrate bounds of a guild without boosts (the only tier here). */
 export const MIN_BITRATE = 8_000
@@ -38,8 +39,8 @@ export const OverwriteInput = Schema.Struct({
   /** A role id (type 0) or a user id (type 1). */
   id: Snowflake.Snowflake,
   type: Schema.Literals([0, 1]),
-  allow: Schema.optionalKey(Schema.NullOr(PermissionsInput)),
-  deny: Schema.optionalKey(Schema.NullOr(PermissionsInput))
+  allow: Schema.optionalKey(Schema.NullOr(Fields.PermissionsInput)),
+  deny: Schema.optionalKey(Schema.NullOr(Fields.PermissionsInput))
 })
 export type OverwriteInput = typeof OverwriteInput.Type
 
@@ -92,8 +93,8 @@ export type ChannelPositionsBody = typeof ChannelPositionsBody.Type
 /** PUT /channels/{channel_id}/permissions/{overwrite_id}. */
 export const OverwriteBody = Schema.Struct({
   type: Schema.Literals([0, 1]),
-  allow: Schema.optionalKey(Schema.NullOr(PermissionsInput)),
-  deny: Schema.optionalKey(Schema.NullOr(PermissionsInput))
+  allow: Schema.optionalKey(Schema.NullOr(Fields.PermissionsInput)),
+  deny: Schema.optionalKey(Schema.NullOr(Fields.PermissionsInput))
 })
 export type OverwriteBody = typeof OverwriteBody.Type
 
@@ -122,59 +123,61 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       params: GuildParams,
       success: Schema.Array(GuildSchemas.Channel),
       error: [UnknownGuild, MissingAccess]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("createGuildChannel", "/guilds/:guild_id/channels", {
       params: GuildParams,
       payload: ChannelCreateBody,
       success: GuildSchemas.Channel.pipe(HttpApiSchema.status(201)),
       error: [UnknownGuild, MissingAccess, MissingPermissions, MaxChannelsReached, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("reorderGuildChannels", "/guilds/:guild_id/channels", {
       params: GuildParams,
       payload: ChannelPositionsBody,
       success: HttpApiSchema.NoContent,
       error: [UnknownGuild, MissingAccess, MissingPermissions, UnknownChannel, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getChannel", "/channels/:channel_id", {
       params: ChannelParams,
       success: GuildSchemas.Channel,
       error: inChannel
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("updateChannel", "/channels/:channel_id", {
       params: ChannelParams,
       payload: ChannelPatchBody,
       success: GuildSchemas.Channel,
       error: [...managing, InvalidChannelType, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     // Answers the deleted channel.
     HttpApiEndpoint.delete("deleteChannel", "/channels/:channel_id", {
       params: ChannelParams,
       success: GuildSchemas.Channel,
       error: [...managing, CannotDeleteCommunityChannel]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.put("putOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
       params: OverwriteParams,
       payload: OverwriteBody,
       success: HttpApiSchema.NoContent,
       error: [...managing, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("deleteOverwrite", "/channels/:channel_id/permissions/:overwrite_id", {
       params: OverwriteParams,
       success: HttpApiSchema.NoContent,
       error: managing
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("createInvite", "/channels/:channel_id/invites", {
       params: ChannelParams,
-      payload: orEmpty(InviteCreateBody),
+      payload: Fields.orEmpty(InviteCreateBody),
       success: GuildSchemas.InviteWithMetadata,
       error: [...managing, MaxInvitesReached, AccountRestricted, InvalidChannelType, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("listChannelInvites", "/channels/:channel_id/invites", {
       params: ChannelParams,
       success: Schema.Array(GuildSchemas.InviteWithMetadata),
       error: managing
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(
     OpenApi.Description,
     "Guild channels (text, voice, category): list, create, reorder, read, edit, delete; permission overwrites; channel invites."

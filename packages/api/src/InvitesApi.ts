@@ -14,19 +14,20 @@ import {
   UnknownInvite,
   VerificationRequired
 } from "@veche/errors"
-import { GuildSchemas } from "@veche/guilds"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
-import { GuildParams, QueryBoolean, WithCountsQuery } from "./GuildFields.ts"
+import * as Fields from "./Fields.ts"
+import { GuildParams } from "./GuildRoutes.ts"
 
 /** Any text: an unknown or malformed code is simply an unknown invite (10006), never a 50035. */
 export const CodeParams = { code: Schema.String }
 
 export const InviteQuery = {
-  ...WithCountsQuery,
+  ...Fields.WithCountsQuery,
   /** Accepted for compatibility: `expires_at` is always sent. */
-  with_expiration: Schema.optionalKey(QueryBoolean)
+  with_expiration: Schema.optionalKey(Fields.QueryBoolean)
 }
 
 export class InvitesApi extends HttpApiGroup.make("invites")
@@ -35,13 +36,13 @@ export class InvitesApi extends HttpApiGroup.make("invites")
       params: GuildParams,
       success: Schema.Array(GuildSchemas.InviteWithMetadata),
       error: [UnknownGuild, MissingAccess, MissingPermissions]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getInvite", "/invites/:code", {
       params: CodeParams,
       query: InviteQuery,
       success: GuildSchemas.Invite,
       error: UnknownInvite
-    }).middleware(Authorization),
+    }),
     // Joins the guild. Any request body is ignored. A member already in the guild gets
     // `new_member: false`; a banned user 40007; an account the guild's verification level keeps
     // out 40002.
@@ -56,14 +57,16 @@ export class InvitesApi extends HttpApiGroup.make("invites")
         VerificationRequired,
         AccountRestricted
       ]
-    }).middleware(Authorization),
+    }),
     // Answers the deleted invite. Manage Guild, Manage Channels on its channel, or its creator.
     HttpApiEndpoint.delete("deleteInvite", "/invites/:code", {
       params: CodeParams,
       success: GuildSchemas.Invite,
       error: [UnknownInvite, MissingAccess, MissingPermissions]
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(
     OpenApi.Description,
     "Invites: a guild's invite list; an invite by code (read, accept to join the guild, delete). Create one with POST /channels/{channel_id}/invites."

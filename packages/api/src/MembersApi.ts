@@ -3,13 +3,14 @@
  * caller) and its bans. Routes, bodies and answers follow the mirrored platform's API v10. Pure data.
  */
 import { InvalidFormBody, UnknownBan, UnknownMember, UnknownRole, UnknownUser } from "@veche/errors"
-import { Guild, GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as Guild from "@veche/guilds/Guild"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { AuditLogHeaders, GuildParams, inGuild, managing, orEmpty, queryLimit } from "./GuildFields.ts"
+import { GuildParams, inGuild, managing } from "./GuildRoutes.ts"
 
 /** A member's user id, or `@me` for the caller. */
 export const MemberTarget = Schema.Union([Snowflake.Snowflake, Schema.Literal("@me")]).annotate({
@@ -22,7 +23,7 @@ export const UserParams = { guild_id: Snowflake.Snowflake, user_id: Snowflake.Sn
 
 /** GET /guilds/{guild_id}/members: a page ordered by user id. */
 export const MembersQuery = {
-  limit: queryLimit(1, 1000, 1),
+  limit: Fields.queryLimit(1, 1000, 1),
   after: Schema.optionalKey(Snowflake.Snowflake)
 }
 
@@ -38,7 +39,7 @@ export type MemberPatchBody = typeof MemberPatchBody.Type
 
 /** GET /guilds/{guild_id}/bans: a page ordered by user id. */
 export const BansQuery = {
-  limit: queryLimit(1, 1000, 1000),
+  limit: Fields.queryLimit(1, 1000, 1000),
   before: Schema.optionalKey(Snowflake.Snowflake),
   after: Schema.optionalKey(Snowflake.Snowflake)
 }
@@ -61,48 +62,50 @@ export class MembersApi extends HttpApiGroup.make("members")
       query: MembersQuery,
       success: Schema.Array(GuildSchemas.Member),
       error: [...inGuild, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getMember", "/guilds/:guild_id/members/:user_id", {
       params: MemberParams,
       success: GuildSchemas.Member,
       error: [...inGuild, UnknownMember, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("updateMember", "/guilds/:guild_id/members/:user_id", {
       params: MemberParams,
       payload: MemberPatchBody,
       success: GuildSchemas.Member,
       error: [...managing, UnknownMember, UnknownUser, UnknownRole, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     // Kick.
     HttpApiEndpoint.delete("removeMember", "/guilds/:guild_id/members/:user_id", {
       params: UserParams,
       success: HttpApiSchema.NoContent,
       error: [...managing, UnknownMember, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("listBans", "/guilds/:guild_id/bans", {
       params: GuildParams,
       query: BansQuery,
       success: Schema.Array(GuildSchemas.Ban),
       error: [...managing, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getBan", "/guilds/:guild_id/bans/:user_id", {
       params: UserParams,
       success: GuildSchemas.Ban,
       error: [...managing, UnknownBan]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.put("createBan", "/guilds/:guild_id/bans/:user_id", {
       params: UserParams,
-      headers: AuditLogHeaders,
-      payload: orEmpty(BanBody),
+      headers: Fields.AuditLogHeaders,
+      payload: Fields.orEmpty(BanBody),
       success: HttpApiSchema.NoContent,
       error: [...managing, UnknownUser, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("removeBan", "/guilds/:guild_id/bans/:user_id", {
       params: UserParams,
       success: HttpApiSchema.NoContent,
       error: [...managing, UnknownBan]
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(
     OpenApi.Description,
     "Guild members (list, read, nickname and roles, kick; `@me` for the caller) and bans (the reason in X-Audit-Log-Reason)."

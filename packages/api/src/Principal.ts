@@ -3,7 +3,7 @@
  * route policies the spec states in terms of it (users only, bots only).
  */
 import { BotsCannotUseThisEndpoint, OnlyBotsCanUseThisEndpoint } from "@veche/errors"
-import type { Snowflake } from "@veche/platform"
+import type * as Snowflake from "@veche/platform/Snowflake"
 import { Context, Effect } from "effect"
 
 export interface Principal {
@@ -14,7 +14,7 @@ export interface Principal {
   readonly sessionId?: Snowflake.Snowflake | undefined
 }
 
-export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/rest/CurrentPrincipal") {}
+export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/api/CurrentPrincipal") {}
 
 /** Routes the spec marks "users only" refuse bots with 20001. */
 export const requireUser: Effect.Effect<Principal, BotsCannotUseThisEndpoint, CurrentPrincipal> = Effect.flatMap(

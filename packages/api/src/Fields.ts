@@ -1,13 +1,15 @@
 /**
- * Field rules every request schema shares: lengths and integer ranges, with the mirrored platform's
- * form codes. Pure data.
+ * Field rules every request schema shares, with the mirrored platform's form codes: lengths and
+ * integer ranges, lists, query parameters as the platform reads them, permission sets, images,
+ * colours, optional bodies and the audit-log reason. One module, so a rule is written once. Pure data.
  *
  * Every length check here aborts: once a string is too long (or too short), no later check of that
  * field runs. A pattern is what costs time on an attacker's megabyte, and the length error is the
  * one the client needs. Put the length first: `Schema.check(Fields.maxLength(254), Schema.isPattern(…))`.
  */
 import type {} from "@veche/errors" // the `formCode` annotation on Schema filters
-import { Schema, SchemaTransformation } from "effect"
+import * as Permissions from "@veche/guilds/Permissions"
+import { Effect, Schema, SchemaTransformation } from "effect"
 
 /** At most `max` characters (BASE_TYPE_MAX_LENGTH); later checks of the field do not run past it. */
 export const maxLength = (max: number) =>
@@ -90,7 +92,7 @@ export const arrayAtMost = <S extends Schema.Top>(item: S, max: number) => {
   const gate = Schema.makeFilter((value: unknown) => !Array.isArray(value) || value.length <= max, {
     message: `Must be ${max} or fewer in length.`,
     formCode: "BASE_TYPE_MAX_LENGTH",
-    representation: { id: "veche/rest/Fields/arrayAtMost", payload: max, schemas: [Schema.toEncoded(item).ast] },
+    representation: { id: "veche/api/Fields/arrayAtMost", payload: max, schemas: [Schema.toEncoded(item).ast] },
     toJsonSchema: ({ schemas }) => ({
       type: "array",
       ...(schemas[0] === undefined ? {} : { items: schemas[0] }),
@@ -99,3 +101,114 @@ export const arrayAtMost = <S extends Schema.Top>(item: S, max: number) => {
   }).abort()
   return Unchecked.pipe(Schema.check(gate), Schema.decodeTo(list, SchemaTransformation.passthrough({ strict: false })))
 }
+
+/** An integer query parameter in [min, max]; anything but digits is NUMBER_TYPE_COERCE. */
+export const queryIntBetween = (min: number, max: number) =>
+  Schema.String.pipe(
+    Schema.check(Schema.isPattern(/^[+-]?\d{1,16}$/, { message: "Value is not int.", formCode: "NUMBER_TYPE_COERCE" })),
+    Schema.decodeTo(
+      intBetween(min, max),
+      SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) })
+    )
+  )
+
+/** A `?limit=` in [min, max], `fallback` when absent. */
+export const queryLimit = (min: number, max: number, fallback: number) =>
+  queryIntBetween(min, max).pipe(Schema.withDecodingDefaultKey(Effect.succeed(String(fallback))))
+
+/** A boolean query flag: `true`/`false` (any case) or `1`/`0`, as the platform reads them. */
+export const QueryBoolean = Schema.String.pipe(
+  Schema.check(
+    Schema.isPattern(/^(true|false|1|0)$/i, { message: "Must be either true or false.", formCode: "BASE_TYPE_INVALID" })
+  ),
+  Schema.decodeTo(
+    Schema.Boolean,
+    SchemaTransformation.transform({
+      decode: (s: string) => /^(true|1)$/i.test(s),
+      encode: (b: boolean) => String(b)
+    })
+  )
+)
+
+/** `?with_counts=true`: add approximate member and presence counts. */
+export const WithCountsQuery = { with_counts: Schema.optionalKey(QueryBoolean) }
+
+/**
+ * A permission set as libraries send it: the decimal string of an unsigned integer (what v10 sends
+ * back), or a JSON number. Bits the platform does not define are dropped, as it drops them.
+ */
+export const PermissionsInput = Schema.Union([
+  Schema.String.pipe(
+    Schema.check(
+      Schema.makeFilter((s: string) => Permissions.fromWire(s) !== undefined, {
+        message: "Value is not int.",
+        formCode: "NUMBER_TYPE_COERCE"
+      })
+    ),
+    Schema.decodeTo(
+      Schema.BigInt,
+      SchemaTransformation.transform({
+        decode: (s: string) => Permissions.fromWire(s) ?? Permissions.NONE,
+        encode: (permissions: bigint) => Permissions.toWire(permissions)
+      })
+    )
+  ),
+  intBetween(0, Number.MAX_SAFE_INTEGER).pipe(
+    Schema.decodeTo(
+      Schema.BigInt,
+      SchemaTransformation.transform({
+        decode: (n: number) => BigInt(n) & Permissions.ALL,
+        encode: (permissions: bigint) => Number(permissions)
+      })
+    )
+  )
+]).annotate({ message: "Value is not int.", formCode: "NUMBER_TYPE_COERCE" })
+
+/** A data URI of an image (decoded and size-checked by the media domain), or null to remove it. */
+export const ImageData = Schema.String.pipe(Schema.check(maxLength(8_000_000)))
+
+/** 0–0xFFFFFF. */
+export const Color = intBetween(0, 0xff_ff_ff)
+
+/**
+ * A body that may also be left out: an empty (or `null`) request body decodes as `{}` would, so a
+ * bare `PUT` works as it does on the platform. Use as `payload: orEmpty(Body)`.
+ */
+export const orEmpty = <S extends Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }>(
+  body: S
+) =>
+  [
+    body,
+    Schema.Null.pipe(
+      Schema.decodeTo(
+        body,
+        SchemaTransformation.transform({
+          decode: () => ({}) as S["Encoded"],
+          encode: () => null
+        })
+      )
+    )
+  ] as const
+
+/**
+ * `X-Audit-Log-Reason`: the reason for a moderation action, percent-encoded by bot libraries
+ * (discord.js encodes it with encodeURIComponent), at most 512 characters once decoded.
+ */
+export const AuditLogReason = Schema.String.pipe(
+  Schema.decodeTo(
+    lengthAtMost(512).pipe(Schema.check(withoutNul)),
+    SchemaTransformation.transform({
+      decode: (raw: string) => {
+        try {
+          return decodeURIComponent(raw)
+        } catch {
+          // Not valid percent-encoding: a client that sent the text as is.
+          return raw
+        }
+      },
+      encode: (reason: string) => encodeURIComponent(reason)
+    })
+  )
+)
+
+export const AuditLogHeaders = Schema.Struct({ "x-audit-log-reason": Schema.optionalKey(AuditLogReason) })

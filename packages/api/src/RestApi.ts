@@ -1,11 +1,15 @@
 /**
- * The whole REST API as one HttpApi: one group per domain. Pure data: the server, the in-memory
- * test host, the typed client and the OpenAPI document all derive from it.
+ * The whole REST API as one HttpApi: groups by domain, a group's public routes apart from those
+ * that take credentials (each group declares `Authorization` once). Pure data: the server, the
+ * in-memory test host, the typed client and the OpenAPI document all derive from it.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AuthApi } from "./AuthApi.ts"
+import { AuthPublicApi } from "./AuthPublicApi.ts"
+import { BotGatewayApi } from "./BotGatewayApi.ts"
 import { ChannelsApi } from "./ChannelsApi.ts"
 import { DevApi } from "./DevApi.ts"
+import { ExportsApi } from "./ExportsApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
 import { GuildsApi } from "./GuildsApi.ts"
 import { InvitesApi } from "./InvitesApi.ts"
@@ -20,7 +24,21 @@ import { UsersApi } from "./UsersApi.ts"
 export const API_VERSION = "1.0.0-draft.1"
 
 export class RestApi extends HttpApi.make("veche")
-  .add(ServiceApi, AuthApi, UsersApi, GuildsApi, MembersApi, RolesApi, ChannelsApi, InvitesApi, ModerationApi, DevApi)
+  .add(
+    ServiceApi,
+    BotGatewayApi,
+    AuthPublicApi,
+    AuthApi,
+    UsersApi,
+    ExportsApi,
+    GuildsApi,
+    MembersApi,
+    RolesApi,
+    ChannelsApi,
+    InvitesApi,
+    ModerationApi,
+    DevApi
+  )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)

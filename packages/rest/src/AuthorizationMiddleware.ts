@@ -1,39 +1,22 @@
 /**
- * The Authorization middleware: `Authorization: Bearer <token>` for users, `Bot <token>` for bots.
- * Missing or expired credentials answer 401 40001 (clients then log in or refresh); anything
- * malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
+ * The Authorization middleware (the tag is `@veche/api`'s `Authorization`): `Authorization: Bearer
+ * <token>` for users, `Bot <token>` for bots. Missing or expired credentials answer 401 40001
+ * (clients then log in or refresh); anything malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
  * what we want for both. Each outcome is told to `KnownTokens`, so the rate limiter gives a header
  * its own counters only after it authenticated.
  */
-import { Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
+import { Authorization, Principal } from "@veche/api"
+import { type Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
 import { Clock, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import { Authenticator, type Scheme } from "./Authenticator.ts"
 import * as AuthRefusals from "./handlers/AuthRefusals.ts"
 import { KnownTokens } from "./KnownTokens.ts"
-import { CurrentPrincipal, type Principal } from "./Principal.ts"
-
-export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentPrincipal }>()(
-  "@veche/rest/Authorization",
-  {
-    security: {
-      bearer: HttpApiSecurity.bearer.pipe(
-        HttpApiSecurity.annotate(OpenApi.Description, "A user access token: `Authorization: Bearer <token>`.")
-      ),
-      bot: HttpApiSecurity.http({ scheme: "Bot" }).pipe(
-        HttpApiSecurity.annotate(OpenApi.Description, "A bot token: `Authorization: Bot <token>`.")
-      )
-    },
-    error: [Unauthorized, InvalidAuthenticationToken, Banned],
-    requiredForClient: true
-  }
-) {}
 
 // Tokens are opaque base64url strings with a type prefix; anything else cannot be ours.
 const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{1,512}$/
 
-type Outcome = Result.Result<Principal, Unauthorized | InvalidAuthenticationToken | Banned>
+type Outcome = Result.Result<Principal.Principal, Unauthorized | InvalidAuthenticationToken | Banned>
 
 const parse = (header: string | undefined): { scheme: Scheme; token: string } | "missing" | "malformed" => {
   if (header === undefined || header.trim() === "") return "missing"
@@ -47,8 +30,8 @@ const parse = (header: string | undefined): { scheme: Scheme; token: string } | 
   return "malformed"
 }
 
-export const layer: Layer.Layer<Authorization, never, Authenticator | KnownTokens> = Layer.effect(
-  Authorization,
+export const layer: Layer.Layer<Authorization.Authorization, never, Authenticator | KnownTokens> = Layer.effect(
+  Authorization.Authorization,
   Effect.gen(function* () {
     const authenticator = yield* Authenticator
     const known = yield* KnownTokens
@@ -82,9 +65,9 @@ export const layer: Layer.Layer<Authorization, never, Authenticator | KnownToken
             return yield* Effect.fail(outcome.failure)
           }
           if (header !== undefined) known.remember(header, yield* Clock.currentTimeMillis)
-          return yield* Effect.provideService(httpEffect, CurrentPrincipal, outcome.success)
+          return yield* Effect.provideService(httpEffect, Principal.CurrentPrincipal, outcome.success)
         })
 
-    return Authorization.of({ bearer: run(false), bot: run(true) })
+    return Authorization.Authorization.of({ bearer: run(false), bot: run(true) })
   })
 )

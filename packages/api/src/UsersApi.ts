@@ -3,24 +3,23 @@
  * changes) and other users as the public sees them. Shapes follow the mirrored platform's user
  * object. Pure data.
  */
-import { Phone } from "@veche/auth"
+import * as Phone from "@veche/auth/Phone"
 import {
   BotsCannotUseThisEndpoint,
   Conflict,
   InvalidFormBody,
-  NotFound,
   NotImplemented,
   PhoneCodeInvalid,
   RateLimited,
   ServiceUnavailable,
   UnknownUser
 } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
-import { PublicUser as PublicUserShape } from "@veche/users"
+import * as Snowflake from "@veche/platform/Snowflake"
+import * as PublicUserShape from "@veche/users/PublicUser"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { EmailAddress, RegisterPhoneAnswer } from "./AuthApi.ts"
 import { Authorization } from "./Authorization.ts"
+import { EmailAddress, RegisterPhoneAnswer } from "./AuthPublicApi.ts"
 import * as Fields from "./Fields.ts"
 
 /** What everybody sees of a user. */
@@ -113,9 +112,6 @@ export const DataExportView = Schema.Struct({
   url_expires_at: Schema.NullOr(Schema.String)
 })
 
-/** The archive itself. */
-export const ArchiveBytes = Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/zip" }))
-
 /** The mirrored platform's relationship object (1 friend, 2 blocked, 3 incoming, 4 outgoing). */
 export const RelationshipView = Schema.Struct({
   id: Snowflake.Snowflake,
@@ -133,80 +129,71 @@ const usersOnly = [BotsCannotUseThisEndpoint] as const
 
 export class UsersApi extends HttpApiGroup.make("users")
   .add(
-    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }).middleware(Authorization),
+    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }),
     HttpApiEndpoint.patch("updateMe", me, {
       payload: ProfilePatch,
       success: CurrentUser,
       error: [...usersOnly, UnknownUser, InvalidFormBody, NotImplemented, ServiceUnavailable]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("guildOrder", `${me}/guild-order`, {
       payload: GuildOrderBody,
       success: HttpApiSchema.NoContent,
       error: [...usersOnly, InvalidFormBody]
-    }).middleware(Authorization),
-    HttpApiEndpoint.get("settings", `${me}/settings`, { success: UserSettings, error: usersOnly }).middleware(
-      Authorization
-    ),
+    }),
+    HttpApiEndpoint.get("settings", `${me}/settings`, { success: UserSettings, error: usersOnly }),
     HttpApiEndpoint.patch("updateSettings", `${me}/settings`, {
       payload: SettingsPatch,
       success: UserSettings,
       error: [...usersOnly, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("startPhoneChange", `${me}/phone`, {
       payload: PhoneChangeBody,
       success: RegisterPhoneAnswer,
       error: [...usersOnly, InvalidFormBody, Conflict, RateLimited, ServiceUnavailable]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.put("confirmPhoneChange", `${me}/phone`, {
       payload: PhoneConfirmBody,
       success: CurrentUser,
       error: [...usersOnly, InvalidFormBody, PhoneCodeInvalid, Conflict, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("addEmail", `${me}/email`, {
       payload: EmailAddBody,
       success: CurrentUser,
       error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("removeEmail", `${me}/email`, {
       payload: PasswordBody,
       success: CurrentUser,
       error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("resendEmail", `${me}/email/resend`, {
       success: CurrentUser,
       error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable, UnknownUser]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("requestDeletion", `${me}/delete`, {
       payload: PasswordBody,
       success: DeletionStatus,
       error: [...usersOnly, InvalidFormBody, RateLimited, ServiceUnavailable]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("cancelDeletion", `${me}/delete`, {
       success: DeletionStatus,
       error: usersOnly
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("relationships", `${me}/relationships`, {
       success: Schema.Array(RelationshipView),
       error: usersOnly
-    }).middleware(Authorization),
-    HttpApiEndpoint.get("dataExport", `${me}/export`, { success: DataExportView, error: usersOnly }).middleware(
-      Authorization
-    ),
+    }),
+    HttpApiEndpoint.get("dataExport", `${me}/export`, { success: DataExportView, error: usersOnly }),
     HttpApiEndpoint.post("requestDataExport", `${me}/export`, {
       success: DataExportView,
       error: [...usersOnly, Conflict, RateLimited, ServiceUnavailable]
-    }).middleware(Authorization),
-    // The link carries its own secret (it is meant for a browser's download), so no credentials.
-    HttpApiEndpoint.get("downloadDataExport", "/exports/:export_id", {
-      params: { export_id: Schema.String },
-      query: { token: Schema.optionalKey(Schema.String) },
-      success: ArchiveBytes,
-      error: NotFound
     }),
     HttpApiEndpoint.get("user", "/users/:user_id", {
       params: { user_id: Snowflake.Snowflake },
       success: PublicUser,
       error: UnknownUser
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials (an export's download link is `ExportsApi`).
+  .middleware(Authorization)
   .annotate(OpenApi.Description, "Accounts as others and their owners see them.") {}

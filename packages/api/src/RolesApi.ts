@@ -3,13 +3,14 @@
  * answers follow the mirrored platform's API v10. Pure data.
  */
 import { InvalidFormBody, MaxRolesReached, UnknownRole } from "@veche/errors"
-import { Guild, GuildSchemas } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
+import * as Guild from "@veche/guilds/Guild"
+import * as GuildSchemas from "@veche/guilds/GuildSchemas"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
-import { Color, GuildParams, inGuild, managing, orEmpty, PermissionsInput } from "./GuildFields.ts"
+import { GuildParams, inGuild, managing } from "./GuildRoutes.ts"
 
 export const RoleParams = { guild_id: Snowflake.Snowflake, role_id: Snowflake.Snowflake }
 
@@ -18,9 +19,9 @@ export const DEFAULT_ROLE_NAME = "new role"
 
 /** `colors` (newer libraries send it instead of `color`): only the primary colour is kept. */
 export const RoleColorsInput = Schema.Struct({
-  primary_color: Color,
-  secondary_color: Schema.optionalKey(Schema.NullOr(Color)),
-  tertiary_color: Schema.optionalKey(Schema.NullOr(Color))
+  primary_color: Fields.Color,
+  secondary_color: Schema.optionalKey(Schema.NullOr(Fields.Color)),
+  tertiary_color: Schema.optionalKey(Schema.NullOr(Fields.Color))
 })
 
 /**
@@ -31,8 +32,8 @@ export const RoleColorsInput = Schema.Struct({
  */
 export const RoleBody = Schema.Struct({
   name: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(100))),
-  permissions: Schema.optionalKey(Schema.NullOr(PermissionsInput)),
-  color: Schema.optionalKey(Schema.NullOr(Color)),
+  permissions: Schema.optionalKey(Schema.NullOr(Fields.PermissionsInput)),
+  color: Schema.optionalKey(Schema.NullOr(Fields.Color)),
   colors: Schema.optionalKey(RoleColorsInput),
   hoist: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
   mentionable: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
@@ -55,34 +56,36 @@ export class RolesApi extends HttpApiGroup.make("roles")
       params: GuildParams,
       success: Schema.Array(GuildSchemas.Role),
       error: inGuild
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.get("getRole", "/guilds/:guild_id/roles/:role_id", {
       params: RoleParams,
       success: GuildSchemas.Role,
       error: [...inGuild, UnknownRole]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.post("createRole", "/guilds/:guild_id/roles", {
       params: GuildParams,
-      payload: orEmpty(RoleBody),
+      payload: Fields.orEmpty(RoleBody),
       success: GuildSchemas.Role,
       error: [...managing, MaxRolesReached, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("reorderRoles", "/guilds/:guild_id/roles", {
       params: GuildParams,
       payload: RolePositionsBody,
       success: Schema.Array(GuildSchemas.Role),
       error: [...managing, UnknownRole, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.patch("updateRole", "/guilds/:guild_id/roles/:role_id", {
       params: RoleParams,
       payload: RoleBody,
       success: GuildSchemas.Role,
       error: [...managing, UnknownRole, InvalidFormBody]
-    }).middleware(Authorization),
+    }),
     HttpApiEndpoint.delete("deleteRole", "/guilds/:guild_id/roles/:role_id", {
       params: RoleParams,
       success: HttpApiSchema.NoContent,
       error: [...managing, UnknownRole]
-    }).middleware(Authorization)
+    })
   )
+  // Every route of the group takes credentials.
+  .middleware(Authorization)
   .annotate(OpenApi.Description, "Guild roles: list, read, create, edit, reorder, delete.") {}
