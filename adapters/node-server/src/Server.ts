@@ -25,10 +25,12 @@ import { MediaStorageConfig, ProfileImages } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
+import { PrivacyDomain } from "@veche/privacy"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
+import { PersonalData, UserPersonalData } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -109,7 +111,6 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
           VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
           Argon2PasswordHasher.layerConfig,
           OtplibTotpCodes.layer,
-          FflateZipWriter.layer,
           WebLinks.WebLinks.layerConfig
         )
       )
@@ -134,11 +135,15 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       s3: S3MediaStorage.layerConfig
     }).pipe(Layer.provide(FetchHttpClient.layer))
     const images = ProfileImages.ProfileImages.layerConfig.pipe(Layer.provide(SharpImageCodec.layer))
+    // Deletion and data exports (their workers run on every node; the store settles who carries
+    // out what), reaching every domain's part of a user's data through the PersonalData registry.
+    const privacy = Layer.merge(PrivacyDomain.layer.pipe(Layer.provide(FflateZipWriter.layer)), UserPersonalData.layer)
     const domain = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       SessionAuthenticator.layer
     ).pipe(
+      Layer.provideMerge(privacy),
       Layer.provideMerge(Layer.merge(registration, moderation)),
       Layer.provideMerge(guilds),
       Layer.provideMerge(delivery),
@@ -150,6 +155,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Layer.provideMerge(SecretBox.SecretBox.layerConfig),
       Layer.provideMerge(tokens),
       Layer.provideMerge(shared),
+      // every domain registers its part of a user's personal data here
+      Layer.provideMerge(PersonalData.PersonalData.layer),
       Layer.provideMerge(repositories),
       Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)
     )

@@ -3,8 +3,6 @@ import type {
   AccountSnapshot,
   AccountsRepo,
   BlocksRepo,
-  DataExportsRepo,
-  DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
   RestrictionsRepo,
@@ -12,6 +10,7 @@ import type {
   VerificationsRepo
 } from "@veche/auth"
 import type { GuildsRepo } from "@veche/guilds"
+import type { DataExportsRepo, DeletionsRepo } from "@veche/privacy"
 import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -10,14 +10,10 @@
  */
 import { Argon2PasswordHasher } from "@veche/argon2"
 import {
-  type AccountDeletion,
   AccountSnapshot,
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
-  type DataExports,
-  DataExportsRepo,
-  DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
   Moderation,
@@ -49,6 +45,7 @@ import {
   SmsSender,
   Snowflake
 } from "@veche/platform"
+import { type AccountDeletion, type DataExports, DataExportsRepo, DeletionsRepo, PrivacyDomain } from "@veche/privacy"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
@@ -61,7 +58,7 @@ import {
   TrustedProxies
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { PersonalData, ProfilesRepo, RelationshipsRepo, UserPersonalData, UsersRepo } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -269,6 +266,9 @@ export const WEB_URL = "https://veche.test"
 /** Two addresses the country check knows (as the real data set has them); everything else is unknown. */
 export const COUNTRIES = { "77.88.55.242": "RU", "8.8.8.8": "US" } as const
 
+/** Quotas (password re-checks, exports a day), on the test clock; one instance, shared by reference. */
+const quotas = QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory))
+
 /**
  * The account flows over the host's repositories with the dev providers: the dev captcha (any
  * non-empty token), SMS and letters to the console and the host's outbox through an in-memory
@@ -281,8 +281,7 @@ const registration = AuthFlows.layer.pipe(
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layerTest,
       OtplibTotpCodes.layer,
-      FflateZipWriter.layer,
-      QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+      quotas,
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
       WebLinks.WebLinks.layer(WEB_URL)
@@ -317,7 +316,13 @@ const services = (options: Options) => {
     Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
     Layer.provide(SecureRandom.layerWebCrypto)
   )
-  const domain = Layer.mergeAll(registration, moderation).pipe(
+  // deletion and data exports, over every domain's part of a user's data (and the archive's ZIP)
+  const privacy = Layer.merge(
+    PrivacyDomain.layer.pipe(Layer.provide(Layer.merge(FflateZipWriter.layer, quotas))),
+    UserPersonalData.layer
+  )
+  const domain = privacy.pipe(
+    Layer.provideMerge(Layer.mergeAll(registration, moderation)),
     Layer.provideMerge(guilds),
     Layer.provideMerge(carrierCheckOf(options)),
     // images for the routes and for account erasure (which deletes what the account showed)
@@ -333,6 +338,8 @@ const services = (options: Options) => {
       )
     ),
     Layer.provideMerge(tokens),
+    // every domain registers its part of a user's personal data here
+    Layer.provideMerge(PersonalData.PersonalData.layer),
     // one layer for every repository, shared with tests through `run`
     Layer.provideMerge(options.repositories ?? layerMemoryRepositories),
     Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))

@@ -14,8 +14,6 @@ import {
   AccountsRepo,
   AuthFlows,
   BlocksRepo,
-  DataExportsRepo,
-  DeletionsRepo,
   EmailLinksRepo,
   MfaRepo,
   Moderation,
@@ -45,10 +43,11 @@ import {
   SmsSender,
   Snowflake
 } from "@veche/platform"
+import { PrivacyDomain } from "@veche/privacy"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { PersonalData, ProfilesRepo, RelationshipsRepo, UserPersonalData, UsersRepo } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { Effect, Layer, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -88,6 +87,8 @@ const base = Layer.mergeAll(
   // No country data in this example: every address is "unknown", so e-mail registration is offered.
   GeoIp.GeoIp.layerTest({}),
   Snowflake.SnowflakeGenerator.layer(1),
+  // every domain registers its part of a user's personal data here (deletion and export read them)
+  PersonalData.PersonalData.layer,
   QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(counters)),
   RouteLimiter.RouteLimiter.layer.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer()), Layer.provide(counters))
 )
@@ -107,12 +108,9 @@ const registration = AuthFlows.layer.pipe(
     Layer.mergeAll(
       VerificationsRepo.VerificationsRepo.layerMemory,
       VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-      DeletionsRepo.DeletionsRepo.layerMemory,
-      DataExportsRepo.DataExportsRepo.layerMemory,
       SecretBox.SecretBox.layerEphemeral,
       Argon2PasswordHasher.layer(),
       OtplibTotpCodes.layer,
-      FflateZipWriter.layer,
       Captcha.Captcha.layerDev,
       SmsSender.SmsSender.layerConsole,
       WebLinks.WebLinks.layer("http://127.0.0.1:8090"),
@@ -125,6 +123,15 @@ const domain = Layer.mergeAll(
   ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
   Layer.orDie(GatewayUrl.GatewayUrl.layer("ws://127.0.0.1:8090/gateway"))
 ).pipe(
+  // Account deletion and data exports in memory, over every domain's part of a user's data.
+  Layer.provideMerge(
+    Layer.merge(
+      PrivacyDomain.layer.pipe(
+        Layer.provide(Layer.merge(PrivacyDomain.layerMemoryRepositories, FflateZipWriter.layer))
+      ),
+      UserPersonalData.layer
+    )
+  ),
   Layer.provideMerge(Layer.merge(registration, AccountSnapshot.AccountSnapshots.layerFromRepos)),
   // Guilds in memory (they also tell the accounts domain which servers a user is in).
   Layer.provideMerge(

@@ -6,9 +6,7 @@
  */
 
 import {
-  AccountDeletion,
   AccountSnapshot,
-  DataExports,
   EmailBinding,
   EmailConfirmation,
   Login,
@@ -24,6 +22,7 @@ import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
+import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
 import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { ByteSize, Context, Effect, type FileSystem, Layer, type Path, Scope } from "effect"

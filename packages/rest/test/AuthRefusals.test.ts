@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AccountDeletion,
   AccountsErrors,
-  DataExportsRepo,
   EmailBinding,
   Login,
   MfaErrors,
@@ -43,8 +41,6 @@ const refusals = [
   [new SessionsErrors.RefreshRejected(), "InvalidAuthenticationToken"],
   [new SessionsErrors.AccountBlocked({ message: "blocked" }), "Banned"],
   [new EmailBinding.NothingPending(), "InvalidFormBody"],
-  [new AccountDeletion.OwnsGuilds(), "InvalidFormBody"],
-  [new DataExportsRepo.ExportInProgress(), "Conflict"],
   [new Moderation.NotStaff(), "MissingPermissions"],
   [new Moderation.NoSuchUser(), "UnknownUser"],
   [new Moderation.CannotBlockSelf(), "InvalidFormBody"],

@@ -1,5 +1,6 @@
 /** @veche/users: user accounts. The profile routes and the account lifecycle build on this port. */
 export * as Memberships from "./Memberships.ts"
+export * as PersonalData from "./PersonalData.ts"
 export * as Profile from "./Profile.ts"
 export * as ProfilesRepo from "./ProfilesRepo.ts"
 export * as PublicUser from "./PublicUser.ts"
@@ -8,5 +9,6 @@ export * as Relationship from "./Relationship.ts"
 export * as RelationshipsRepo from "./RelationshipsRepo.ts"
 export * as User from "./User.ts"
 export * as UserDispatches from "./UserDispatches.ts"
+export * as UserPersonalData from "./UserPersonalData.ts"
 export * as UsersErrors from "./UsersErrors.ts"
 export * as UsersRepo from "./UsersRepo.ts"

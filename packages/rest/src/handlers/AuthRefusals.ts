@@ -1,7 +1,7 @@
 /**
  * The accounts domain's refusals (@veche/auth: registration, login, two-factor, recovery, sessions
- * and tokens, phone and e-mail change, deletion, export, moderation) as the API's errors, in one
- * table, like `GuildRefusals`. `refuse` maps each refusal to its error and passes anything else
+ * and tokens, phone and e-mail change, moderation) as the API's errors, in one table, like
+ * `GuildRefusals` (deletion and export: `PrivacyRefusals`). `refuse` maps each refusal to its error and passes anything else
  * through, and its type does the same, so a handler's error type is exactly the errors its endpoint
  * declares. `refusing` does the same to an effect and also sets the headers a refusal carries
  * (a quota's 429 tells when to retry).
@@ -82,10 +82,6 @@ const table = {
 
   // E-mail address of an account.
   NothingPending: () => onField("email", "EMAIL_NOT_PENDING", "No address waits for confirmation."),
-
-  // Deletion and data export.
-  OwnsGuilds: () => onField("guilds", "OWNS_GUILDS_WITH_MEMBERS", "Transfer or dissolve the servers you own first."),
-  ExportInProgress: () => new Conflict({ message: "An export is being prepared already." }),
 
   // Staff moderation.
   NotStaff: () => new MissingPermissions(),

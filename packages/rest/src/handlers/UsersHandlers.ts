@@ -1,8 +1,9 @@
 /** Handlers of the Users group. */
-import { AccountDeletion, AccountSnapshot, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
+import { AccountSnapshot, EmailBinding, PhoneChange } from "@veche/auth"
 import { NotFound, UnknownUser } from "@veche/errors"
 import { ProfileImages } from "@veche/media"
 import { EventBus, Snowflake } from "@veche/platform"
+import { AccountDeletion, DataExports, type Deletion } from "@veche/privacy"
 import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -12,6 +13,7 @@ import { RestApi } from "../RestApi.ts"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
 import * as CurrentUserView from "./CurrentUserView.ts"
+import * as PrivacyRefusals from "./PrivacyRefusals.ts"
 import * as ProfileEdits from "./ProfileEdits.ts"
 
 const isSnowflake = Schema.is(Snowflake.Snowflake)
@@ -144,7 +146,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
           const user = yield* requireUser
           const deletion = yield* deletions.request({ userId: user.userId, password: Redacted.make(payload.password) })
           return deletionView(Option.some(deletion))
-        }).pipe(refusing)
+        }).pipe(PrivacyRefusals.refusing)
       )
       .handle("cancelDeletion", () =>
         Effect.gen(function* () {
@@ -183,7 +185,7 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
           const user = yield* requireUser
           const queued = yield* exports.request(user.userId)
           return exportView(Option.some({ export: queued, link: Option.none() }))
-        }).pipe(refusing)
+        }).pipe(PrivacyRefusals.refusing)
       )
       .handle("downloadDataExport", ({ params, query }) =>
         Effect.gen(function* () {
