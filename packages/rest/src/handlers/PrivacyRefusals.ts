@@ -36,4 +36,6 @@ export const refuse = <E>(error: E): ApiErrorOf<E> => {
 }
 
 /** A privacy route's effect with its refusals, and the accounts domain's it meets, as API errors. */
-export const refusing = <A, E, R>(self: Effect.Effect<A, E, R>) => AuthRefusals.refusing(Effect.mapError(self, refuse))
+export const refusing = <A, E, R>(
+  self: Effect.Effect<A, E, R>
+): ReturnType<typeof AuthRefusals.refusing<A, ApiErrorOf<E>, R>> => AuthRefusals.refusing(Effect.mapError(self, refuse))
