@@ -10,18 +10,17 @@ import type {
   VerificationsRepo
 } from "@veche/auth"
 import type { GuildsRepo } from "@veche/guilds"
-import type { DataExportsRepo, DeletionsRepo } from "@veche/privacy"
+import type { PrivacyDomain } from "@veche/privacy"
 import type { ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
 import * as PgBlocksRepo from "./PgBlocksRepo.ts"
-import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
-import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgGuildsRepo from "./PgGuildsRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
+import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
 import * as PgProfilesRepo from "./PgProfilesRepo.ts"
 import * as PgRelationshipsRepo from "./PgRelationshipsRepo.ts"
 import * as PgRestrictionsRepo from "./PgRestrictionsRepo.ts"
@@ -41,8 +40,7 @@ export const layer: Layer.Layer<
   | BlocksRepo.BlocksRepo
   | RestrictionsRepo.RestrictionsRepo
   | ProfilesRepo.ProfilesRepo
-  | DeletionsRepo.DeletionsRepo
-  | DataExportsRepo.DataExportsRepo
+  | PrivacyDomain.Repositories
   | RelationshipsRepo.RelationshipsRepo
   | AccountSnapshot.AccountSnapshots
   | GuildsRepo.GuildsRepo,
@@ -58,8 +56,7 @@ export const layer: Layer.Layer<
   PgBlocksRepo.layer,
   PgRestrictionsRepo.layer,
   PgProfilesRepo.layer,
-  PgDeletionsRepo.layer,
-  PgDataExportsRepo.layer,
+  PgPrivacyRepositories.layer,
   PgRelationshipsRepo.layer,
   PgAccountSnapshots.layer,
   PgGuildsRepo.layer
