@@ -7,30 +7,18 @@ import { createServer } from "node:http"
 import { join } from "node:path"
 import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
-import {
-  AuthFlows,
-  Moderation,
-  SessionSweep,
-  Sessions,
-  SessionsConfig,
-  Staff,
-  Tokens,
-  VerificationCodes,
-  WebLinks
-} from "@veche/auth"
+import { SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
-import { AccountStandings, GuildsDomain } from "@veche/guilds"
+import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
-import { MediaStorageConfig, ProfileImages } from "@veche/media"
+import { MediaStorageConfig } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
-import { DeliveryQueue, DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
-import { PrivacyDomain } from "@veche/privacy"
-import { AccessLog, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator } from "@veche/rest"
+import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
-import { PersonalData, UserPersonalData } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -85,11 +73,17 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
 
     // One database layer (memoised by reference): the repositories and the delivery queue share it.
     const database = Database.layer(config)
-    const repositories = PgRepositories.layer.pipe(Layer.provide(database))
-    const tokens = Tokens.Tokens.layer.pipe(Layer.provide(NodeCrypto.layer))
-    // Sessions, and on every node the worker that removes dead ones (SERVICE_SESSION_SWEEP_INTERVAL).
-    const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
-      Layer.provide(SessionsConfig.SessionsConfig.layerConfig)
+    // Settings from the environment (keys from DevSecrets in dev).
+    const configuration = Layer.mergeAll(
+      ServiceInfo.ServiceInfo.layerConfig(VERSION),
+      GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
+      // sessions' lifetimes, and the interval of the worker that removes dead ones on every node
+      SessionsConfig.SessionsConfig.layerConfig,
+      Staff.Staff.layerConfig,
+      WebLinks.WebLinks.layerConfig,
+      VerificationCodes.VerificationCodes.layerConfig,
+      SecretBox.SecretBox.layerConfig,
+      Snowflake.SnowflakeGenerator.layerConfig
     )
     // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha); this server
     // installs the driver-backed adapters too.
@@ -98,67 +92,31 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Providers.mailer({ smtp: SmtpMailer.layerConfig }),
       Providers.captcha,
       MmdbGeoIp.layerConfig,
-      Providers.carrierCheck
-    ).pipe(Layer.provide(FetchHttpClient.layer))
-    // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.
-    const delivery = DeliveryQueue.DeliveryQueue.layer.pipe(
-      Layer.provide(PgDeliveryStore.layer.pipe(Layer.provide(database)))
-    )
-    const moderation = Moderation.Moderation.layer.pipe(Layer.provide(Staff.Staff.layerConfig))
-    const registration = AuthFlows.layer.pipe(
-      Layer.provide(
-        Layer.mergeAll(
-          VerificationCodes.VerificationCodes.layerConfig.pipe(Layer.provide(NodeCrypto.layer)),
-          Argon2PasswordHasher.layerConfig,
-          OtplibTotpCodes.layer,
-          WebLinks.WebLinks.layerConfig
-        )
-      )
-    )
-    // Shared by the routes and the domain: counters (route limits and quotas) and the dev outbox
-    // (what the dev adapters "send", for GET /dev/outbox; per node: a dev server is one node).
-    const shared = Layer.mergeAll(
+      Providers.carrierCheck,
+      // SMS and letters are queued in PostgreSQL (sealed) and sent by a worker on every node.
+      PgDeliveryStore.layer.pipe(Layer.provide(database)),
+      // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says
+      // otherwise (export archives share the storage).
+      MediaStorageConfig.layerConfig({ defaultDir: join(config.dataDir, "media"), s3: S3MediaStorage.layerConfig }),
+      SharpImageCodec.layer,
+      Argon2PasswordHasher.layerConfig,
+      OtplibTotpCodes.layer,
+      FflateZipWriter.layer,
+      // counters (route limits and quotas)
       RateLimits.layer(config),
-      DevOutbox.DevOutbox.layerMemory,
       EventBus.EventBus.layerMemory
-    )
-    // Guilds on PostgreSQL; they also answer the users domain's Memberships (servers a user is in).
-    // Joining reads the account's standing (verification, restriction) from the accounts domain.
-    const guilds = GuildsDomain.layer.pipe(
-      Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
-      Layer.provide(NodeCrypto.layer)
-    )
-    // Profile images on the filesystem under the data folder unless SERVICE_MEDIA_STORAGE says otherwise.
-    // (export archives share the storage).
-    const storage = MediaStorageConfig.layerConfig({
-      defaultDir: join(config.dataDir, "media"),
-      s3: S3MediaStorage.layerConfig
-    }).pipe(Layer.provide(FetchHttpClient.layer))
-    const images = ProfileImages.ProfileImages.layerConfig.pipe(Layer.provide(SharpImageCodec.layer))
-    // Deletion and data exports (their workers run on every node; the store settles who carries
-    // out what), reaching every domain's part of a user's data through the PersonalData registry.
-    const privacy = Layer.merge(PrivacyDomain.layer.pipe(Layer.provide(FflateZipWriter.layer)), UserPersonalData.layer)
-    const domain = Layer.mergeAll(
-      ServiceInfo.ServiceInfo.layerConfig(VERSION),
-      GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
-      SessionAuthenticator.layer
     ).pipe(
-      Layer.provideMerge(privacy),
-      Layer.provideMerge(Layer.merge(registration, moderation)),
-      Layer.provideMerge(guilds),
-      Layer.provideMerge(delivery),
-      // for the routes and for account erasure (which deletes what the account showed)
-      Layer.provideMerge(images),
-      Layer.provideMerge(storage),
-      Layer.provideMerge(accounts),
+      Layer.provide(FetchHttpClient.layer),
+      // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)
+      Layer.provideMerge(DevOutbox.DevOutbox.layerMemory)
+    )
+    // Every domain over PostgreSQL and the providers above.
+    const domain = Veche.layer.pipe(
       Layer.provideMerge(providers),
-      Layer.provideMerge(SecretBox.SecretBox.layerConfig),
-      Layer.provideMerge(tokens),
-      Layer.provideMerge(shared),
-      // every domain registers its part of a user's personal data here
-      Layer.provideMerge(PersonalData.PersonalData.layer),
-      Layer.provideMerge(repositories),
-      Layer.provideMerge(Snowflake.SnowflakeGenerator.layerConfig)
+      // below the providers: the delivery store seals what it keeps with SecretBox
+      Layer.provideMerge(configuration),
+      Layer.provideMerge(NodeCrypto.layer),
+      Layer.provideMerge(PgRepositories.layer.pipe(Layer.provide(database)))
     )
 
     // One line per request, written to stdout in batches rather than through a logger call each:

@@ -9,32 +9,13 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import { Argon2PasswordHasher } from "@veche/argon2"
-import {
-  AccountSnapshot,
-  AccountsRepo,
-  AuthFlows,
-  BlocksRepo,
-  EmailLinksRepo,
-  MfaRepo,
-  Moderation,
-  RestrictionsRepo,
-  SessionSweep,
-  Sessions,
-  SessionsConfig,
-  SessionsRepo,
-  Staff,
-  Tokens,
-  VerificationCodes,
-  VerificationsRepo,
-  WebLinks
-} from "@veche/auth"
-import { AccountStandings, GuildsDomain, GuildsRepo } from "@veche/guilds"
-import { MediaStorage, ProfileImages } from "@veche/media"
+import { type Sessions, SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
+import { Veche } from "@veche/kit"
+import { MediaStorage } from "@veche/media"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
   CarrierCheck,
-  DeliveryQueue,
   DeliveryStore,
   DevOutbox,
   EventBus,
@@ -45,7 +26,6 @@ import {
   SmsSender,
   Snowflake
 } from "@veche/platform"
-import { type AccountDeletion, type DataExports, DataExportsRepo, DeletionsRepo, PrivacyDomain } from "@veche/privacy"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type Authenticator,
@@ -58,7 +38,6 @@ import {
   TrustedProxies
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { PersonalData, ProfilesRepo, RelationshipsRepo, UserPersonalData, UsersRepo } from "@veche/users"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -104,26 +83,8 @@ export class TestHost extends Context.Service<
   }
 >()("@veche/test-host/TestHost") {}
 
-/** The domain services a test may use through `run`. */
-export type DomainServices =
-  | AccountDeletion.AccountDeletion
-  | DeletionsRepo.DeletionsRepo
-  | Sessions.Sessions
-  | SessionSweep.SessionSweep
-  | UsersRepo.UsersRepo
-  | Snowflake.SnowflakeGenerator
-  | DevOutbox.DevOutbox
-  | VerificationsRepo.VerificationsRepo
-  | DeliveryQueue.DeliveryQueue
-  | AccountsRepo.AccountsRepo
-  | BlocksRepo.BlocksRepo
-  | RestrictionsRepo.RestrictionsRepo
-  | Moderation.Moderation
-  | EventBus.EventBus
-  | GuildsRepo.GuildsRepo
-  | GuildsDomain.Services
-  | DataExports.DataExports
-  | RelationshipsRepo.RelationshipsRepo
+/** The domain services a test may use through `run`: the kit's, and what the host gives it. */
+export type DomainServices = Veche.Services | Veche.Requirements
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
@@ -151,43 +112,10 @@ export interface Options {
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
-export type Repositories =
-  | UsersRepo.UsersRepo
-  | AccountsRepo.AccountsRepo
-  | SessionsRepo.SessionsRepo
-  | VerificationsRepo.VerificationsRepo
-  | MfaRepo.MfaRepo
-  | EmailLinksRepo.EmailLinksRepo
-  | BlocksRepo.BlocksRepo
-  | RestrictionsRepo.RestrictionsRepo
-  | ProfilesRepo.ProfilesRepo
-  | DeletionsRepo.DeletionsRepo
-  | DataExportsRepo.DataExportsRepo
-  | RelationshipsRepo.RelationshipsRepo
-  | AccountSnapshot.AccountSnapshots
-  | GuildsRepo.GuildsRepo
+export type Repositories = Veche.Repositories
 
 /** Every repository on memory (the default), fresh per build of the host. */
-export const layerMemoryRepositories: Layer.Layer<Repositories> = AccountSnapshot.AccountSnapshots.layerFromRepos.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      AccountsRepo.AccountsRepo.layerMemory,
-      MfaRepo.MfaRepo.layerMemory,
-      EmailLinksRepo.EmailLinksRepo.layerMemory,
-      // sessions read password changes from the accounts beside them (the same layer, built once)
-      SessionsRepo.SessionsRepo.layerMemory.pipe(Layer.provide(AccountsRepo.AccountsRepo.layerMemory)),
-      VerificationsRepo.VerificationsRepo.layerMemory,
-      RestrictionsRepo.RestrictionsRepo.layerMemory,
-      DeletionsRepo.DeletionsRepo.layerMemory,
-      DataExportsRepo.DataExportsRepo.layerMemory,
-      GuildsRepo.GuildsRepo.layerMemory,
-      ProfilesRepo.ProfilesRepo.layerMemory,
-      RelationshipsRepo.RelationshipsRepo.layerMemory
-    )
-  ),
-  // sessions read blocks, accounts read users: both shared with the rest of the host
-  Layer.provideMerge(Layer.merge(BlocksRepo.BlocksRepo.layerMemory, UsersRepo.UsersRepo.layerMemory))
-)
+export const layerMemoryRepositories: Layer.Layer<Repositories> = Veche.layerMemoryRepositories
 
 const LOOPBACK = Schema.decodeSync(TrustedProxies.NetworkList)("127.0.0.1/32")[0] as IpNetwork.IpNetwork
 
@@ -242,21 +170,13 @@ const make = Effect.gen(function* () {
   return TestHost.of({ fetch, fetchPromise, client, adjustClock, run })
 })
 
-/** Tokens on WebCrypto (no Node-only code in the host). */
-const tokens = Tokens.Tokens.layer.pipe(
-  Layer.provide(Layer.mergeAll(SecureRandom.layerWebCrypto, Digest.layerWebCrypto))
-)
-
-/** Sessions over the host's repositories, and the worker that removes dead ones (as a server runs it). */
-const accounts = Layer.merge(Sessions.Sessions.layer, SessionSweep.SessionSweep.layer).pipe(
-  Layer.provide(SessionsConfig.SessionsConfig.layer())
-)
-
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
 
+/** WebCrypto (no Node-only code in the host). */
 const crypto = Layer.mergeAll(
   SecureRandom.layerWebCrypto,
+  Digest.layerWebCrypto,
   Mac.layerWebCrypto.pipe(Layer.provide(SecureRandom.layerWebCrypto))
 )
 
@@ -266,94 +186,58 @@ export const WEB_URL = "https://veche.test"
 /** Two addresses the country check knows (as the real data set has them); everything else is unknown. */
 export const COUNTRIES = { "77.88.55.242": "RU", "8.8.8.8": "US" } as const
 
-/** Quotas (password re-checks, exports a day), on the test clock; one instance, shared by reference. */
-const quotas = QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory))
+/** The host's settings: a test version, the default session lifetimes, a fixed code key, staff from the options. */
+const configuration = (options: Options) =>
+  Layer.mergeAll(
+    ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
+    Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
+    SessionsConfig.SessionsConfig.layer(),
+    Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
+    WebLinks.WebLinks.layer(WEB_URL),
+    VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET),
+    SecretBox.SecretBox.layerEphemeral,
+    Snowflake.SnowflakeGenerator.layer(0)
+  )
 
 /**
- * The account flows over the host's repositories with the dev providers: the dev captcha (any
- * non-empty token), SMS and letters to the console and the host's outbox through an in-memory
- * delivery queue, and a cheap (still real) password hash.
+ * The dev providers: the dev captcha (any non-empty token), SMS and letters to the console and the
+ * host's outbox through an in-memory delivery queue, the test country table, a cheap (still real)
+ * password hash, and counters in this process (as the reference server keeps them without Redis),
+ * all on the test clock.
  */
-const registration = AuthFlows.layer.pipe(
-  Layer.provide(
-    Layer.mergeAll(
-      VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET).pipe(Layer.provide(crypto)),
-      SecretBox.SecretBox.layerEphemeral,
-      Argon2PasswordHasher.layerTest,
-      OtplibTotpCodes.layer,
-      quotas,
-      Captcha.Captcha.layerDev,
-      SmsSender.SmsSender.layerConsole,
-      WebLinks.WebLinks.layer(WEB_URL)
-    )
-  )
-)
-
-/** Where images and export archives go: memory, or nothing connected. */
-const storageOf = (options: Options) =>
-  options.mediaStorage === "none" ? MediaStorage.MediaStorage.layerNone : MediaStorage.MediaStorage.layerMemory
-
-const carrierCheckOf = (options: Options) =>
-  options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone
-
-const deliveryOf = (options: Options) =>
-  DeliveryQueue.DeliveryQueue.layer.pipe(
-    Layer.provide(
-      options.delivery === "down" ? DeliveryStore.DeliveryStore.layerDown : DeliveryStore.DeliveryStore.layerMemory
-    ),
-    Layer.provide(Layer.merge(SmsSender.SmsSender.layerConsole, Mailer.Mailer.layerConsole))
+const providers = (options: Options) =>
+  Layer.mergeAll(
+    Captcha.Captcha.layerDev,
+    SmsSender.SmsSender.layerConsole,
+    Mailer.Mailer.layerConsole,
+    options.delivery === "down" ? DeliveryStore.DeliveryStore.layerDown : DeliveryStore.DeliveryStore.layerMemory,
+    options.carrierCheck === true ? CarrierCheck.CarrierCheck.layerDev : CarrierCheck.CarrierCheck.layerNone,
+    GeoIp.GeoIp.layerTest(COUNTRIES),
+    // images and export archives: memory, or nothing connected
+    options.mediaStorage === "none" ? MediaStorage.MediaStorage.layerNone : MediaStorage.MediaStorage.layerMemory,
+    SharpImageCodec.layer,
+    Argon2PasswordHasher.layerTest,
+    OtplibTotpCodes.layer,
+    FflateZipWriter.layer,
+    QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+    RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
+    EventBus.EventBus.layerMemory,
+    // file system, paths and ETags for the docs page, as a real server has them
+    HttpServer.layerServices
+  ).pipe(
+    // the recorded outbox: every code, link and letter the dev adapters send
+    Layer.provideMerge(DevOutbox.DevOutbox.layerMemory)
   )
 
 /** Everything the routes need, over memory repositories unless the caller supplies them. */
-const services = (options: Options) => {
-  // the recorded outbox: every code, link and letter the dev adapters send
-  const moderation = Moderation.Moderation.layer.pipe(
-    Layer.provide(Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }))
-  )
-  // guilds; joining reads the account's standing from the accounts domain beside it
-  const guilds = GuildsDomain.layer.pipe(
-    // the same `moderation` value as below: layers are shared by reference within one build
-    Layer.provide(AccountStandings.AccountStandings.layerFromAccounts.pipe(Layer.provide(moderation))),
-    Layer.provide(SecureRandom.layerWebCrypto)
-  )
-  // deletion and data exports, over every domain's part of a user's data (and the archive's ZIP)
-  const privacy = Layer.merge(
-    PrivacyDomain.layer.pipe(Layer.provide(Layer.merge(FflateZipWriter.layer, quotas))),
-    UserPersonalData.layer
-  )
-  const domain = privacy.pipe(
-    Layer.provideMerge(Layer.mergeAll(registration, moderation)),
-    Layer.provideMerge(guilds),
-    Layer.provideMerge(carrierCheckOf(options)),
-    // images for the routes and for account erasure (which deletes what the account showed)
-    Layer.provideMerge(ProfileImages.ProfileImages.layer().pipe(Layer.provide(SharpImageCodec.layer))),
-    Layer.provideMerge(storageOf(options)),
-    Layer.provideMerge(deliveryOf(options)),
-    Layer.provideMerge(
-      Layer.mergeAll(
-        accounts,
-        EventBus.EventBus.layerMemory,
-        DevOutbox.DevOutbox.layerMemory,
-        GeoIp.GeoIp.layerTest(COUNTRIES)
-      )
-    ),
-    Layer.provideMerge(tokens),
-    // every domain registers its part of a user's personal data here
-    Layer.provideMerge(PersonalData.PersonalData.layer),
+const services = (options: Options) =>
+  (options.authenticator ?? SessionAuthenticator.layer).pipe(
+    Layer.provideMerge(Layer.orDie(Veche.layer)),
+    Layer.provideMerge(Layer.merge(configuration(options), providers(options))),
+    Layer.provideMerge(crypto),
     // one layer for every repository, shared with tests through `run`
-    Layer.provideMerge(options.repositories ?? layerMemoryRepositories),
-    Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(0))
+    Layer.provideMerge(options.repositories ?? layerMemoryRepositories)
   )
-  return Layer.mergeAll(
-    ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
-    Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
-    options.authenticator ?? SessionAuthenticator.layer,
-    // counters in this process, as the reference server keeps them without Redis, on the test clock
-    RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
-    // file system, paths and ETags for the docs page, as a real server has them
-    HttpServer.layerServices
-  ).pipe(Layer.provideMerge(domain))
-}
 
 const clock = Layer.effectDiscard(TestClock.setTime(START_TIME)).pipe(Layer.provideMerge(TestClock.layer()))
 

@@ -1,8 +1,10 @@
 /**
  * The guilds domain as one layer: its services (guilds, members and bans, roles, channels,
  * invitations), the events they publish and the GUILD_CREATE builder, and the users domain's
- * Memberships port and its part of a user's personal data (PersonalData) answered from the same store. Hosts supply the store, the event bus, ids,
- * account standings and secure randomness.
+ * Memberships port and its part of a user's personal data (PersonalData) answered from the same
+ * store. Hosts supply the store, the event bus, ids, account standings, secure randomness and the
+ * PersonalData registry. Its repository list is `Repositories`; `layerMemoryRepositories` answers it
+ * in memory.
  */
 import type { EventBus, Snowflake } from "@veche/platform"
 import { type Memberships, type PersonalData, type ProfilesRepo, PublicUsers, type UsersRepo } from "@veche/users"
@@ -15,10 +17,13 @@ import * as GuildMemberships from "./GuildMemberships.ts"
 import * as GuildPersonalData from "./GuildPersonalData.ts"
 import { GuildSnapshots } from "./GuildSnapshots.ts"
 import { Guilds } from "./Guilds.ts"
-import type { GuildsRepo } from "./GuildsRepo.ts"
+import { GuildsRepo } from "./GuildsRepo.ts"
 import { Invites } from "./Invites.ts"
 import { Members } from "./Members.ts"
 import { Roles } from "./Roles.ts"
+
+/** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
+export type Repositories = GuildsRepo
 
 export type Services =
   | Guilds
@@ -55,3 +60,6 @@ export const layer: Layer.Layer<
   Layer.provideMerge(GuildSnapshots.layer),
   Layer.provideMerge(PublicUsers.PublicUsers.layer)
 )
+
+/** Every repository of the domain in memory, fresh per build. */
+export const layerMemoryRepositories: Layer.Layer<Repositories> = GuildsRepo.layerMemory

@@ -1,0 +1,95 @@
+/**
+ * The accounts domain as one layer: tokens, sessions and the worker that removes dead ones, the
+ * account flows (registration, login, MFA, recovery, e-mail and phone changes), moderation, and
+ * its part of a user's personal data (registered in the host's PersonalData registry). Its repository list is `Repositories`; `layerMemoryRepositories` answers them in
+ * memory. Hosts supply the repositories, the providers, the configuration and secure randomness.
+ */
+
+import type { Captcha, CarrierCheck, DeliveryQueue, SecretBox, SmsSender, Snowflake } from "@veche/platform"
+import type { QuotaLimiter } from "@veche/ratelimit"
+import type { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
+import { Layer } from "effect"
+import type { Digest, SecureRandom } from "effect/crypto"
+import { AccountSnapshots } from "./AccountSnapshot.ts"
+import { AccountsRepo } from "./AccountsRepo.ts"
+import * as AuthFlows from "./AuthFlows.ts"
+import { BlocksRepo } from "./BlocksRepo.ts"
+import { EmailLinksRepo } from "./EmailLinksRepo.ts"
+import { MfaRepo } from "./MfaRepo.ts"
+import { Moderation } from "./Moderation.ts"
+import type { PasswordHasher } from "./PasswordHasher.ts"
+import { RestrictionsRepo } from "./RestrictionsRepo.ts"
+import { SessionSweep } from "./SessionSweep.ts"
+import { Sessions } from "./Sessions.ts"
+import type { SessionsConfig } from "./SessionsConfig.ts"
+import { SessionsRepo } from "./SessionsRepo.ts"
+import type { Staff } from "./Staff.ts"
+import { Tokens } from "./Tokens.ts"
+import type { TotpCodes } from "./TotpCodes.ts"
+import type { VerificationCodes } from "./VerificationCodes.ts"
+import { VerificationsRepo } from "./VerificationsRepo.ts"
+import type { WebLinks } from "./WebLinks.ts"
+
+/** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
+export type Repositories =
+  | AccountsRepo
+  | SessionsRepo
+  | VerificationsRepo
+  | MfaRepo
+  | EmailLinksRepo
+  | BlocksRepo
+  | RestrictionsRepo
+  | AccountSnapshots
+
+export type Services = Tokens | Sessions | SessionSweep | Moderation | Layer.Success<typeof AuthFlows.layer>
+
+export const layer: Layer.Layer<
+  Services,
+  never,
+  | Repositories
+  // the users domain's stores
+  | UsersRepo.UsersRepo
+  | ProfilesRepo.ProfilesRepo
+  // where its part of a user's personal data is registered (deletion and export read it)
+  | PersonalData.PersonalData
+  | DeliveryQueue.DeliveryQueue
+  | QuotaLimiter.QuotaLimiter
+  | Captcha.Captcha
+  | SmsSender.SmsSender
+  | CarrierCheck.CarrierCheck
+  | PasswordHasher
+  | TotpCodes
+  | VerificationCodes
+  | SecretBox.SecretBox
+  | WebLinks
+  | SessionsConfig
+  | Staff
+  | Snowflake.SnowflakeGenerator
+  | SecureRandom.SecureRandom
+  | Digest.Digest
+> = Layer.mergeAll(AuthFlows.layer, Moderation.layer).pipe(
+  Layer.provideMerge(Layer.merge(Sessions.layer, SessionSweep.layer)),
+  Layer.provideMerge(Tokens.layer)
+)
+
+/**
+ * Every repository of the domain in memory, fresh per build. Sessions read password changes from
+ * the accounts and blocks beside them, so those are built once here and shared; the accounts read
+ * the users domain's users, and the snapshots its users and profiles (the host's, shared with it).
+ */
+export const layerMemoryRepositories: Layer.Layer<
+  Repositories,
+  never,
+  UsersRepo.UsersRepo | ProfilesRepo.ProfilesRepo
+> = AccountSnapshots.layerFromRepos.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      MfaRepo.layerMemory,
+      EmailLinksRepo.layerMemory,
+      SessionsRepo.layerMemory,
+      VerificationsRepo.layerMemory,
+      RestrictionsRepo.layerMemory
+    )
+  ),
+  Layer.provideMerge(Layer.merge(AccountsRepo.layerMemory, BlocksRepo.layerMemory))
+)

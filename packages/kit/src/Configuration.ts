@@ -1,0 +1,18 @@
+/**
+ * The settings a host gives as services (from the environment with their `layerConfig`, or as
+ * values with their `layer`): who the service is, where links and the gateway point, session
+ * lifetimes, staff, the keys for codes and sealed data, and this node's id generator.
+ */
+import type { SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
+import type { SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
+import type { GatewayUrl } from "@veche/rest"
+
+export type Configuration =
+  | ServiceInfo.ServiceInfo
+  | GatewayUrl.GatewayUrl
+  | SessionsConfig.SessionsConfig
+  | Staff.Staff
+  | WebLinks.WebLinks
+  | VerificationCodes.VerificationCodes
+  | SecretBox.SecretBox
+  | Snowflake.SnowflakeGenerator

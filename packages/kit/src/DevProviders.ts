@@ -1,0 +1,35 @@
+/**
+ * The providers a single-process development host can take as they are, none of them a driver:
+ * SMS and letters to the console and the dev outbox through an in-memory delivery queue store, the
+ * dev captcha (any non-empty token), no carrier checks (codes go by SMS), events in this process,
+ * and route limits and quotas counted in this process. `Veche.layer` itself chooses none of them;
+ * a host that wants other ones provides them instead (the reference server chooses by config).
+ */
+import { Captcha, CarrierCheck, DeliveryStore, DevOutbox, EventBus, Mailer, SmsSender } from "@veche/platform"
+import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { Layer } from "effect"
+
+export const layerDevProviders: Layer.Layer<
+  | SmsSender.SmsSender
+  | Mailer.Mailer
+  | DeliveryStore.DeliveryStore
+  | Captcha.Captcha
+  | CarrierCheck.CarrierCheck
+  | EventBus.EventBus
+  | DevOutbox.DevOutbox
+  | QuotaLimiter.QuotaLimiter
+  | RouteLimiter.RouteLimiter
+> = Layer.mergeAll(
+  SmsSender.SmsSender.layerConsole,
+  Mailer.Mailer.layerConsole,
+  DeliveryStore.DeliveryStore.layerMemory,
+  Captcha.Captcha.layerDev,
+  CarrierCheck.CarrierCheck.layerNone,
+  EventBus.EventBus.layerMemory,
+  // one counter store for both (the same layer, built once)
+  QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+  RouteLimiter.RouteLimiter.layer.pipe(
+    Layer.provide(RouteBuckets.RouteBuckets.layer()),
+    Layer.provide(RateLimitStore.layerMemory)
+  )
+).pipe(Layer.provideMerge(DevOutbox.DevOutbox.layerMemory))

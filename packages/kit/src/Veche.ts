@@ -1,0 +1,66 @@
+/**
+ * Every domain composed once, with the wiring between them, over storage, providers and
+ * configuration the host chooses. A host (server, test host, an integrator's process) provides
+ * `Requirements` under `layer` and serves `RestApp.routes` over the result:
+ *
+ *   Veche.layer.pipe(Layer.provideMerge(myRepositories), Layer.provideMerge(myProviders), ...)
+ *
+ * Adding a domain: its `<Domain>Domain.layer` as one line in the stack below (above the domains
+ * it reads, below those reading it), its `Services` and `Repositories` in the unions.
+ */
+import { AuthDomain } from "@veche/auth"
+import type { GuildsDomain } from "@veche/guilds"
+import { ProfileImages } from "@veche/media"
+import { DeliveryQueue } from "@veche/platform"
+import { PrivacyDomain } from "@veche/privacy"
+import { type Authenticator, SessionAuthenticator } from "@veche/rest"
+import { PersonalData, UsersDomain } from "@veche/users"
+import { type Config, Layer } from "effect"
+import type { Configuration } from "./Configuration.ts"
+import * as GuildsOnAccounts from "./GuildsOnAccounts.ts"
+import type { Providers } from "./Providers.ts"
+import type { Repositories } from "./Repositories.ts"
+
+export type { Configuration } from "./Configuration.ts"
+export { layerDevProviders } from "./DevProviders.ts"
+export type { Providers } from "./Providers.ts"
+export { layerMemoryRepositories, type Repositories } from "./Repositories.ts"
+
+/** What the kit builds. */
+export type Services =
+  | Authenticator.Authenticator
+  | AuthDomain.Services
+  | UsersDomain.Services
+  | GuildsDomain.Services
+  | PrivacyDomain.Services
+  | ProfileImages.ProfileImages
+  | DeliveryQueue.DeliveryQueue
+
+/**
+ * What the host provides. With `Services` it is everything `RestApp.routes` needs (some providers
+ * and settings, e.g. GeoIp, RouteLimiter, GatewayUrl, only the routes read).
+ */
+export type Requirements = Repositories | Providers | Configuration
+
+/**
+ * The stack, top to bottom: each line sees the lines below it. `SERVICE_MEDIA_CONCURRENCY` (uploads
+ * processed at once) is read from the host's ConfigProvider.
+ */
+export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
+  // deletion and export: above every domain, reaching each through its part of PersonalData
+  Layer.provideMerge(PrivacyDomain.layer),
+  // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
+  Layer.provideMerge(AuthDomain.layer),
+  // users: above guilds, so its services may ask them the servers a user is in (Memberships)
+  Layer.provideMerge(UsersDomain.layer),
+  Layer.provideMerge(GuildsOnAccounts.layer),
+  // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images, and
+  // the registry every domain's part of a user's personal data registers in
+  Layer.provideMerge(
+    Layer.mergeAll(
+      DeliveryQueue.DeliveryQueue.layer,
+      ProfileImages.ProfileImages.layerConfig,
+      PersonalData.PersonalData.layer
+    )
+  )
+)
