@@ -1,10 +1,26 @@
-// One build for every package: ESM + .d.ts from src/index.ts into dist/ (run from the package folder).
-import { existsSync } from "node:fs"
+// One build for every package (run from the package folder): ESM from every public module of src/
+// into dist/, one file per module, so that a subpath import (`@veche/auth/Phone`, the "./*" export)
+// loads that module and its imports, not the barrel.
+import { existsSync, readdirSync } from "node:fs"
+import { join } from "node:path"
 import { defineConfig } from "tsup"
 
+/** Every module under src/ except internal/ (private to the package: the "./internal/*" export is null). */
+const modules = (dir: string): ReadonlyArray<string> =>
+  existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? entry.name === "internal"
+            ? []
+            : modules(join(dir, entry.name))
+          : entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")
+            ? [join(dir, entry.name)]
+            : []
+      )
+    : []
+
 export default defineConfig({
-  // A package with a command line (the reference server) also ships its entry point.
-  entry: ["src/index.ts", ...(existsSync("src/bin.ts") ? ["src/bin.ts"] : [])],
+  entry: [...modules("src")],
   format: ["esm"],
   target: "node22",
   platform: "node",
@@ -15,6 +31,12 @@ export default defineConfig({
   // `pnpm build:js` (what `pnpm start` and the bench run) writes the JavaScript only and keeps the
   // declarations of the last full build.
   clean: process.env.VECHE_BUILD_JS_ONLY !== "1",
-  splitting: false,
+  // Code two entries share lives once, in a chunk both import: without splitting, `index.js` and
+  // `Phone.js` would each carry their own copy, and a program importing both would hold two of every
+  // class, service key and schema. The chunks go under internal/, which no export reaches.
+  splitting: true,
+  esbuildOptions(options) {
+    options.chunkNames = "internal/chunks/[name]-[hash]"
+  },
   treeshake: true
 })

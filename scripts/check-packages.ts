@@ -14,6 +14,12 @@
  * an `import` condition and no `require`), so the `node10` and `node16 (from CJS)` resolutions are
  * expected to fail and are not checked; `node16 (from ESM)` and `bundler` are.
  *
+ * Before packing, each package's manifest is held to the subpath rule: beside "." it exports "./*"
+ * (one module of src/ by its file name, `@veche/auth/Phone`, so that an import loads that module and
+ * not the barrel) and "./internal/*" as null, in the workspace's exports and in publishConfig's, and
+ * dist/ holds the JavaScript and the declarations of every public module (tsup.config.ts builds one
+ * file per module). A package added later fails here until it follows the same shape.
+ *
  * Run by Node 24 type stripping with pnpm on PATH (`./dev pnpm run check:packages`):
  * `node scripts/check-packages.ts [package directories...]`.
  */
@@ -28,6 +34,45 @@ const BIN = join(ROOT, "node_modules", ".bin")
 interface Manifest {
   readonly name: string
   readonly private?: boolean
+  readonly exports?: Record<string, unknown>
+  readonly publishConfig?: { readonly exports?: Record<string, unknown> }
+}
+
+/** The subpath exports every package carries, in the workspace and as published. */
+const SUBPATHS = {
+  exports: {
+    "./*": { "veche-build": "./dist/*.d.ts", "veche-dist": "./dist/*.js", default: "./src/*.ts" },
+    "./internal/*": null
+  },
+  published: { "./*": { types: "./dist/*.d.ts", import: "./dist/*.js" }, "./internal/*": null }
+} as const
+
+/** The package's public modules: src/ (and its folders) without internal/, as paths without `.ts`. */
+const publicModules = (src: string, under = ""): ReadonlyArray<string> =>
+  readdirSync(join(src, under), { withFileTypes: true }).flatMap((entry) => {
+    const path = under === "" ? entry.name : `${under}/${entry.name}`
+    if (entry.isDirectory()) return entry.name === "internal" ? [] : publicModules(src, path)
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts") ? [path.slice(0, -".ts".length)] : []
+  })
+
+/** The subpath rule (see the top of this file): the manifest's exports and the built files. */
+const checkSubpaths = (dir: string, manifest: Manifest): ReadonlyArray<string> => {
+  const failures: Array<string> = []
+  const same = (actual: unknown, expected: unknown) => JSON.stringify(actual) === JSON.stringify(expected)
+  for (const [key, expected] of Object.entries(SUBPATHS.exports)) {
+    if (!same(manifest.exports?.[key], expected))
+      failures.push(`${manifest.name}: exports["${key}"] must be ${JSON.stringify(expected)}`)
+  }
+  for (const [key, expected] of Object.entries(SUBPATHS.published)) {
+    if (!same(manifest.publishConfig?.exports?.[key], expected))
+      failures.push(`${manifest.name}: publishConfig.exports["${key}"] must be ${JSON.stringify(expected)}`)
+  }
+  const missing = publicModules(join(dir, "src")).flatMap((module) =>
+    [`dist/${module}.js`, `dist/${module}.d.ts`].filter((file) => !existsSync(join(dir, file)))
+  )
+  if (missing.length > 0)
+    failures.push(`${manifest.name}: dist/ lacks ${missing.join(", ")} (one file per src module; run ./dev build)`)
+  return failures
 }
 
 /** The publishable package directories: every non-private package under packages/ and adapters/. */
@@ -47,8 +92,11 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string): { ok: b
 }
 
 const checkOne = (dir: string, scratch: string): ReadonlyArray<string> => {
-  const name = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest).name
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest
+  const name = manifest.name
   if (!existsSync(join(dir, "dist"))) return [`${name}: no dist/ (run ./dev build first)`]
+  const subpaths = checkSubpaths(dir, manifest)
+  if (subpaths.length > 0) return subpaths
   const destination = mkdtempSync(join(scratch, "pack-"))
   const pack = run("pnpm", ["pack", "--pack-destination", destination], dir)
   const tarball = readdirSync(destination).find((file) => file.endsWith(".tgz"))
@@ -58,7 +106,13 @@ const checkOne = (dir: string, scratch: string): ReadonlyArray<string> => {
   // --strict: warnings (e.g. a file named in exports but missing from the tarball) fail too.
   const publint = run(join(BIN, "publint"), ["run", path, "--strict"], destination)
   if (!publint.ok) failures.push(`${name}: publint\n${publint.output}`)
-  const attw = run(join(BIN, "attw"), [path, "--profile", "esm-only", "--format", "ascii"], destination)
+  // attw does not expand the "./*" pattern: every public module is named as an entry point of its own.
+  const modules = publicModules(join(dir, "src")).map((module) => `./${module}`)
+  const attw = run(
+    join(BIN, "attw"),
+    [path, "--profile", "esm-only", "--format", "ascii", "--include-entrypoints", ...modules],
+    destination
+  )
   if (!attw.ok) failures.push(`${name}: attw\n${attw.output}`)
   return failures
 }
