@@ -5,7 +5,7 @@
  * memory. Hosts supply the repositories, the providers, the configuration and secure randomness.
  */
 
-import type { Captcha, CarrierCheck, DeliveryQueue, SecretBox, SmsSender, Snowflake } from "@veche/platform"
+import type { Captcha, CarrierCheck, DeliveryQueue, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
 import type { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
@@ -57,6 +57,8 @@ export const layer: Layer.Layer<
   | Captcha.Captcha
   | SmsSender.SmsSender
   | CarrierCheck.CarrierCheck
+  // the client's country decides the registration methods offered
+  | GeoIp.GeoIp
   | PasswordHasher
   | TotpCodes
   | VerificationCodes

@@ -14,12 +14,13 @@ import { ProfileImages } from "@veche/media"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
-import { PersonalData, UsersDomain } from "@veche/users"
+import { PersonalData, type UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import type { Configuration } from "./Configuration.ts"
 import * as GuildsOnAccounts from "./GuildsOnAccounts.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
+import * as UsersOnAccounts from "./UsersOnAccounts.ts"
 
 export type { Configuration } from "./Configuration.ts"
 export { layerDevProviders } from "./DevProviders.ts"
@@ -51,8 +52,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   Layer.provideMerge(PrivacyDomain.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
-  // users: above guilds, so its services may ask them the servers a user is in (Memberships)
-  Layer.provideMerge(UsersDomain.layer),
+  // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
+  // other ports answered by the accounts domain and media
+  Layer.provideMerge(UsersOnAccounts.layer),
   Layer.provideMerge(GuildsOnAccounts.layer),
   // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images, and
   // the registry every domain's part of a user's personal data registers in

@@ -6,7 +6,6 @@
  */
 
 import {
-  AccountSnapshot,
   EmailBinding,
   EmailConfirmation,
   Login,
@@ -21,10 +20,10 @@ import {
 import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
-import { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
+import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { ByteSize, Context, Effect, type FileSystem, Layer, type Path, Scope } from "effect"
 import {
   type Etag,
@@ -87,16 +86,13 @@ export const services = [
   Moderation.Moderation,
   EmailConfirmation.EmailConfirmation,
   GeoIp.GeoIp,
-  UsersRepo.UsersRepo,
-  ProfilesRepo.ProfilesRepo,
-  RelationshipsRepo.RelationshipsRepo,
-  Memberships.Memberships,
-  AccountSnapshot.AccountSnapshots,
+  CurrentUser.CurrentUser,
+  Profiles.Profiles,
+  Relationships.Relationships,
   EmailBinding.EmailBinding,
   PhoneChange.PhoneChange,
   AccountDeletion.AccountDeletion,
   DataExports.DataExports,
-  EventBus.EventBus,
   ProfileImages.ProfileImages,
   DevOutbox.DevOutbox,
   DeliveryQueue.DeliveryQueue,
@@ -157,14 +153,10 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(UsersHandlers.layer, [
-    EventBus.EventBus,
-    Memberships.Memberships,
-    ProfilesRepo.ProfilesRepo,
-    UsersRepo.UsersRepo,
-    RelationshipsRepo.RelationshipsRepo,
+    CurrentUser.CurrentUser,
+    Profiles.Profiles,
+    Relationships.Relationships,
     AccountDeletion.AccountDeletion,
-    AccountSnapshot.AccountSnapshots,
-    ProfileImages.ProfileImages,
     DataExports.DataExports,
     EmailBinding.EmailBinding,
     PhoneChange.PhoneChange,
