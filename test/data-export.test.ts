@@ -2,7 +2,7 @@
 
 import { inflateRawSync } from "node:zlib"
 import { describe, expect, layer } from "@effect/vitest"
-import { DataExports } from "@veche/auth"
+import { DataExports } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Effect } from "effect"
 import { json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"

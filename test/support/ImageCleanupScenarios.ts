@@ -6,8 +6,8 @@
  * PostgreSQL.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountDeletion, DeletionsRepo } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
+import { AccountDeletion, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, type Layer } from "effect"
 import { json, login, PASSWORD, post, register, send } from "./Accounts.ts"

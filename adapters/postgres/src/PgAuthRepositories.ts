@@ -4,8 +4,6 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
-import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
-import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
@@ -17,7 +15,5 @@ export const layer: Layer.Layer<AuthDomain.Repositories, never, SqlClient.SqlCli
   PgVerificationsRepo.layer,
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
-  PgDeletionsRepo.layer,
-  PgDataExportsRepo.layer,
   PgAccountSnapshots.layer
 )

@@ -2,8 +2,9 @@
  * DataExportsRepo on PostgreSQL (table `data_exports`, migration 0011). The partial unique index
  * refuses a second preparing export; claims lease rows with `FOR UPDATE SKIP LOCKED`.
  */
-import { DataExport, DataExportsRepo } from "@veche/auth"
+
 import { Snowflake } from "@veche/platform"
+import { DataExport, DataExportsRepo, PrivacyErrors } from "@veche/privacy"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -54,7 +55,7 @@ export const layer: Layer.Layer<DataExportsRepo.DataExportsRepo, never, SqlClien
           requested_at: date(exported.requestedAt)
         })}`.pipe(
           Effect.asVoid,
-          Effect.catchReason("SqlError", "UniqueViolation", () => Effect.fail(new DataExportsRepo.ExportInProgress())),
+          Effect.catchReason("SqlError", "UniqueViolation", () => Effect.fail(new PrivacyErrors.ExportInProgress())),
           Effect.catchTag("SqlError", Effect.die)
         ),
       latest: (userId) =>

@@ -2,8 +2,9 @@
  * DeletionsRepo on PostgreSQL (table `account_deletions`, migration 0010). State changes are
  * conditional UPDATEs, so of two workers (or a worker and a cancel) exactly one wins.
  */
-import { Deletion, DeletionsRepo } from "@veche/auth"
+
 import { Snowflake } from "@veche/platform"
+import { Deletion, DeletionsRepo } from "@veche/privacy"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 

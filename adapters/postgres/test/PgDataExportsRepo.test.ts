@@ -1,5 +1,5 @@
 import { describe, layer } from "@effect/vitest"
-import { dataExportsRepoContract } from "@veche/auth/test/contracts/DataExportsRepoContract"
+import { dataExportsRepoContract } from "@veche/privacy/test/contracts/DataExportsRepoContract"
 import { Layer, Redacted } from "effect"
 import * as PgDataExportsRepo from "../src/PgDataExportsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"

@@ -1,5 +1,5 @@
 import { describe, layer } from "@effect/vitest"
-import { deletionsRepoContract } from "@veche/auth/test/contracts/DeletionsRepoContract"
+import { deletionsRepoContract } from "@veche/privacy/test/contracts/DeletionsRepoContract"
 import { Layer, Redacted } from "effect"
 import * as PgDeletionsRepo from "../src/PgDeletionsRepo.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"

@@ -1,9 +1,9 @@
 /**
- * `@veche/auth`'s ZipWriter with fflate: a synchronous, pure-JavaScript ZIP (deflate, fflate's
+ * `@veche/privacy`'s ZipWriter with fflate: a synchronous, pure-JavaScript ZIP (deflate, fflate's
  * default level). Export archives are a few small JSON files built by a background worker, so the
  * synchronous call costs little and needs no worker thread.
  */
-import { ZipWriter } from "@veche/auth"
+import { ZipWriter } from "@veche/privacy"
 import { Effect, Layer } from "effect"
 import { zipSync } from "fflate"
 

@@ -1,2 +1,2 @@
-/** @veche/zip: ZIP archives (fflate) behind `@veche/auth`'s ZipWriter. */
+/** @veche/zip: ZIP archives (fflate) behind `@veche/privacy`'s ZipWriter. */
 export * as FflateZipWriter from "./FflateZipWriter.ts"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { ZipWriter } from "@veche/auth"
+import { ZipWriter } from "@veche/privacy"
 import { Effect } from "effect"
 import { unzipSync } from "fflate"
 import * as FflateZipWriter from "../src/FflateZipWriter.ts"

@@ -1,23 +1,21 @@
 /**
  * The accounts domain as one layer: tokens, sessions and the worker that removes dead ones, the
- * account flows (registration, login, MFA, recovery, e-mail and phone changes, deletion, export).
+ * account flows (registration, login, MFA, recovery, e-mail and phone changes), and its part of a
+ * user's personal data (registered in the host's PersonalData registry).
  * Its repository list is `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts
  * supply the repositories, the providers, the configuration and secure randomness; the account's
  * block is read through the AccountBlocks port (answered by the moderation domain, or `layerNone`).
  */
 
-import type { MediaStorage, ProfileImages } from "@veche/media"
 import type { Captcha, CarrierCheck, DeliveryQueue, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
-import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
+import type { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 import type { AccountBlocks } from "./AccountBlocks.ts"
 import { AccountSnapshots } from "./AccountSnapshot.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import * as AuthFlows from "./AuthFlows.ts"
-import { DataExportsRepo } from "./DataExportsRepo.ts"
-import { DeletionsRepo } from "./DeletionsRepo.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
 import { MfaRepo } from "./MfaRepo.ts"
 import type { PasswordHasher } from "./PasswordHasher.ts"
@@ -30,18 +28,9 @@ import type { TotpCodes } from "./TotpCodes.ts"
 import type { VerificationCodes } from "./VerificationCodes.ts"
 import { VerificationsRepo } from "./VerificationsRepo.ts"
 import type { WebLinks } from "./WebLinks.ts"
-import type { ZipWriter } from "./ZipWriter.ts"
 
 /** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
-export type Repositories =
-  | AccountsRepo
-  | SessionsRepo
-  | VerificationsRepo
-  | MfaRepo
-  | EmailLinksRepo
-  | DeletionsRepo
-  | DataExportsRepo
-  | AccountSnapshots
+export type Repositories = AccountsRepo | SessionsRepo | VerificationsRepo | MfaRepo | EmailLinksRepo | AccountSnapshots
 
 export type Services = Tokens | Sessions | SessionSweep | Layer.Success<typeof AuthFlows.layer>
 
@@ -51,13 +40,11 @@ export const layer: Layer.Layer<
   | Repositories
   // the account's block (logins, refreshes and recoveries ask it), answered by the moderation domain
   | AccountBlocks
-  // the users domain's stores, and the servers a user is in (answered by the guilds domain)
+  // the users domain's stores
   | UsersRepo.UsersRepo
   | ProfilesRepo.ProfilesRepo
-  | Memberships.Memberships
-  // images an erased account showed; export archives are stored beside them
-  | ProfileImages.ProfileImages
-  | MediaStorage.MediaStorage
+  // where its part of a user's personal data is registered (deletion and export read it)
+  | PersonalData.PersonalData
   | DeliveryQueue.DeliveryQueue
   | QuotaLimiter.QuotaLimiter
   | Captcha.Captcha
@@ -67,7 +54,6 @@ export const layer: Layer.Layer<
   | GeoIp.GeoIp
   | PasswordHasher
   | TotpCodes
-  | ZipWriter
   | VerificationCodes
   | SecretBox.SecretBox
   | WebLinks
@@ -96,9 +82,7 @@ export const layerMemoryRepositories: Layer.Layer<
       MfaRepo.layerMemory,
       EmailLinksRepo.layerMemory,
       SessionsRepo.layerMemory,
-      VerificationsRepo.layerMemory,
-      DeletionsRepo.layerMemory,
-      DataExportsRepo.layerMemory
+      VerificationsRepo.layerMemory
     )
   ),
   Layer.provideMerge(AccountsRepo.layerMemory)

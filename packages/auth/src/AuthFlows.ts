@@ -1,16 +1,15 @@
 /**
  * The account flows the REST routes call (registration, check state, login), over one shared
- * captcha gate. Hosts provide the stores and providers underneath.
+ * captcha gate, and the accounts domain's part of a user's personal data (registered in the host's
+ * PersonalData registry). Hosts provide the stores and providers underneath.
  */
 import { Layer } from "effect"
-import { AccountDeletion } from "./AccountDeletion.ts"
+import * as AccountPersonalData from "./AccountPersonalData.ts"
 import { CaptchaGate } from "./CaptchaGate.ts"
 import { CarrierChecks } from "./CarrierChecks.ts"
 import { CodeChecks } from "./CodeChecks.ts"
-import { DataExports } from "./DataExports.ts"
 import { EmailBinding } from "./EmailBinding.ts"
 import { EmailConfirmation } from "./EmailConfirmation.ts"
-import { ExportArchive } from "./ExportArchive.ts"
 import { Login } from "./Login.ts"
 import { Mfa } from "./Mfa.ts"
 import { PasswordCheck } from "./PasswordCheck.ts"
@@ -26,31 +25,21 @@ type Flows =
   | typeof Recovery.layer
   | typeof EmailBinding.layer
   | typeof PhoneChange.layer
-  | typeof AccountDeletion.layer
-  | typeof DataExports.layer
+  | typeof AccountPersonalData.layer
 type Shared =
   | typeof CaptchaGate.layer
   | typeof Mfa.layer
   | typeof EmailConfirmation.layer
   | typeof CarrierChecks.layer
   | typeof PasswordCheck.layer
-  | typeof ExportArchive.layer
   | typeof CodeChecks.layer
-type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck | ExportArchive | CodeChecks
+type SharedServices = CaptchaGate | Mfa | EmailConfirmation | CarrierChecks | PasswordCheck | CodeChecks
 
 /** What the flows need from the host: what each needs, but the shared services they get here. */
 export type Requirements = Exclude<Layer.Services<Flows> | Layer.Services<Shared>, SharedServices>
 
 export const layer: Layer.Layer<
-  | Registration
-  | PhoneChecks
-  | Login
-  | Recovery
-  | EmailBinding
-  | PhoneChange
-  | AccountDeletion
-  | DataExports
-  | SharedServices,
+  Registration | PhoneChecks | Login | Recovery | EmailBinding | PhoneChange | SharedServices,
   never,
   Requirements
 > = Layer.mergeAll(
@@ -60,12 +49,10 @@ export const layer: Layer.Layer<
   Recovery.layer,
   EmailBinding.layer,
   PhoneChange.layer,
-  AccountDeletion.layer,
-  DataExports.layer
+  AccountPersonalData.layer
 ).pipe(
   Layer.provideMerge(
     Layer.mergeAll(CaptchaGate.layer, EmailConfirmation.layer, CarrierChecks.layer).pipe(
-      Layer.provideMerge(ExportArchive.layer),
       Layer.provideMerge(Mfa.layer),
       Layer.provideMerge(PasswordCheck.layer),
       Layer.provideMerge(CodeChecks.layer)

@@ -1,18 +1,20 @@
 /**
  * The guilds domain as one layer: its services (guilds, members and bans, roles, channels,
  * invitations), the events they publish and the GUILD_CREATE builder, and the users domain's
- * Memberships port answered from the same store. Hosts supply the store, the event bus, ids,
- * account standings and secure randomness. Its repository list is `Repositories`;
- * `layerMemoryRepositories` answers it in memory.
+ * Memberships port and its part of a user's personal data (PersonalData) answered from the same
+ * store. Hosts supply the store, the event bus, ids, account standings, secure randomness and the
+ * PersonalData registry. Its repository list is `Repositories`; `layerMemoryRepositories` answers it
+ * in memory.
  */
 import type { EventBus, Snowflake } from "@veche/platform"
-import { type Memberships, type ProfilesRepo, PublicUsers, type UsersRepo } from "@veche/users"
+import { type Memberships, type PersonalData, type ProfilesRepo, PublicUsers, type UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { AccountStandings } from "./AccountStandings.ts"
 import { Channels } from "./Channels.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import * as GuildMemberships from "./GuildMemberships.ts"
+import * as GuildPersonalData from "./GuildPersonalData.ts"
 import { GuildSnapshots } from "./GuildSnapshots.ts"
 import { Guilds } from "./Guilds.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
@@ -44,13 +46,15 @@ export const layer: Layer.Layer<
   | Snowflake.SnowflakeGenerator
   | AccountStandings
   | SecureRandom.SecureRandom
+  | PersonalData.PersonalData
 > = Layer.mergeAll(
   Guilds.layer,
   Members.layer,
   Roles.layer,
   Channels.layer,
   Invites.layer,
-  GuildMemberships.layer
+  GuildMemberships.layer,
+  GuildPersonalData.layer
 ).pipe(
   Layer.provideMerge(GuildEvents.layer),
   Layer.provideMerge(GuildSnapshots.layer),

@@ -4,7 +4,7 @@
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
  * and the dev outbox, and the crypto primitives (Node's or WebCrypto).
  */
-import type { PasswordHasher, TotpCodes, ZipWriter } from "@veche/auth"
+import type { PasswordHasher, TotpCodes } from "@veche/auth"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
   Captcha,
@@ -16,6 +16,7 @@ import type {
   Mailer,
   SmsSender
 } from "@veche/platform"
+import type { ZipWriter } from "@veche/privacy"
 import type { QuotaLimiter, RouteLimiter } from "@veche/ratelimit"
 import type { Digest, SecureRandom } from "effect/crypto"
 

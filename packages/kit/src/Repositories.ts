@@ -5,6 +5,7 @@
 import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
+import { PrivacyDomain } from "@veche/privacy"
 import { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 
@@ -13,6 +14,7 @@ export type Repositories =
   | AuthDomain.Repositories
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
+  | PrivacyDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -21,7 +23,8 @@ export type Repositories =
  */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
   AuthDomain.layerMemoryRepositories.pipe(Layer.provide(SanctionBlocks.layer)),
-  GuildsDomain.layerMemoryRepositories
+  GuildsDomain.layerMemoryRepositories,
+  PrivacyDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

@@ -7,7 +7,7 @@
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { MediaUserImages, type ProfileImages } from "@veche/media"
 import type { EventBus } from "@veche/platform"
-import { type Memberships, UsersDomain } from "@veche/users"
+import { type Memberships, type PersonalData, UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 
 export const layer: Layer.Layer<
@@ -18,4 +18,5 @@ export const layer: Layer.Layer<
   | ProfileImages.ProfileImages
   | Memberships.Memberships
   | EventBus.EventBus
+  | PersonalData.PersonalData
 > = UsersDomain.layer.pipe(Layer.provide(Layer.merge(AuthAccountDetails.layer, MediaUserImages.layer)))

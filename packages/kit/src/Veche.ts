@@ -13,8 +13,9 @@ import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
 import { DeliveryQueue } from "@veche/platform"
+import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
-import type { UsersDomain } from "@veche/users"
+import { PersonalData, type UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import type { Configuration } from "./Configuration.ts"
 import type { Providers } from "./Providers.ts"
@@ -33,6 +34,7 @@ export type Services =
   | UsersDomain.Services
   | GuildsDomain.Services
   | ModerationDomain.Services
+  | PrivacyDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -47,6 +49,8 @@ export type Requirements = Repositories | Providers | Configuration
  * processed at once) is read from the host's ConfigProvider.
  */
 export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
+  // deletion and export: above every domain, reaching each through its part of PersonalData
+  Layer.provideMerge(PrivacyDomain.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
@@ -56,6 +60,13 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
   // AccountStandings); it reads only repositories and who is staff
   Layer.provideMerge(ModerationDomain.layer),
-  // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images
-  Layer.provideMerge(Layer.merge(DeliveryQueue.DeliveryQueue.layer, ProfileImages.ProfileImages.layerConfig))
+  // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images, and
+  // the registry every domain's part of a user's personal data registers in
+  Layer.provideMerge(
+    Layer.mergeAll(
+      DeliveryQueue.DeliveryQueue.layer,
+      ProfileImages.ProfileImages.layerConfig,
+      PersonalData.PersonalData.layer
+    )
+  )
 )

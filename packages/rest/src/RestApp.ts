@@ -7,8 +7,6 @@
 
 import { Authorization, FormBodyErrors, RateLimit, RestApi } from "@veche/api"
 import {
-  AccountDeletion,
-  DataExports,
   EmailBinding,
   EmailConfirmation,
   Login,
@@ -24,6 +22,7 @@ import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
+import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
 import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { ByteSize, Context, Effect, type FileSystem, Layer, type Path, Scope } from "effect"

@@ -5,9 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import {
-  AccountDeletion,
   AccountsErrors,
-  DataExportsRepo,
   EmailBinding,
   Login,
   MfaErrors,
@@ -41,9 +39,7 @@ const refusals = [
   [new SessionsErrors.TokenInvalid(), "InvalidAuthenticationToken"],
   [new SessionsErrors.RefreshRejected(), "InvalidAuthenticationToken"],
   [new SessionsErrors.AccountBlocked({ message: "blocked" }), "Banned"],
-  [new EmailBinding.NothingPending(), "InvalidFormBody"],
-  [new AccountDeletion.OwnsGuilds(), "InvalidFormBody"],
-  [new DataExportsRepo.ExportInProgress(), "Conflict"]
+  [new EmailBinding.NothingPending(), "InvalidFormBody"]
 ] as const
 
 const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v10/users/@me/phone"))

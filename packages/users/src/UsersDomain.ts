@@ -1,6 +1,7 @@
 /**
  * The users domain as one layer: profiles and settings (and the dispatches they publish), the
- * current-user view, relationships, and users as everybody sees them. Its repository list is
+ * current-user view, relationships, users as everybody sees them, and its part of a user's
+ * personal data (UserPersonalData). Its repository list is
  * `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts supply the repositories,
  * the event bus and the ports other domains answer: Memberships (guilds), AccountDetails (auth),
  * UserImages (media). GuildsDomain builds its own PublicUsers (stateless, over the same
@@ -11,12 +12,14 @@ import { Layer } from "effect"
 import type { AccountDetails } from "./AccountDetails.ts"
 import { CurrentUser } from "./CurrentUser.ts"
 import type { Memberships } from "./Memberships.ts"
+import type { PersonalData } from "./PersonalData.ts"
 import { Profiles } from "./Profiles.ts"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
 import { PublicUsers } from "./PublicUsers.ts"
 import { Relationships } from "./Relationships.ts"
 import { RelationshipsRepo } from "./RelationshipsRepo.ts"
 import type { UserImages } from "./UserImages.ts"
+import * as UserPersonalData from "./UserPersonalData.ts"
 import { UsersRepo } from "./UsersRepo.ts"
 
 export type Services = Profiles | CurrentUser | Relationships | PublicUsers
@@ -34,5 +37,5 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
 export const layer: Layer.Layer<
   Services,
   never,
-  Repositories | EventBus.EventBus | Memberships | AccountDetails | UserImages
-> = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer, PublicUsers.layer)
+  Repositories | EventBus.EventBus | Memberships | AccountDetails | UserImages | PersonalData
+> = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer, PublicUsers.layer, UserPersonalData.layer)

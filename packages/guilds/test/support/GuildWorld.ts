@@ -4,7 +4,7 @@
  * service-level guild test provides instead of the HTTP host. Each test builds its own world.
  */
 import { EventBus, Snowflake } from "@veche/platform"
-import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
@@ -42,7 +42,9 @@ export const layer = GuildsDomain.layer.pipe(
       ProfilesRepo.ProfilesRepo.layerMemory,
       EventBus.EventBus.layerMemory,
       Snowflake.SnowflakeGenerator.layer(2),
-      SecureRandom.layerWebCrypto
+      SecureRandom.layerWebCrypto,
+      // where the guilds' part of a user's personal data registers (no privacy domain here)
+      PersonalData.PersonalData.layer
     )
   ),
   Layer.provideMerge(clock)

@@ -1,7 +1,8 @@
 /**
  * The accounts domain's refusals (@veche/auth: registration, login, two-factor, recovery, sessions
- * and tokens, phone and e-mail change, deletion, export) as the API's errors, in one
- * table, like `GuildRefusals`. `refuse` maps each refusal to its error and passes anything else
+ * and tokens, phone and e-mail change) as the API's errors, in one table, like `GuildRefusals`
+ * (deletion and export: `PrivacyRefusals`; staff: `ModerationRefusals`). `refuse` maps each
+ * refusal to its error and passes anything else
  * through, and its type does the same, so a handler's error type is exactly the errors its endpoint
  * declares. `refusing` does the same to an effect and also sets the headers a refusal carries
  * (a quota's 429 tells when to retry).
@@ -82,11 +83,7 @@ const table = {
   AccountBlocked: (refusal: SessionsErrors.AccountBlocked) => new Banned({ message: refusal.message }),
 
   // E-mail address of an account.
-  NothingPending: () => onField("email", "EMAIL_NOT_PENDING", "No address waits for confirmation."),
-
-  // Deletion and data export.
-  OwnsGuilds: () => onField("guilds", "OWNS_GUILDS_WITH_MEMBERS", "Transfer or dissolve the servers you own first."),
-  ExportInProgress: () => new Conflict({ message: "An export is being prepared already." })
+  NothingPending: () => onField("email", "EMAIL_NOT_PENDING", "No address waits for confirmation.")
 } as const
 
 /**

@@ -1,8 +1,8 @@
 /** Handlers of the Exports group: a data-export archive, fetched by the secret its link carries. */
 import { RestApi } from "@veche/api"
-import { DataExports } from "@veche/auth"
 import { NotFound } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
+import { DataExports } from "@veche/privacy"
 import { Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"

@@ -1,7 +1,8 @@
 /** Handlers of the Users group. */
 import { Principal, RestApi } from "@veche/api"
-import { AccountDeletion, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
+import { EmailBinding, PhoneChange } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
+import { AccountDeletion, DataExports, type Deletion } from "@veche/privacy"
 import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { DateTime, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
@@ -9,6 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
 import type * as GroupLayer from "./GroupLayer.ts"
+import * as PrivacyRefusals from "./PrivacyRefusals.ts"
 import { refuse } from "./UsersRefusals.ts"
 
 const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
@@ -144,7 +146,7 @@ export const layer: GroupLayer.Authorized<
           const user = yield* Principal.requireUser
           const deletion = yield* deletions.request({ userId: user.userId, password: Redacted.make(payload.password) })
           return deletionView(Option.some(deletion))
-        }).pipe(refusing)
+        }).pipe(PrivacyRefusals.refusing)
       )
       .handle("cancelDeletion", () =>
         Effect.gen(function* () {
@@ -175,7 +177,7 @@ export const layer: GroupLayer.Authorized<
           const user = yield* Principal.requireUser
           const queued = yield* exports.request(user.userId)
           return exportView(Option.some({ export: queued, link: Option.none() }))
-        }).pipe(refusing)
+        }).pipe(PrivacyRefusals.refusing)
       )
       .handle("user", ({ params }) => profiles.show(params.user_id).pipe(Effect.mapError(refuse)))
   })

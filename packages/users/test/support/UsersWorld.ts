@@ -8,6 +8,7 @@ import { type Dispatch, EventBus, Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Ref, Stream } from "effect"
 import { AccountDetails, type Details } from "../../src/AccountDetails.ts"
 import { Memberships } from "../../src/Memberships.ts"
+import { PersonalData } from "../../src/PersonalData.ts"
 import { ProfilesRepo } from "../../src/ProfilesRepo.ts"
 import type * as Relationship from "../../src/Relationship.ts"
 import { RelationshipsRepo } from "../../src/RelationshipsRepo.ts"
@@ -104,7 +105,8 @@ const memberships = Memberships.layerStatic({ [ALICE]: [GUILD_A, GUILD_B], [BOB]
 export const layer = UsersDomain.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(events, images, accounts, memberships)),
   Layer.provideMerge(recorded),
-  Layer.provideMerge(UsersDomain.layerMemoryRepositories)
+  // where the users' part of a user's personal data registers (no privacy domain here)
+  Layer.provideMerge(Layer.merge(UsersDomain.layerMemoryRepositories, PersonalData.layer))
 )
 
 /** Inserts a user created now. */

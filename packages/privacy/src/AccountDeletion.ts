@@ -3,26 +3,19 @@
  * other members: transfer or dissolve them first), carried out after 14 days unless cancelled.
  * A worker in the layer's scope carries out due requests, read from the store, so a restart in
  * between loses nothing; it sleeps until the next due request (at most an hour, to see requests
- * other nodes made). Carrying out is idempotent: the account's name is freed, its phone, e-mail
- * and password erased, its profile reset, 2FA and every session and link ended, and the avatar and
- * banner it showed deleted from storage (after the reset, so a failed delete only orphans them).
+ * other nodes made). Carrying out erases every domain's part of the user's personal data
+ * (`PersonalData`, from the top of the picture down: guilds, then the account — sessions, 2FA,
+ * links, phone, e-mail, password — then the profile, its images and the name), and only then marks
+ * the request completed: a part that fails leaves it pending, to be carried out again in full
+ * (every part is idempotent) by the next run.
  */
-import { ProfileImages } from "@veche/media"
+import { type MfaErrors, PasswordCheck, type RegistrationErrors } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
-import { Memberships, Profile, ProfilesRepo, UsersRepo } from "@veche/users"
-import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted, Schema, type Scope } from "effect"
-import { AccountsRepo } from "./AccountsRepo.ts"
+import { Memberships, PersonalData } from "@veche/users"
+import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted, type Scope } from "effect"
 import { DELAY, type Deletion } from "./Deletion.ts"
 import { DeletionsRepo } from "./DeletionsRepo.ts"
-import { EmailLinksRepo } from "./EmailLinksRepo.ts"
-import type { PasswordMismatch } from "./MfaErrors.ts"
-import { MfaRepo } from "./MfaRepo.ts"
-import { PasswordCheck } from "./PasswordCheck.ts"
-import type { TemporarilyUnavailable, TooManyAttempts } from "./RegistrationErrors.ts"
-import { Sessions } from "./Sessions.ts"
-
-/** The user owns servers with other members (400: transfer or dissolve them first). */
-export class OwnsGuilds extends Schema.TaggedError<OwnsGuilds>()("OwnsGuilds", {}) {}
+import { OwnsGuilds } from "./PrivacyErrors.ts"
 
 /** How often a worker looks for requests made on other nodes. */
 const LOOK_AGAIN = Duration.hours(1)
@@ -35,39 +28,30 @@ export class AccountDeletion extends Context.Service<
     readonly request: (request: {
       readonly userId: Snowflake.Snowflake
       readonly password: Redacted.Redacted<string>
-    }) => Effect.Effect<Deletion, PasswordMismatch | OwnsGuilds | TooManyAttempts | TemporarilyUnavailable>
+    }) => Effect.Effect<
+      Deletion,
+      | MfaErrors.PasswordMismatch
+      | OwnsGuilds
+      | RegistrationErrors.TooManyAttempts
+      | RegistrationErrors.TemporarilyUnavailable
+    >
     /** Cancels a pending request; answers the state after it (none: nothing was asked). */
     readonly cancel: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Deletion>>
     /** Carries out every request due now; answers how many (the worker calls it; so may operators). */
     readonly carryOutDue: Effect.Effect<number>
   }
->()("@veche/auth/AccountDeletion") {
+>()("@veche/privacy/AccountDeletion") {
   static readonly layer: Layer.Layer<
     AccountDeletion,
     never,
-    | DeletionsRepo
-    | PasswordCheck
-    | Memberships.Memberships
-    | UsersRepo.UsersRepo
-    | AccountsRepo
-    | ProfilesRepo.ProfilesRepo
-    | MfaRepo
-    | EmailLinksRepo
-    | Sessions
-    | ProfileImages.ProfileImages
+    DeletionsRepo | PasswordCheck.PasswordCheck | Memberships.Memberships | PersonalData.PersonalData
   > = Layer.effect(
     AccountDeletion,
     Effect.gen(function* () {
       const deletions = yield* DeletionsRepo
-      const passwords = yield* PasswordCheck
+      const passwords = yield* PasswordCheck.PasswordCheck
       const memberships = yield* Memberships.Memberships
-      const users = yield* UsersRepo.UsersRepo
-      const accounts = yield* AccountsRepo
-      const profiles = yield* ProfilesRepo.ProfilesRepo
-      const mfa = yield* MfaRepo
-      const links = yield* EmailLinksRepo
-      const sessions = yield* Sessions
-      const images = yield* ProfileImages.ProfileImages
+      const personalData = yield* PersonalData.PersonalData
       const scope: Scope.Scope = yield* Effect.scope
 
       const request = Effect.fn("AccountDeletion.request")(function* (request: {
@@ -90,19 +74,10 @@ export class AccountDeletion extends Context.Service<
           Option.isSome(cancelled) ? Effect.succeed(cancelled) : deletions.find(userId)
         )
 
-      /** Every step can run twice without harm, so a crash halfway is finished by the next run. */
+      /** Every part can run twice without harm, so a crash halfway is finished by the next run. */
       const erase = Effect.fnUntraced(function* (userId: Snowflake.Snowflake) {
-        const now = yield* DateTime.now
-        yield* sessions.endAll(userId)
-        yield* mfa.disable(userId)
-        yield* links.burnFor(userId, "bind", now)
-        yield* links.burnFor(userId, "recover", now)
-        yield* accounts.erase(userId)
-        const shown = yield* profiles.get(userId)
-        yield* profiles.update(userId, Profile.DEFAULT)
-        yield* ProfileImages.discard(images, "avatars", userId, shown.avatar)
-        yield* ProfileImages.discard(images, "user-banners", userId, shown.banner)
-        yield* users.anonymise(userId)
+        const parts = yield* personalData.parts
+        for (const part of [...parts].reverse()) yield* part.erase(userId)
         if (yield* deletions.complete(userId)) yield* Effect.logInfo(`account ${userId} deleted`)
       })
 

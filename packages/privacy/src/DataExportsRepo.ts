@@ -4,11 +4,9 @@
  * stored as the digest of its secret with its expiry (a newer link replaces the older).
  */
 import type { Snowflake } from "@veche/platform"
-import { Context, DateTime, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import type { DataExport } from "./DataExport.ts"
-
-/** The user already has an export being prepared (409). */
-export class ExportInProgress extends Schema.TaggedError<ExportInProgress>()("ExportInProgress", {}) {}
+import { ExportInProgress } from "./PrivacyErrors.ts"
 
 interface Row {
   readonly export: DataExport
@@ -42,7 +40,7 @@ export class DataExportsRepo extends Context.Service<
     /** The ready export a link digest opens at `now`, if any. */
     readonly findByLink: (digest: string, now: DateTime.Utc) => Effect.Effect<Option.Option<DataExport>>
   }
->()("@veche/auth/DataExportsRepo") {
+>()("@veche/privacy/DataExportsRepo") {
   static readonly layerMemory: Layer.Layer<DataExportsRepo> = Layer.effect(
     DataExportsRepo,
     Effect.gen(function* () {

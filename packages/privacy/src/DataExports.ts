@@ -4,15 +4,15 @@
  * worker's lease runs out for another to take it); kept a week, then deleted; each read of a ready
  * export mints a fresh download link valid one hour (only its digest is stored).
  */
+import { RegistrationErrors, Tokens } from "@veche/auth"
 import { MediaStorage } from "@veche/media"
 import { Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Latch, Layer, Option, type Redacted, type Scope } from "effect"
 import { archiveKey, type DataExport, KEPT_FOR, LINK_VALID_FOR } from "./DataExport.ts"
-import { DataExportsRepo, type ExportInProgress } from "./DataExportsRepo.ts"
+import { DataExportsRepo } from "./DataExportsRepo.ts"
 import { ExportArchive } from "./ExportArchive.ts"
-import { fromQuota, type TemporarilyUnavailable, type TooManyAttempts } from "./RegistrationErrors.ts"
-import { Tokens } from "./Tokens.ts"
+import type { ExportInProgress } from "./PrivacyErrors.ts"
 
 /** A ready export with a download link minted for this answer. */
 export interface ExportView {
@@ -28,7 +28,10 @@ export class DataExports extends Context.Service<
   {
     readonly request: (
       userId: Snowflake.Snowflake
-    ) => Effect.Effect<DataExport, ExportInProgress | TooManyAttempts | TemporarilyUnavailable>
+    ) => Effect.Effect<
+      DataExport,
+      ExportInProgress | RegistrationErrors.TooManyAttempts | RegistrationErrors.TemporarilyUnavailable
+    >
     readonly latest: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<ExportView>>
     /** The archive a download link opens, if the link is valid now. */
     readonly download: (
@@ -38,14 +41,14 @@ export class DataExports extends Context.Service<
     /** Builds what is waiting and deletes what has expired (the worker runs it; so may operators). */
     readonly work: Effect.Effect<void>
   }
->()("@veche/auth/DataExports") {
+>()("@veche/privacy/DataExports") {
   static readonly layer: Layer.Layer<
     DataExports,
     never,
     | DataExportsRepo
     | ExportArchive
     | MediaStorage.MediaStorage
-    | Tokens
+    | Tokens.Tokens
     | QuotaLimiter.QuotaLimiter
     | Snowflake.SnowflakeGenerator
   > = Layer.effect(
@@ -54,7 +57,7 @@ export class DataExports extends Context.Service<
       const repo = yield* DataExportsRepo
       const archive = yield* ExportArchive
       const storage = yield* MediaStorage.MediaStorage
-      const tokens = yield* Tokens
+      const tokens = yield* Tokens.Tokens
       const quotas = yield* QuotaLimiter.QuotaLimiter
       const ids = yield* Snowflake.SnowflakeGenerator
       const scope: Scope.Scope = yield* Effect.scope
@@ -103,7 +106,7 @@ export class DataExports extends Context.Service<
       yield* Effect.forkIn(worker, scope)
 
       const request = Effect.fn("DataExports.request")(function* (userId: Snowflake.Snowflake) {
-        yield* quotas.check("dataExportPerUser", userId).pipe(Effect.catchTags(fromQuota))
+        yield* quotas.check("dataExportPerUser", userId).pipe(Effect.catchTags(RegistrationErrors.fromQuota))
         const exported: DataExport = {
           id: yield* ids.next,
           userId,

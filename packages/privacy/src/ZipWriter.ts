@@ -16,4 +16,4 @@ export class ZipWriter extends Context.Service<
     /** The ZIP of the entries, in their order; a standard archive every unzip tool reads. */
     readonly zip: (entries: ReadonlyArray<ZipEntry>) => Effect.Effect<Uint8Array>
   }
->()("@veche/auth/ZipWriter") {}
+>()("@veche/privacy/ZipWriter") {}

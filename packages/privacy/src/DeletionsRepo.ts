@@ -22,7 +22,7 @@ export class DeletionsRepo extends Context.Service<
     /** Marks a pending request completed; false when it was not pending (cancelled meanwhile, or done). */
     readonly complete: (userId: Snowflake.Snowflake) => Effect.Effect<boolean>
   }
->()("@veche/auth/DeletionsRepo") {
+>()("@veche/privacy/DeletionsRepo") {
   static readonly layerMemory: Layer.Layer<DeletionsRepo> = Layer.effect(
     DeletionsRepo,
     Effect.gen(function* () {
