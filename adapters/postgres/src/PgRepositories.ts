@@ -3,6 +3,7 @@
  * per domain. Hosts provide PgDatabase underneath. The PostgreSQL route tests hand this layer to the
  * test host, whose memory list is the same domains' `layerMemoryRepositories`.
  */
+import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
 import type { GuildsDomain } from "@veche/guilds"
 import type { ModerationDomain } from "@veche/moderation"
@@ -10,6 +11,7 @@ import type { PrivacyDomain } from "@veche/privacy"
 import type { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
+import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
@@ -22,7 +24,8 @@ export const layer: Layer.Layer<
   | AuthDomain.Repositories
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
-  | PrivacyDomain.Repositories,
+  | PrivacyDomain.Repositories
+  | ApplicationsDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -30,5 +33,6 @@ export const layer: Layer.Layer<
   PgAuthRepositories.layer,
   PgGuildsRepositories.layer,
   PgModerationRepositories.layer,
-  PgPrivacyRepositories.layer
+  PgPrivacyRepositories.layer,
+  PgApplicationsRepositories.layer
 )

@@ -2,6 +2,7 @@
  * Every domain's repository ports, and all of them in memory: one line per domain in each. A host
  * answers them at once (`PgRepositories.layer` from @veche/postgres is the same list on PostgreSQL).
  */
+import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
@@ -15,6 +16,7 @@ export type Repositories =
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
+  | ApplicationsDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -24,7 +26,8 @@ export type Repositories =
 export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
   AuthDomain.layerMemoryRepositories.pipe(Layer.provide(SanctionBlocks.layer)),
   GuildsDomain.layerMemoryRepositories,
-  PrivacyDomain.layerMemoryRepositories
+  PrivacyDomain.layerMemoryRepositories,
+  ApplicationsDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

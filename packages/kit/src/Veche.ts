@@ -8,6 +8,7 @@
  * Adding a domain: its `<Domain>Domain.layer` as one line in the stack below (above the domains
  * it reads, below those reading it), its `Services` and `Repositories` in the unions.
  */
+import type { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
@@ -19,6 +20,7 @@ import { PersonalData, type UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import type { Configuration } from "./Configuration.ts"
 import type { Providers } from "./Providers.ts"
+import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
 
@@ -35,6 +37,7 @@ export type Services =
   | GuildsDomain.Services
   | ModerationDomain.Services
   | PrivacyDomain.Services
+  | ApplicationsDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -51,6 +54,9 @@ export type Requirements = Repositories | Providers | Configuration
 export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
   // deletion and export: above every domain, reaching each through its part of PersonalData
   Layer.provideMerge(PrivacyDomain.layer),
+  // developer applications and their bots (the Authenticator above asks it for bot tokens); their
+  // ports answered by the accounts, users and guilds domains below
+  Layer.provideMerge(ApplicationsOnDomains.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its

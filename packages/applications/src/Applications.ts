@@ -1,0 +1,154 @@
+/**
+ * Developer applications: an owner creates them (each with its bot user), reads and changes their
+ * own, resets the bot's token and the client secret (each shown once, the previous one stopping at
+ * once), and deletes them (the bot's token with the row, the bot out of its guilds, its name freed).
+ * A bot token is answered with the bot's application (`authenticateBot`, the Authorization hot path).
+ */
+import { Snowflake } from "@veche/platform"
+import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
+import { type Application, type Changes, MAX_PER_OWNER } from "./Application.ts"
+import { ApplicationSecrets } from "./ApplicationSecrets.ts"
+import { ApplicationsConfig } from "./ApplicationsConfig.ts"
+import {
+  type ApplicationLimitReached,
+  MfaRequired,
+  NoSuchApplication,
+  NotApplicationOwner
+} from "./ApplicationsErrors.ts"
+import { ApplicationsRepo } from "./ApplicationsRepo.ts"
+import { BotGuilds } from "./BotGuilds.ts"
+import { BotUsers } from "./BotUsers.ts"
+import { OwnerSecurity } from "./OwnerSecurity.ts"
+
+export class Applications extends Context.Service<
+  Applications,
+  {
+    readonly create: (
+      ownerId: Snowflake.Snowflake,
+      name: string
+    ) => Effect.Effect<Application, MfaRequired | ApplicationLimitReached>
+    readonly list: (ownerId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Application>>
+    readonly get: (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) => Effect.Effect<Application, NoSuchApplication>
+    readonly update: (
+      ownerId: Snowflake.Snowflake,
+      id: Snowflake.Snowflake,
+      changes: Changes
+    ) => Effect.Effect<Application, NoSuchApplication>
+    readonly remove: (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) => Effect.Effect<void, NoSuchApplication>
+    readonly resetBotToken: (
+      ownerId: Snowflake.Snowflake,
+      id: Snowflake.Snowflake
+    ) => Effect.Effect<Redacted.Redacted<string>, NoSuchApplication>
+    /** Unknown: NoSuchApplication; someone else's: NotApplicationOwner (the spec's 403). */
+    readonly resetSecret: (
+      ownerId: Snowflake.Snowflake,
+      id: Snowflake.Snowflake
+    ) => Effect.Effect<Redacted.Redacted<string>, NoSuchApplication | NotApplicationOwner>
+    /** The application a bot belongs to (its bot user has the application's id). */
+    readonly ofBot: (botId: Snowflake.Snowflake) => Effect.Effect<Application, NoSuchApplication>
+    /** The application whose bot holds this token, none if no bot does. */
+    readonly authenticateBot: (token: Redacted.Redacted<string>) => Effect.Effect<Option.Option<Application>>
+  }
+>()("@veche/applications/Applications") {
+  static readonly layer: Layer.Layer<
+    Applications,
+    never,
+    | ApplicationsRepo
+    | ApplicationSecrets
+    | ApplicationsConfig
+    | BotUsers
+    | BotGuilds
+    | OwnerSecurity
+    | Snowflake.SnowflakeGenerator
+  > = Layer.effect(
+    Applications,
+    Effect.gen(function* () {
+      const repo = yield* ApplicationsRepo
+      const secrets = yield* ApplicationSecrets
+      const config = yield* ApplicationsConfig
+      const botUsers = yield* BotUsers
+      const botGuilds = yield* BotGuilds
+      const security = yield* OwnerSecurity
+      const ids = yield* Snowflake.SnowflakeGenerator
+
+      const owned = (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) =>
+        Effect.flatMap(repo.findById(id), (found) =>
+          Option.isSome(found) && found.value.ownerId === ownerId
+            ? Effect.succeed(found.value)
+            : Effect.fail(new NoSuchApplication())
+        )
+
+      const create = Effect.fn("Applications.create")(function* (ownerId: Snowflake.Snowflake, name: string) {
+        if (config.requireMfa && !(yield* security.hasTwoFactor(ownerId))) return yield* new MfaRequired()
+        const application: Application = {
+          id: yield* ids.next,
+          ownerId,
+          name,
+          description: "",
+          icon: null,
+          botPublic: true,
+          botRequireCodeGrant: false,
+          redirectUris: [],
+          botTokenDigest: null,
+          secretDigest: null,
+          createdAt: yield* DateTime.now
+        }
+        // The cap first: a refused application must leave no bot user behind.
+        yield* repo.insert(application, MAX_PER_OWNER)
+        yield* botUsers.create(application.id, name)
+        return application
+      })
+
+      const remove = Effect.fn("Applications.remove")(function* (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) {
+        yield* owned(ownerId, id)
+        // The row goes first: with it the bot token, so the bot cannot act while it is taken out.
+        if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()
+        yield* botGuilds.removeEverywhere(id)
+        yield* botUsers.retire(id)
+      })
+
+      const resetBotToken = Effect.fn("Applications.resetBotToken")(function* (
+        ownerId: Snowflake.Snowflake,
+        id: Snowflake.Snowflake
+      ) {
+        yield* owned(ownerId, id)
+        const minted = yield* secrets.mint("bot")
+        if (!(yield* repo.setBotToken(id, minted.digest))) return yield* new NoSuchApplication()
+        return minted.token
+      })
+
+      const resetSecret = Effect.fn("Applications.resetSecret")(function* (
+        ownerId: Snowflake.Snowflake,
+        id: Snowflake.Snowflake
+      ) {
+        const found = yield* repo.findById(id)
+        if (Option.isNone(found)) return yield* new NoSuchApplication()
+        if (found.value.ownerId !== ownerId) return yield* new NotApplicationOwner()
+        const minted = yield* secrets.mint("secret")
+        if (!(yield* repo.setSecret(id, minted.digest))) return yield* new NoSuchApplication()
+        return minted.token
+      })
+
+      return Applications.of({
+        create,
+        list: repo.listByOwner,
+        get: owned,
+        update: (ownerId, id, changes) =>
+          Effect.flatMap(owned(ownerId, id), () =>
+            Effect.flatMap(repo.update(id, changes), (updated) =>
+              Option.isSome(updated) ? Effect.succeed(updated.value) : Effect.fail(new NoSuchApplication())
+            )
+          ),
+        remove,
+        resetBotToken,
+        resetSecret,
+        ofBot: (botId) =>
+          Effect.flatMap(repo.findById(botId), (found) =>
+            Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new NoSuchApplication())
+          ),
+        // Untraced: every bot request passes here (as Sessions.authenticate for users).
+        authenticateBot: (token) => Effect.flatMap(secrets.digest(token), repo.findByBotToken)
+      })
+    })
+  )
+}

@@ -1,0 +1,90 @@
+/**
+ * The applications domain over the domains that answer its ports: whether an owner has 2FA comes
+ * from the accounts domain (its AccountDetails answer), the bot's guilds from the guilds domain
+ * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
+ * store, named after the application (its username made unique the way the store enforces it).
+ */
+import {
+  ApplicationsConfig,
+  ApplicationsDomain,
+  BotGuilds,
+  BotUsers,
+  OwnerSecurity
+} from "@veche/applications"
+import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
+import { Guilds } from "@veche/guilds"
+import { AccountDetails, Memberships, UsersRepo } from "@veche/users"
+import type { Snowflake } from "@veche/platform"
+import { type Config, DateTime, Effect, Layer, Option } from "effect"
+import type { Digest, SecureRandom } from "effect/crypto"
+
+/** A username from an application's name: the registration alphabet, 2-32 long. */
+const usernameFrom = (name: string, id: string, attempt: number): string => {
+  const base = name.toLowerCase().replace(/[^a-z0-9_.]/g, "_").slice(0, 24).padEnd(2, "_")
+  // Later attempts take the id's tail: unique enough and stable for one application.
+  return attempt === 0 ? base : `${base.slice(0, 32 - 8)}_${id.slice(-(6 + attempt)).slice(0, 7)}`
+}
+
+const botUsers = Layer.effect(
+  BotUsers.BotUsers,
+  Effect.map(Effect.service(UsersRepo.UsersRepo), (users) =>
+    BotUsers.BotUsers.of({
+      create: Effect.fn("BotUsers.create")(function* (id, name) {
+        const createdAt = yield* DateTime.now
+        for (let attempt = 0; ; attempt++) {
+          const username = usernameFrom(name, id, attempt)
+          const inserted = yield* users.insert({ id, username, displayName: name, createdAt }).pipe(
+            Effect.as(true),
+            Effect.catchTag("UsernameTaken", () => Effect.succeed(false)),
+            Effect.orDie
+          )
+          if (inserted) return username
+          if (attempt >= 2) return yield* Effect.die(new Error(`no free username for bot ${id}`))
+        }
+      }),
+      retire: (id) => users.anonymise(id)
+    })
+  )
+)
+
+const ownerSecurity = Layer.effect(
+  OwnerSecurity.OwnerSecurity,
+  Effect.map(Effect.service(AccountDetails.AccountDetails), (accounts) =>
+    OwnerSecurity.OwnerSecurity.of({
+      hasTwoFactor: (userId) => Effect.map(accounts.read(userId), Option.exists((account) => account.mfaEnabled))
+    })
+  )
+).pipe(Layer.provide(AuthAccountDetails.layer))
+
+const botGuilds = Layer.effect(
+  BotGuilds.BotGuilds,
+  Effect.gen(function* () {
+    const guilds = yield* Guilds.Guilds
+    const memberships = yield* Memberships.Memberships
+    return BotGuilds.BotGuilds.of({
+      removeEverywhere: Effect.fn("BotGuilds.removeEverywhere")(function* (botId) {
+        for (const guildId of yield* memberships.guildsOf(botId)) {
+          // A bot never owns a guild; one that is gone already is nothing to leave.
+          yield* guilds.leave({ userId: botId, bot: true }, guildId).pipe(Effect.ignore)
+        }
+      })
+    })
+  })
+)
+
+/** `SERVICE_APPLICATIONS_REQUIRE_MFA` is read from the host's ConfigProvider (default off). */
+export const layer: Layer.Layer<
+  ApplicationsDomain.Services,
+  Config.ConfigError,
+  | ApplicationsDomain.Repositories
+  | Snowflake.SnowflakeGenerator
+  | SecureRandom.SecureRandom
+  | Digest.Digest
+  | UsersRepo.UsersRepo
+  | AccountSnapshot.AccountSnapshots
+  | Guilds.Guilds
+  | Memberships.Memberships
+> = ApplicationsDomain.layer.pipe(Layer.provide(
+    Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig)
+  )
+)
