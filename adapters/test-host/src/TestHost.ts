@@ -9,6 +9,7 @@
  *   yield* host.adjustClock("15 minutes")
  */
 import { Authorization, RestApi } from "@veche/api"
+import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { Veche } from "@veche/kit"
@@ -81,7 +82,7 @@ export type DomainServices = Veche.Services | Veche.Requirements
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
-  readonly authenticator?: Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions> | undefined
+  readonly authenticator?: Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions | Applications.Applications> | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined
   /**

@@ -4,6 +4,7 @@
  * in-memory test host, the typed client and the OpenAPI document all derive from it.
  */
 import { HttpApi, OpenApi } from "effect/http-api"
+import { ApplicationsApi } from "./ApplicationsApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { AuthPublicApi } from "./AuthPublicApi.ts"
 import { BotGatewayApi } from "./BotGatewayApi.ts"
@@ -37,6 +38,7 @@ export class RestApi extends HttpApi.make("veche")
     ChannelsApi,
     InvitesApi,
     ModerationApi,
+    ApplicationsApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

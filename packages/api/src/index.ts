@@ -5,6 +5,7 @@
  * it without the server. `@veche/rest` serves it.
  */
 
+export * as ApplicationsApi from "./ApplicationsApi.ts"
 export * as AuthApi from "./AuthApi.ts"
 export * as Authorization from "./Authorization.ts"
 export * as AuthPublicApi from "./AuthPublicApi.ts"

@@ -6,6 +6,7 @@
  */
 
 import { Authorization, FormBodyErrors, RateLimit, RestApi } from "@veche/api"
+import { Applications } from "@veche/applications"
 import {
   EmailBinding,
   EmailConfirmation,
@@ -24,7 +25,7 @@ import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
-import { CurrentUser, Profiles, Relationships } from "@veche/users"
+import { CurrentUser, Profiles, PublicUsers, Relationships } from "@veche/users"
 import { ByteSize, Context, Effect, type FileSystem, Layer, type Path, Scope } from "effect"
 import {
   type Etag,
@@ -41,6 +42,7 @@ import * as AuthorizationMiddleware from "./AuthorizationMiddleware.ts"
 import * as FormBodyErrorsMiddleware from "./FormBodyErrorsMiddleware.ts"
 import { GatewayUrl } from "./GatewayUrl.ts"
 import * as HttpEdge from "./HttpEdge.ts"
+import * as ApplicationsHandlers from "./handlers/ApplicationsHandlers.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
@@ -103,7 +105,9 @@ export const services = [
   Members.Members,
   Roles.Roles,
   Channels.Channels,
-  Invites.Invites
+  Invites.Invites,
+  Applications.Applications,
+  PublicUsers.PublicUsers
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -141,6 +145,7 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "channels">
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
+  | HttpApiGroup.Service<"veche", "applications">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -176,6 +181,7 @@ export const handlers: Layer.Layer<
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
+  isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,

@@ -1,19 +1,29 @@
 /**
- * The Authorization middleware's answer from the accounts domain: `Bearer` access tokens are looked
- * up in their sessions. Bot tokens arrive with the bots work; until then none is valid.
+ * The Authorization middleware's answer from the domains: `Bearer` access tokens are looked up in
+ * the accounts domain's sessions, `Bot` tokens in the applications domain (the bot's user has its
+ * application's id). A bot token nobody holds (never minted, reset, or its application deleted) is
+ * invalid, as an unknown access token is.
  */
+import { Applications } from "@veche/applications"
 import { Sessions } from "@veche/auth"
 import { unstacked } from "@veche/errors"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Authenticator, TokenInvalid } from "./Authenticator.ts"
 
-export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions> = Layer.effect(
+export const layer: Layer.Layer<Authenticator, never, Sessions.Sessions | Applications.Applications> = Layer.effect(
   Authenticator,
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
+    const applications = yield* Applications.Applications
     return Authenticator.of({
       authenticate: (scheme, token) => {
-        if (scheme !== "Bearer") return Effect.fail(unstacked(() => new TokenInvalid()))
+        if (scheme === "Bot") {
+          return Effect.flatMap(applications.authenticateBot(token), (found) =>
+            Option.isSome(found)
+              ? Effect.succeed({ kind: "bot" as const, userId: found.value.id })
+              : Effect.fail(unstacked(() => new TokenInvalid()))
+          )
+        }
         // The sessions' token errors are the port's own (one set): they pass through as they are.
         return sessions
           .authenticate(token)

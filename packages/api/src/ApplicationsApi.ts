@@ -1,0 +1,139 @@
+/**
+ * Developer applications (the mirrored platform's v10 application object) and what a bot reads of
+ * its own: the owner's routes (users only: 20001 to bots) and the bot's (`/applications/@me`,
+ * `/oauth2/applications/@me`, `/oauth2/@me`: 20002 to users). Pure data.
+ */
+import {
+  BotsCannotUseThisEndpoint,
+  InvalidFormBody,
+  MaxApplicationsReached,
+  MissingAccess,
+  OnlyBotsCanUseThisEndpoint,
+  TwoFactorRequiredForOperation,
+  UnknownApplication
+} from "@veche/errors"
+import * as Snowflake from "@veche/platform/Snowflake"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Authorization } from "./Authorization.ts"
+import * as Fields from "./Fields.ts"
+import { PublicUser } from "./UsersApi.ts"
+
+/** The spec's rule for redirect addresses: https, or http only for localhost. */
+const isRedirectUri = (value: string): boolean => {
+  if (!URL.canParse(value)) return false
+  const url = new URL(value)
+  if (url.hash !== "") return false
+  if (url.protocol === "https:") return true
+  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+}
+
+export const RedirectUri = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter(isRedirectUri, {
+      expected: "an https address, or http on localhost",
+      message: "Not a well formed redirect URI."
+    })
+  )
+)
+
+export const ApplicationName = Fields.lengthBetween(2, 32)
+
+export const CreateApplicationBody = Schema.Struct({ name: ApplicationName })
+
+export const UpdateApplicationBody = Schema.Struct({
+  name: Schema.optionalKey(ApplicationName),
+  description: Schema.optionalKey(Fields.lengthAtMost(400)),
+  redirect_uris: Schema.optionalKey(Fields.arrayAtMost(RedirectUri, 10)),
+  bot_public: Schema.optionalKey(Schema.Boolean),
+  bot_require_code_grant: Schema.optionalKey(Schema.Boolean)
+})
+
+/** The v10 application object, with what this service can fill truthfully. */
+export const ApplicationView = Schema.Struct({
+  id: Snowflake.Snowflake,
+  name: Schema.String,
+  icon: Schema.NullOr(Schema.String),
+  description: Schema.String,
+  /** Deprecated on the platform, always empty. */
+  summary: Schema.Literal(""),
+  type: Schema.Null,
+  bot_public: Schema.Boolean,
+  bot_require_code_grant: Schema.Boolean,
+  /** No teams here. */
+  team: Schema.Null,
+  flags: Schema.Int,
+  redirect_uris: Schema.Array(Schema.String),
+  owner: Schema.optionalKey(PublicUser),
+  bot: Schema.optionalKey(PublicUser)
+})
+
+export const BotTokenView = Schema.Struct({ token: Schema.String })
+export const ClientSecretView = Schema.Struct({ client_secret: Schema.String })
+
+/** What `GET /oauth2/@me` answers a bot: its application, the scopes and when the grant ends. */
+export const CurrentAuthorizationView = Schema.Struct({
+  application: ApplicationView,
+  scopes: Schema.Array(Schema.String),
+  expires: Schema.String,
+  user: Schema.optionalKey(PublicUser)
+})
+
+const params = { application_id: Snowflake.Snowflake }
+const ownerErrors = [BotsCannotUseThisEndpoint, UnknownApplication] as const
+
+export class ApplicationsApi extends HttpApiGroup.make("applications")
+  .add(
+    HttpApiEndpoint.get("currentApplication", "/applications/@me", {
+      success: ApplicationView,
+      error: [OnlyBotsCanUseThisEndpoint, UnknownApplication]
+    }),
+    HttpApiEndpoint.get("currentOAuthApplication", "/oauth2/applications/@me", {
+      success: ApplicationView,
+      error: [OnlyBotsCanUseThisEndpoint, UnknownApplication]
+    }),
+    HttpApiEndpoint.get("currentAuthorization", "/oauth2/@me", {
+      success: CurrentAuthorizationView,
+      error: [OnlyBotsCanUseThisEndpoint, UnknownApplication]
+    }),
+    HttpApiEndpoint.post("createApplication", "/applications", {
+      payload: CreateApplicationBody,
+      success: ApplicationView.pipe(HttpApiSchema.status(201)),
+      error: [BotsCannotUseThisEndpoint, TwoFactorRequiredForOperation, MaxApplicationsReached, InvalidFormBody]
+    }),
+    HttpApiEndpoint.get("listApplications", "/applications", {
+      success: Schema.Array(ApplicationView),
+      error: BotsCannotUseThisEndpoint
+    }),
+    HttpApiEndpoint.get("getApplication", "/applications/:application_id", {
+      params,
+      success: ApplicationView,
+      error: ownerErrors
+    }),
+    HttpApiEndpoint.patch("updateApplication", "/applications/:application_id", {
+      params,
+      payload: UpdateApplicationBody,
+      success: ApplicationView,
+      error: [...ownerErrors, InvalidFormBody]
+    }),
+    HttpApiEndpoint.delete("deleteApplication", "/applications/:application_id", {
+      params,
+      success: HttpApiSchema.NoContent,
+      error: ownerErrors
+    }),
+    HttpApiEndpoint.post("resetBotToken", "/applications/:application_id/bot/reset", {
+      params,
+      success: BotTokenView,
+      error: ownerErrors
+    }),
+    HttpApiEndpoint.post("resetClientSecret", "/applications/:application_id/secret/reset", {
+      params,
+      success: ClientSecretView,
+      error: [...ownerErrors, MissingAccess]
+    })
+  )
+  .middleware(Authorization)
+  .annotate(
+    OpenApi.Description,
+    "Developer applications and their bots: the owner's routes (users only) and what a bot reads of its own."
+  ) {}
