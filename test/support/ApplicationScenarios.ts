@@ -1,0 +1,354 @@
+/**
+ * Developer applications and bot tokens through HTTP, on the repositories the caller gives (memory
+ * by default; PostgreSQL in adapters/postgres/test/ApplicationRoutes.test.ts, where the creation
+ * cap really races).
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Totp } from "@veche/auth"
+import { Guilds } from "@veche/guilds"
+import { OtplibTotpCodes } from "@veche/otplib"
+import { Snowflake } from "@veche/platform"
+import { TestHost } from "@veche/test-host"
+import { Clock, ConfigProvider, Effect, Layer } from "effect"
+import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
+import { createGuild } from "./Guilds.ts"
+
+interface ApplicationBody {
+  readonly id: string
+  readonly name: string
+  readonly description: string
+  readonly bot_public: boolean
+  readonly redirect_uris: ReadonlyArray<string>
+  readonly owner?: { readonly id: string }
+  readonly bot?: { readonly id: string; readonly username: string; readonly bot: boolean }
+}
+
+const API = "/api/v10"
+
+/** A request with a bot token (`Authorization: Bot <token>`). */
+export const asBot = (method: string, path: string, token: string, body?: unknown) =>
+  Effect.flatMap(Effect.service(TestHost.TestHost), (host) =>
+    host.fetch(path, {
+      method,
+      headers: {
+        authorization: `Bot ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" })
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  )
+
+const answer = (response: Response) => Effect.map(json(response), (body) => ({ status: response.status, body }))
+
+export const createApplication = (token: string, name: string) =>
+  Effect.gen(function* () {
+    const created = yield* post(`${API}/applications`, { name }, token)
+    expect(created.status).toBe(201)
+    return (yield* json(created)) as ApplicationBody
+  })
+
+export const resetBotToken = (token: string, applicationId: string) =>
+  Effect.gen(function* () {
+    const reset = yield* post(`${API}/applications/${applicationId}/bot/reset`, undefined, token)
+    expect(reset.status).toBe(200)
+    return ((yield* json(reset)) as { token: string }).token
+  })
+
+const UNKNOWN_APPLICATION = { status: 404, body: { code: 10002, message: "Unknown Application" } }
+const INVALID_TOKEN = { status: 401, body: { code: 50014, message: "Invalid authentication token" } }
+const BOTS_CANNOT = { status: 403, body: { code: 20001, message: "Bots cannot use this endpoint" } }
+const ONLY_BOTS = { status: 403, body: { code: 20002, message: "Only bots can use this endpoint" } }
+const TOKEN = /^[A-Za-z0-9]+_[A-Za-z0-9_-]{43}$/
+
+/** 20 bytes in base32, as an authenticator app makes them. */
+const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+
+export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
+  const host = () => TestHost.layer({ rateLimits: { enabled: false }, repositories: repositories?.() })
+
+  let phone = 79672000000
+  const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
+    register(`+${++phone}`, `${name}_${phone % 100000}`)
+
+  describe("Applications: the owner's routes", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      it.effect("creates an application with its bot user, lists, reads and changes it", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("app_owner")
+          const created = yield* createApplication(owner.access_token, "My Helper")
+          expect(created).toMatchObject({
+            name: "My Helper",
+            description: "",
+            icon: null,
+            summary: "",
+            bot_public: true,
+            bot_require_code_grant: false,
+            team: null,
+            flags: 0,
+            redirect_uris: [],
+            owner: { id: owner.user_id, bot: false },
+            bot: { id: created.id, bot: true, username: "my_helper", global_name: "My Helper" }
+          })
+          expect(created.id).toMatch(/^\d{17,19}$/)
+          // no secret is ever shown outside its reset
+          expect(Object.keys(created)).not.toContain("client_secret")
+
+          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, owner.access_token))) as
+            | ReadonlyArray<ApplicationBody>
+          expect(listed.map((a) => a.id)).toEqual([created.id])
+          expect(yield* answer(yield* send("GET", `${API}/applications/${created.id}`, undefined, owner.access_token)))
+            .toMatchObject({ status: 200, body: { id: created.id, name: "My Helper" } })
+
+          const patched = yield* send(
+            "PATCH",
+            `${API}/applications/${created.id}`,
+            {
+              name: "Helper Two",
+              description: "Helps.",
+              redirect_uris: ["https://example.com/cb", "http://localhost:8080/cb"],
+              bot_public: false,
+              bot_require_code_grant: true
+            },
+            owner.access_token
+          )
+          expect(yield* answer(patched)).toMatchObject({
+            status: 200,
+            body: {
+              name: "Helper Two",
+              description: "Helps.",
+              redirect_uris: ["https://example.com/cb", "http://localhost:8080/cb"],
+              bot_public: false,
+              bot_require_code_grant: true
+            }
+          })
+          // a change that names nothing keeps everything
+          expect(
+            yield* answer(yield* send("PATCH", `${API}/applications/${created.id}`, {}, owner.access_token))
+          ).toMatchObject({ status: 200, body: { name: "Helper Two", bot_public: false } })
+          // http only for localhost; names of 2-32
+          for (const body of [{ redirect_uris: ["http://example.com/cb"] }, { name: "x" }]) {
+            const refused = yield* send("PATCH", `${API}/applications/${created.id}`, body, owner.access_token)
+            expect(refused.status).toBe(400)
+            expect(((yield* json(refused)) as { code: number }).code).toBe(50035)
+          }
+          expect((yield* post(`${API}/applications`, { name: "" }, owner.access_token)).status).toBe(400)
+        })
+      )
+
+      it.effect("another user's application is unknown to them; its secret reset answers 403", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("app_mine")
+          const other = yield* user("app_other")
+          const app = yield* createApplication(owner.access_token, "Private App")
+          const path = `${API}/applications/${app.id}`
+          expect(yield* answer(yield* send("GET", path, undefined, other.access_token))).toEqual(UNKNOWN_APPLICATION)
+          expect(yield* answer(yield* send("PATCH", path, { name: "Stolen" }, other.access_token))).toEqual(
+            UNKNOWN_APPLICATION
+          )
+          expect(yield* answer(yield* send("DELETE", path, undefined, other.access_token))).toEqual(UNKNOWN_APPLICATION)
+          expect(yield* answer(yield* post(`${path}/bot/reset`, undefined, other.access_token))).toEqual(
+            UNKNOWN_APPLICATION
+          )
+          expect(yield* answer(yield* post(`${path}/secret/reset`, undefined, other.access_token))).toEqual({
+            status: 403,
+            body: { code: 50001, message: "Missing Access" }
+          })
+          expect(yield* answer(yield* post(`${API}/applications/1311000000000000001/secret/reset`, undefined, other.access_token)))
+            .toEqual(UNKNOWN_APPLICATION)
+          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, other.access_token))) as
+            | ReadonlyArray<unknown>
+          expect(listed).toEqual([])
+          // still the owner's, unchanged
+          expect(yield* answer(yield* send("GET", path, undefined, owner.access_token))).toMatchObject({
+            status: 200,
+            body: { name: "Private App" }
+          })
+        })
+      )
+
+      it.effect("the client secret is shown once per reset and each reset makes a new one", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("app_secret")
+          const app = yield* createApplication(owner.access_token, "Secretive")
+          const first = yield* answer(yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token))
+          const second = yield* answer(yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token))
+          expect(first.status).toBe(200)
+          const a = (first.body as { client_secret: string }).client_secret
+          const b = (second.body as { client_secret: string }).client_secret
+          expect(a).toMatch(TOKEN)
+          expect(b).toMatch(TOKEN)
+          expect(a).not.toBe(b)
+          expect(a).not.toMatch(/^(bot|bearer)/i)
+        })
+      )
+
+      it.effect("past 25 applications per owner answers 400 30032, also when creations race", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("app_many")
+          for (let i = 0; i < 20; i++) yield* createApplication(owner.access_token, `App ${i}`)
+          // six at once for the last five places: exactly five succeed
+          const raced = yield* Effect.all(
+            Array.from({ length: 6 }, (_, i) => post(`${API}/applications`, { name: `Race ${i}` }, owner.access_token)),
+            { concurrency: "unbounded" }
+          )
+          expect(raced.filter((r) => r.status === 201)).toHaveLength(5)
+          const refused = raced.filter((r) => r.status !== 201)
+          expect(refused).toHaveLength(1)
+          expect(yield* answer(refused[0] as Response)).toEqual({
+            status: 400,
+            body: { code: 30032, message: "Maximum number of applications reached (25)" }
+          })
+          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, owner.access_token))) as
+            | ReadonlyArray<unknown>
+          expect(listed).toHaveLength(25)
+          expect((yield* post(`${API}/applications`, { name: "One more" }, owner.access_token)).status).toBe(400)
+          // another owner is not affected
+          const other = yield* user("app_few")
+          yield* createApplication(other.access_token, "Mine")
+        })
+      )
+    })
+  })
+
+  describe("Applications: bot tokens", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      it.effect("a bot acts with its token, reads its own application; a reset stops the old token at once", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("bot_owner")
+          const app = yield* createApplication(owner.access_token, "Token Bot")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          expect(token).toMatch(TOKEN)
+          expect(token).not.toMatch(/^(bot|bearer)/i)
+
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toMatchObject({
+            status: 200,
+            body: { id: app.id, bot: true, username: "token_bot" }
+          })
+          for (const path of [`${API}/applications/@me`, `${API}/oauth2/applications/@me`]) {
+            expect(yield* answer(yield* asBot("GET", path, token))).toMatchObject({
+              status: 200,
+              body: { id: app.id, name: "Token Bot", owner: { id: owner.user_id }, bot: { id: app.id, bot: true } }
+            })
+          }
+          expect(yield* answer(yield* asBot("GET", `${API}/oauth2/@me`, token))).toMatchObject({
+            status: 200,
+            body: { application: { id: app.id }, scopes: ["bot"], user: { id: app.id, bot: true } }
+          })
+          const gateway = yield* answer(yield* asBot("GET", `${API}/gateway/bot`, token))
+          expect(gateway).toEqual({
+            status: 200,
+            body: {
+              url: TestHost.GATEWAY_URL,
+              shards: 1,
+              session_start_limit: { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }
+            }
+          })
+
+          // the token is a bot's: as a Bearer token it is unknown
+          expect(yield* answer(yield* send("GET", `${API}/users/@me`, undefined, token))).toEqual(INVALID_TOKEN)
+
+          const renewed = yield* resetBotToken(owner.access_token, app.id)
+          expect(renewed).not.toBe(token)
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toEqual(INVALID_TOKEN)
+          expect((yield* asBot("GET", `${API}/users/@me`, renewed)).status).toBe(200)
+          // a token nobody was given
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, `vbt_${"A".repeat(43)}`))).toEqual(
+            INVALID_TOKEN
+          )
+        })
+      )
+
+      it.effect("users get 20002 on the bots' routes; bots get 20001 on the users-only routes", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("policy_owner")
+          const app = yield* createApplication(owner.access_token, "Policy Bot")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          for (const path of ["/applications/@me", "/oauth2/applications/@me", "/oauth2/@me", "/gateway/bot"]) {
+            expect(yield* answer(yield* send("GET", `${API}${path}`, undefined, owner.access_token))).toEqual(ONLY_BOTS)
+          }
+          for (const [method, path, body] of [
+            ["POST", "/applications", { name: "Bot's own" }],
+            ["GET", "/applications", undefined],
+            ["GET", `/applications/${app.id}`, undefined],
+            ["PATCH", `/applications/${app.id}`, { name: "Renamed" }],
+            ["DELETE", `/applications/${app.id}`, undefined],
+            ["POST", `/applications/${app.id}/bot/reset`, undefined],
+            ["POST", `/applications/${app.id}/secret/reset`, undefined],
+            ["POST", "/guilds", { name: "Bot Guild" }],
+            ["GET", "/auth/sessions", undefined],
+            ["GET", "/auth/mfa", undefined],
+            ["GET", "/users/@me/relationships", undefined]
+          ] as const) {
+            expect([path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([path, BOTS_CANNOT])
+          }
+          // the bot's token still works and its application is unchanged
+          expect(yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token)))
+            .toMatchObject({ status: 200, body: { name: "Policy Bot" } })
+        })
+      )
+
+      it.effect("deleting an application revokes its bot's token and takes the bot out of its guilds", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("del_owner")
+          const app = yield* createApplication(owner.access_token, "Leaving Bot")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          const guild = yield* createGuild(owner.access_token, "Bot Home")
+          const testHost = yield* TestHost.TestHost
+          yield* testHost.run(
+            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
+              guilds.addBot(
+                { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
+                Snowflake.Snowflake.make(guild.id),
+                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
+                0n
+              )
+            )
+          )
+          const member = `${API}/guilds/${guild.id}/members/${app.id}`
+          expect((yield* send("GET", member, undefined, owner.access_token)).status).toBe(200)
+          const guilds = (yield* json(yield* asBot("GET", `${API}/users/@me/guilds`, token))) as ReadonlyArray<{
+            id: string
+          }>
+          expect(guilds.map((g) => g.id)).toEqual([guild.id])
+
+          const deleted = yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)
+          expect(deleted.status).toBe(204)
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toEqual(INVALID_TOKEN)
+          expect((yield* send("GET", member, undefined, owner.access_token)).status).toBe(404)
+          expect(yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token)))
+            .toEqual(UNKNOWN_APPLICATION)
+          expect(yield* answer(yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)))
+            .toEqual(UNKNOWN_APPLICATION)
+          // the bot's name is free again: a new application may take it
+          const again = yield* createApplication(owner.access_token, "Leaving Bot")
+          expect(again.bot?.username).toBe("leaving_bot")
+        })
+      )
+    })
+  })
+
+  describe("Applications: SERVICE_APPLICATIONS_REQUIRE_MFA", () => {
+    const env = ConfigProvider.layer(ConfigProvider.fromEnvRecord({ SERVICE_APPLICATIONS_REQUIRE_MFA: "true" }))
+    layer(host().pipe(Layer.provide(env)), { timeout: "60 seconds" })((it) => {
+      it.effect("creating needs 2FA on the account: 403 60003 without, 201 with", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("mfa_dev")
+          expect(yield* answer(yield* post(`${API}/applications`, { name: "Guarded" }, owner.access_token))).toEqual({
+            status: 403,
+            body: { code: 60003, message: "Two factor is required for this operation" }
+          })
+          const testHost = yield* TestHost.TestHost
+          const now = yield* testHost.run(Clock.currentTimeMillis)
+          const enabled = yield* post(
+            `${API}/auth/mfa/totp`,
+            { password: PASSWORD, secret: SECRET, code: OtplibTotpCodes.codeAt(SECRET, now) },
+            owner.access_token
+          )
+          expect(enabled.status).toBe(200)
+          expect(Totp.PERIOD_SECONDS).toBe(30)
+          yield* createApplication(owner.access_token, "Guarded")
+        })
+      )
+    })
+  })
+}
