@@ -93,11 +93,13 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           // no secret is ever shown outside its reset
           expect(Object.keys(created)).not.toContain("client_secret")
 
-          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, owner.access_token))) as
-            | ReadonlyArray<ApplicationBody>
+          const listed = (yield* json(
+            yield* send("GET", `${API}/applications`, undefined, owner.access_token)
+          )) as ReadonlyArray<ApplicationBody>
           expect(listed.map((a) => a.id)).toEqual([created.id])
-          expect(yield* answer(yield* send("GET", `${API}/applications/${created.id}`, undefined, owner.access_token)))
-            .toMatchObject({ status: 200, body: { id: created.id, name: "My Helper" } })
+          expect(
+            yield* answer(yield* send("GET", `${API}/applications/${created.id}`, undefined, owner.access_token))
+          ).toMatchObject({ status: 200, body: { id: created.id, name: "My Helper" } })
 
           const patched = yield* send(
             "PATCH",
@@ -153,10 +155,14 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             status: 403,
             body: { code: 50001, message: "Missing Access" }
           })
-          expect(yield* answer(yield* post(`${API}/applications/1311000000000000001/secret/reset`, undefined, other.access_token)))
-            .toEqual(UNKNOWN_APPLICATION)
-          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, other.access_token))) as
-            | ReadonlyArray<unknown>
+          expect(
+            yield* answer(
+              yield* post(`${API}/applications/1311000000000000001/secret/reset`, undefined, other.access_token)
+            )
+          ).toEqual(UNKNOWN_APPLICATION)
+          const listed = (yield* json(
+            yield* send("GET", `${API}/applications`, undefined, other.access_token)
+          )) as ReadonlyArray<unknown>
           expect(listed).toEqual([])
           // still the owner's, unchanged
           expect(yield* answer(yield* send("GET", path, undefined, owner.access_token))).toMatchObject({
@@ -170,8 +176,12 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
         Effect.gen(function* () {
           const owner = yield* user("app_secret")
           const app = yield* createApplication(owner.access_token, "Secretive")
-          const first = yield* answer(yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token))
-          const second = yield* answer(yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token))
+          const first = yield* answer(
+            yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token)
+          )
+          const second = yield* answer(
+            yield* post(`${API}/applications/${app.id}/secret/reset`, undefined, owner.access_token)
+          )
           expect(first.status).toBe(200)
           const a = (first.body as { client_secret: string }).client_secret
           const b = (second.body as { client_secret: string }).client_secret
@@ -198,8 +208,9 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             status: 400,
             body: { code: 30032, message: "Maximum number of applications reached (25)" }
           })
-          const listed = (yield* json(yield* send("GET", `${API}/applications`, undefined, owner.access_token))) as
-            | ReadonlyArray<unknown>
+          const listed = (yield* json(
+            yield* send("GET", `${API}/applications`, undefined, owner.access_token)
+          )) as ReadonlyArray<unknown>
           expect(listed).toHaveLength(25)
           expect((yield* post(`${API}/applications`, { name: "One more" }, owner.access_token)).status).toBe(400)
           // another owner is not affected
@@ -252,9 +263,7 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toEqual(INVALID_TOKEN)
           expect((yield* asBot("GET", `${API}/users/@me`, renewed)).status).toBe(200)
           // a token nobody was given
-          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, `vbt_${"A".repeat(43)}`))).toEqual(
-            INVALID_TOKEN
-          )
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, `vbt_${"A".repeat(43)}`))).toEqual(INVALID_TOKEN)
         })
       )
 
@@ -279,11 +288,15 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             ["GET", "/auth/mfa", undefined],
             ["GET", "/users/@me/relationships", undefined]
           ] as const) {
-            expect([path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([path, BOTS_CANNOT])
+            expect([path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([
+              path,
+              BOTS_CANNOT
+            ])
           }
           // the bot's token still works and its application is unchanged
-          expect(yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token)))
-            .toMatchObject({ status: 200, body: { name: "Policy Bot" } })
+          expect(
+            yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token))
+          ).toMatchObject({ status: 200, body: { name: "Policy Bot" } })
         })
       )
 
@@ -315,10 +328,12 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           expect(deleted.status).toBe(204)
           expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toEqual(INVALID_TOKEN)
           expect((yield* send("GET", member, undefined, owner.access_token)).status).toBe(404)
-          expect(yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token)))
-            .toEqual(UNKNOWN_APPLICATION)
-          expect(yield* answer(yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)))
-            .toEqual(UNKNOWN_APPLICATION)
+          expect(
+            yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token))
+          ).toEqual(UNKNOWN_APPLICATION)
+          expect(
+            yield* answer(yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token))
+          ).toEqual(UNKNOWN_APPLICATION)
           // the bot's name is free again: a new application may take it
           const again = yield* createApplication(owner.access_token, "Leaving Bot")
           expect(again.bot?.username).toBe("leaving_bot")

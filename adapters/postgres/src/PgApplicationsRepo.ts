@@ -37,7 +37,8 @@ const toApplication = (row: typeof Row.Type): Application.Application => ({
   createdAt: DateTime.fromDateUnsafe(row.created_at)
 })
 
-const COLUMNS = "id, owner_id, name, description, icon, bot_public, bot_require_code_grant, redirect_uris, bot_token_digest, secret_digest, created_at"
+const COLUMNS =
+  "id, owner_id, name, description, icon, bot_public, bot_require_code_grant, redirect_uris, bot_token_digest, secret_digest, created_at"
 
 export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlClient.SqlClient> = Layer.effect(
   ApplicationsRepo.ApplicationsRepo,
@@ -85,8 +86,7 @@ export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlCli
           )
           .pipe(Effect.catchTag("SqlError", Effect.die)),
       findById: (id) => one(sql`SELECT ${columns} FROM applications WHERE id = ${id}`),
-      listByOwner: (ownerId) =>
-        many(sql`SELECT ${columns} FROM applications WHERE owner_id = ${ownerId} ORDER BY id`),
+      listByOwner: (ownerId) => many(sql`SELECT ${columns} FROM applications WHERE owner_id = ${ownerId} ORDER BY id`),
       findByBotToken: (digest) => one(sql`SELECT ${columns} FROM applications WHERE bot_token_digest = ${digest}`),
       update: (id, changes) => {
         // Each column keeps its value unless the change names it (icon may be set to null).

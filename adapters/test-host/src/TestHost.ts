@@ -82,7 +82,9 @@ export type DomainServices = Veche.Services | Veche.Requirements
 
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
-  readonly authenticator?: Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions | Applications.Applications> | undefined
+  readonly authenticator?:
+    | Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions | Applications.Applications>
+    | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined
   /**

@@ -28,7 +28,10 @@ export class Applications extends Context.Service<
       name: string
     ) => Effect.Effect<Application, MfaRequired | ApplicationLimitReached>
     readonly list: (ownerId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Application>>
-    readonly get: (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) => Effect.Effect<Application, NoSuchApplication>
+    readonly get: (
+      ownerId: Snowflake.Snowflake,
+      id: Snowflake.Snowflake
+    ) => Effect.Effect<Application, NoSuchApplication>
     readonly update: (
       ownerId: Snowflake.Snowflake,
       id: Snowflake.Snowflake,
@@ -99,7 +102,10 @@ export class Applications extends Context.Service<
         return application
       })
 
-      const remove = Effect.fn("Applications.remove")(function* (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) {
+      const remove = Effect.fn("Applications.remove")(function* (
+        ownerId: Snowflake.Snowflake,
+        id: Snowflake.Snowflake
+      ) {
         yield* owned(ownerId, id)
         // The row goes first: with it the bot token, so the bot cannot act while it is taken out.
         if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()

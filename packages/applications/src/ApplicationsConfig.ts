@@ -4,10 +4,9 @@
  */
 import { Config, Context, Effect, Layer } from "effect"
 
-export class ApplicationsConfig extends Context.Service<
-  ApplicationsConfig,
-  { readonly requireMfa: boolean }
->()("@veche/applications/ApplicationsConfig") {
+export class ApplicationsConfig extends Context.Service<ApplicationsConfig, { readonly requireMfa: boolean }>()(
+  "@veche/applications/ApplicationsConfig"
+) {
   static readonly layer = (settings: { readonly requireMfa: boolean }): Layer.Layer<ApplicationsConfig> =>
     Layer.succeed(ApplicationsConfig, ApplicationsConfig.of(settings))
 

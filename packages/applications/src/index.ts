@@ -3,8 +3,8 @@
  * secrets). Ports other domains answer: BotUsers, OwnerSecurity, BotGuilds.
  */
 export * as Application from "./Application.ts"
-export * as Applications from "./Applications.ts"
 export * as ApplicationSecrets from "./ApplicationSecrets.ts"
+export * as Applications from "./Applications.ts"
 export * as ApplicationsConfig from "./ApplicationsConfig.ts"
 export * as ApplicationsDomain from "./ApplicationsDomain.ts"
 export * as ApplicationsErrors from "./ApplicationsErrors.ts"

@@ -4,23 +4,21 @@
  * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
  */
-import {
-  ApplicationsConfig,
-  ApplicationsDomain,
-  BotGuilds,
-  BotUsers,
-  OwnerSecurity
-} from "@veche/applications"
+import { ApplicationsConfig, ApplicationsDomain, BotGuilds, BotUsers, OwnerSecurity } from "@veche/applications"
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
-import { AccountDetails, Memberships, UsersRepo } from "@veche/users"
 import type { Snowflake } from "@veche/platform"
+import { AccountDetails, Memberships, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 
 /** A username from an application's name: the registration alphabet, 2-32 long. */
 const usernameFrom = (name: string, id: string, attempt: number): string => {
-  const base = name.toLowerCase().replace(/[^a-z0-9_.]/g, "_").slice(0, 24).padEnd(2, "_")
+  const base = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_.]/g, "_")
+    .slice(0, 24)
+    .padEnd(2, "_")
   // Later attempts take the id's tail: unique enough and stable for one application.
   return attempt === 0 ? base : `${base.slice(0, 32 - 8)}_${id.slice(-(6 + attempt)).slice(0, 7)}`
 }
@@ -51,7 +49,11 @@ const ownerSecurity = Layer.effect(
   OwnerSecurity.OwnerSecurity,
   Effect.map(Effect.service(AccountDetails.AccountDetails), (accounts) =>
     OwnerSecurity.OwnerSecurity.of({
-      hasTwoFactor: (userId) => Effect.map(accounts.read(userId), Option.exists((account) => account.mfaEnabled))
+      hasTwoFactor: (userId) =>
+        Effect.map(
+          accounts.read(userId),
+          Option.exists((account) => account.mfaEnabled)
+        )
     })
   )
 ).pipe(Layer.provide(AuthAccountDetails.layer))
@@ -84,7 +86,6 @@ export const layer: Layer.Layer<
   | AccountSnapshot.AccountSnapshots
   | Guilds.Guilds
   | Memberships.Memberships
-> = ApplicationsDomain.layer.pipe(Layer.provide(
-    Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig)
-  )
+> = ApplicationsDomain.layer.pipe(
+  Layer.provide(Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig))
 )

@@ -3,12 +3,7 @@
  * `GuildRefusals`. `refuse` maps each refusal to its error and passes anything else through, and
  * its type does the same, so a handler's error type is exactly the errors its endpoint declares.
  */
-import {
-  MaxApplicationsReached,
-  MissingAccess,
-  TwoFactorRequiredForOperation,
-  UnknownApplication
-} from "@veche/errors"
+import { MaxApplicationsReached, MissingAccess, TwoFactorRequiredForOperation, UnknownApplication } from "@veche/errors"
 
 const table = {
   NoSuchApplication: () => new UnknownApplication(),
