@@ -38,6 +38,7 @@ import {
   TrustedProxies
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
+import { WebPages, WebPagesConfig } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -129,7 +130,10 @@ const asLocalProxy = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResp
   )
 
 const make = Effect.gen(function* () {
-  const app = yield* HttpRouter.toHttpEffect(RestApp.routes)
+  // The API and the web pages its letters link to, as the reference server serves them.
+  const app = yield* HttpRouter.toHttpEffect(
+    Layer.merge(RestApp.routes, WebPages.routes.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layer())))
+  )
   const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context
