@@ -74,7 +74,7 @@ export const explain = (result, labels = {}) => {
       return { text: LINK_INVALID, fields: [] }
     case 60003:
       return {
-        text: "This account uses two-factor authentication. Enter the code from your authenticator app, then send again.",
+        text: "This account uses two-factor authentication. Enter the code from your authenticator app below and press the button again.",
         fields: ["code"]
       }
     case 60008:

@@ -27,6 +27,7 @@ export const ASSETS_PATH = "/web-assets"
 /** The files under `ASSETS_PATH`, by name, with their content type; nothing else there is served. */
 export const assets: Readonly<Record<string, string>> = {
   "page.css": "text/css; charset=utf-8",
+  "icon.svg": "image/svg+xml",
   "api.js": "text/javascript; charset=utf-8",
   "verify-email.js": "text/javascript; charset=utf-8",
   "reset-password.js": "text/javascript; charset=utf-8"
