@@ -82,9 +82,9 @@ const person = (server: Running) => {
   const newest = async (to: string, kind: string, after = 0) => {
     for (let i = 0; i < 100; i++) {
       const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`)
-      const found = (outbox.body as { messages: Array<{ kind: string; code?: string; link?: string }> }).messages.filter(
-        (m) => m.kind === kind
-      )
+      const found = (
+        outbox.body as { messages: Array<{ kind: string; code?: string; link?: string }> }
+      ).messages.filter((m) => m.kind === kind)
       if (found.length > after) return found.at(-1) as { code?: string; link?: string }
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -157,7 +157,7 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
       "confirmer@example.org is now confirmed for your account."
     )
     // The result's heading takes the focus, so a screen reader reads it at once.
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("done-title")
+    await expect(page.locator(":focus").getAttribute("id")).resolves.toBe("done-title")
     await shot(page, "verify-email-2-confirmed")
     expect((await api.call("GET", "/users/@me", undefined, token)).body).toMatchObject({
       email: "confirmer@example.org"
@@ -183,9 +183,9 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     const api = person(server)
     const token = await api.register("+79051230002", "web_resetter")
     const confirm = await api.addEmail(token, "resetter@example.org")
-    expect((await api.call("POST", "/auth/email/verify", { token: new URL(confirm).searchParams.get("token") })).status).toBe(
-      200
-    )
+    expect(
+      (await api.call("POST", "/auth/email/verify", { token: new URL(confirm).searchParams.get("token") })).status
+    ).toBe(200)
     expect(
       (await api.call("POST", "/auth/recover/email", { email: "resetter@example.org", captcha_token: "dev" })).status
     ).toBe(200)
@@ -226,9 +226,9 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     const api = person(server)
     const token = await api.register("+79051230003", "web_twofactor")
     const confirm = await api.addEmail(token, "twofactor@example.org")
-    expect((await api.call("POST", "/auth/email/verify", { token: new URL(confirm).searchParams.get("token") })).status).toBe(
-      200
-    )
+    expect(
+      (await api.call("POST", "/auth/email/verify", { token: new URL(confirm).searchParams.get("token") })).status
+    ).toBe(200)
     // Codes of the previous, current and next period are accepted, each once: start clear of a
     // period's end, and enable with the previous period's code (as AccountStory does).
     const intoPeriod = Date.now() % (Totp.PERIOD_SECONDS * 1000)
@@ -252,7 +252,7 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     // The API answers 60003 with mfa: true; the page shows the code field and moves the focus there.
     await expect(page.getByRole("alert").textContent()).resolves.toContain("uses two-factor authentication")
     await expect(page.getByLabel("Two-factor code").isVisible()).resolves.toBe(true)
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe("code")
+    await expect(page.locator(":focus").getAttribute("id")).resolves.toBe("code")
     await shot(page, "reset-password-4-asks-code")
 
     // A code of another time: not accepted, said in words.
