@@ -14,14 +14,27 @@ import * as Page from "./Page.ts"
 import * as SecurityHeaders from "./SecurityHeaders.ts"
 import { WebPagesConfig } from "./WebPagesConfig.ts"
 
+const PACKAGE_NAME = "@veche/web"
+
 /**
- * The package's assets/ folder, beside src/ and dist/ alike (both one level below the package), so
- * the pages load from the sources in tests and from the built package under `./dev start`.
+ * The package's assets/ folder: the nearest folder above this module whose package.json is this
+ * package's. Not a fixed `../assets/`: the build moves shared code into dist/internal/chunks/, so
+ * this module may run from src/, dist/ or a chunk deeper down.
  */
-const ASSETS_DIR = new URL("../assets/", import.meta.url)
+const assetsDir = Effect.promise(async () => {
+  let dir = new URL("./", import.meta.url)
+  for (let depth = 0; depth < 6; depth++) {
+    const manifest = await readFile(new URL("package.json", dir), "utf8").catch(() => undefined)
+    if (manifest !== undefined && (JSON.parse(manifest) as { name?: unknown }).name === PACKAGE_NAME) {
+      return new URL("assets/", dir)
+    }
+    dir = new URL("../", dir)
+  }
+  throw new Error(`${PACKAGE_NAME}: no assets/ folder above ${import.meta.url}`)
+})
 
 /** A file of the package; missing means a broken install, so a defect. */
-const asset = (name: string) => Effect.promise(() => readFile(new URL(name, ASSETS_DIR), "utf8"))
+const asset = (dir: URL, name: string) => Effect.promise(() => readFile(new URL(name, dir), "utf8"))
 
 /** What may stand in an HTML attribute value in double quotes. */
 const attribute = (value: string) =>
@@ -31,10 +44,10 @@ const attribute = (value: string) =>
  * Each page's HTML with the API's base filled in (`{{api_base}}`, read by the scripts from a meta
  * tag). Read once, when the routes are built.
  */
-const pageResponses = Effect.fn("WebPages.pageResponses")(function* (config: WebPagesConfig["Service"]) {
+const pageResponses = Effect.fn("WebPages.pageResponses")(function* (config: WebPagesConfig["Service"], dir: URL) {
   const headers = SecurityHeaders.forPage(config.apiOrigin)
   return yield* Effect.forEach(Page.all, (page) =>
-    Effect.map(asset(page.file), (html) => ({
+    Effect.map(asset(dir, page.file), (html) => ({
       page,
       response: HttpServerResponse.text(html.replaceAll("{{api_base}}", attribute(config.apiBase)), {
         contentType: "text/html; charset=utf-8",
@@ -47,12 +60,16 @@ const pageResponses = Effect.fn("WebPages.pageResponses")(function* (config: Web
 export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | WebPagesConfig> = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const config = yield* WebPagesConfig
-    for (const { page, response } of yield* pageResponses(config)) {
+    const dir = yield* assetsDir
+    for (const { page, response } of yield* pageResponses(config, dir)) {
       yield* router.add("GET", page.path, response)
     }
     const files = new Map<string, HttpServerResponse.HttpServerResponse>()
     for (const [name, contentType] of Object.entries(Page.assets)) {
-      files.set(name, HttpServerResponse.text(yield* asset(name), { contentType, headers: SecurityHeaders.forAsset }))
+      files.set(
+        name,
+        HttpServerResponse.text(yield* asset(dir, name), { contentType, headers: SecurityHeaders.forAsset })
+      )
     }
     yield* router.add("GET", `${Page.ASSETS_PATH}/:name`, (request) => {
       const name = request.url.split("?")[0]?.slice(Page.ASSETS_PATH.length + 1) ?? ""
