@@ -19,7 +19,7 @@ import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
-import { WebPages, WebPagesConfig } from "@veche/web"
+import { WebPageFiles, WebPages, WebPagesConfig } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -141,9 +141,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // every request copies too.
     const routeServices = RestApp.onlyServices.pipe(Layer.provide(domain))
     // The API and, beside it, the web pages its letters link to (same origin: the pages call /api/v10).
+    // Their files are read before the listener starts (below), like the domain.
+    const webFiles = WebPageFiles.WebPageFiles.layer.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layerConfig))
     const routes = Layer.mergeAll(
       RestApp.routes.pipe(Layer.provide(routeServices)),
-      WebPages.routes.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layerConfig))
+      WebPages.routes.pipe(Layer.provide(webFiles))
     )
     const http = HttpRouter.serve(routes, {
       disableLogger: true,
@@ -166,7 +168,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout
-    }).pipe(Layer.provide(routeServices))
+    }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
     const app = Layer.mergeAll(http, announce(config).pipe(Layer.provide(routeServices))).pipe(
       Layer.provide(Layer.provideMerge(learnOwnUrl, listener))
     )

@@ -131,6 +131,8 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
+    // SIGTERM first: the server stops its embedded PostgreSQL (a SIGKILL would leave it running).
+    await server?.stop()
     await stopAll()
     fs.rmSync(dataDir, { recursive: true, force: true })
   })

@@ -38,7 +38,7 @@ import {
   TrustedProxies
 } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
-import { WebPages, WebPagesConfig } from "@veche/web"
+import { WebPages } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -131,9 +131,7 @@ const asLocalProxy = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResp
 
 const make = Effect.gen(function* () {
   // The API and the web pages its letters link to, as the reference server serves them.
-  const app = yield* HttpRouter.toHttpEffect(
-    Layer.merge(RestApp.routes, WebPages.routes.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layer())))
-  )
+  const app = yield* HttpRouter.toHttpEffect(Layer.merge(RestApp.routes, WebPages.layer()))
   const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context
