@@ -6,7 +6,7 @@
  */
 
 import type { MediaStorage, ProfileImages } from "@veche/media"
-import type { Captcha, CarrierCheck, DeliveryQueue, SecretBox, SmsSender, Snowflake } from "@veche/platform"
+import type { Captcha, CarrierCheck, DeliveryQueue, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
 import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
@@ -65,6 +65,8 @@ export const layer: Layer.Layer<
   | Captcha.Captcha
   | SmsSender.SmsSender
   | CarrierCheck.CarrierCheck
+  // the client's country decides the registration methods offered
+  | GeoIp.GeoIp
   | PasswordHasher
   | TotpCodes
   | ZipWriter

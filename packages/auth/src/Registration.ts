@@ -1,9 +1,10 @@
 /**
  * Registration by phone: a code goes to the number (counted against the SMS quotas before anything
  * is sent, with a captcha after the first attempt from an address), then the code, username,
- * password and birth date create the account and its first session.
+ * password and birth date create the account and its first session. Registration by e-mail works
+ * the same with a letter, and is offered only outside Russia (the client's address decides).
  */
-import { SmsSender, Snowflake } from "@veche/platform"
+import { GeoIp, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { UsersErrors, UsersRepo } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
@@ -22,6 +23,7 @@ import {
   CodeInvalid,
   countSmsCode,
   countWith,
+  EmailRegistrationNotOffered,
   type TemporarilyUnavailable,
   type TooManyAttempts
 } from "./RegistrationErrors.ts"
@@ -43,6 +45,17 @@ export const maskEmail = (email: string): string => {
   return `${email.slice(0, 1)}***${email.slice(at)}`
 }
 
+/** Russia decides which registration methods are offered: phone always, e-mail only outside it. */
+export const RUSSIA = "RU"
+
+/** The registration methods offered to a client address. */
+export interface Methods {
+  readonly phone: true
+  readonly email: boolean
+  /** The country that narrowed the offer (Russia), or null where everything is offered. */
+  readonly country: typeof RUSSIA | null
+}
+
 export interface Completion {
   readonly verificationId: Snowflake.Snowflake
   readonly code: string
@@ -62,12 +75,17 @@ export class Registration extends Context.Service<
       readonly captchaToken: string | undefined
       readonly address: string
     }) => Effect.Effect<Started, CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
-    /** E-mail registration (for clients outside Russia; the caller decides that): a code by letter. */
+    /** The methods offered to a client at this address. */
+    readonly methods: (address: string) => Effect.Effect<Methods>
+    /** E-mail registration (refused to clients in Russia, before anything else): a code by letter. */
     readonly startByEmail: (request: {
       readonly email: string
       readonly captchaToken: string | undefined
       readonly address: string
-    }) => Effect.Effect<StartedByEmail, CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable>
+    }) => Effect.Effect<
+      StartedByEmail,
+      EmailRegistrationNotOffered | CaptchaNeeded | TooManyAttempts | TemporarilyUnavailable
+    >
     /** Completes a phone or an e-mail registration, whichever the verification id belongs to. */
     readonly complete: (
       request: Completion,
@@ -91,6 +109,7 @@ export class Registration extends Context.Service<
     | EmailConfirmation
     | CarrierChecks
     | Snowflake.SnowflakeGenerator
+    | GeoIp.GeoIp
   > = Layer.effect(
     Registration,
     Effect.gen(function* () {
@@ -107,6 +126,7 @@ export class Registration extends Context.Service<
       const carrier = yield* CarrierChecks
       const checks = yield* CodeChecks
       const ids = yield* Snowflake.SnowflakeGenerator
+      const geo = yield* GeoIp.GeoIp
 
       const count = countWith(quotas)
 
@@ -137,11 +157,20 @@ export class Registration extends Context.Service<
         return started(opened.id, request.phone, sms.channel)
       })
 
+      const inRussia = (address: string) =>
+        Effect.map(geo.country(address), (country) => Option.isSome(country) && country.value === RUSSIA)
+
+      const methods = Effect.fn("Registration.methods")(function* (address: string) {
+        const russian = yield* inRussia(address)
+        return { phone: true, email: !russian, country: russian ? RUSSIA : null } satisfies Methods
+      })
+
       const startByEmail = Effect.fn("Registration.startByEmail")(function* (request: {
         readonly email: string
         readonly captchaToken: string | undefined
         readonly address: string
       }) {
+        if (yield* inRussia(request.address)) return yield* new EmailRegistrationNotOffered()
         const email = normaliseEmail(request.email)
         yield* gate.check("register", request.captchaToken, request.address)
         yield* count("emailLettersPerAddress", budgetKey(email))
@@ -209,7 +238,7 @@ export class Registration extends Context.Service<
         return pair
       })
 
-      return Registration.of({ startByPhone, startByEmail, complete })
+      return Registration.of({ startByPhone, methods, startByEmail, complete })
     })
   )
 }

@@ -19,6 +19,12 @@ export class TemporarilyUnavailable extends Schema.TaggedError<TemporarilyUnavai
   what: Schema.String
 }) {}
 
+/** E-mail registration is not offered where the client is (Russia: phone only); nothing was sent. */
+export class EmailRegistrationNotOffered extends Schema.TaggedError<EmailRegistrationNotOffered>()(
+  "EmailRegistrationNotOffered",
+  {}
+) {}
+
 /** The verification is missing, of another purpose, expired, used up or the code is wrong (70003). */
 export class CodeInvalid extends Schema.TaggedError<CodeInvalid>()("CodeInvalid", {}) {}
 

@@ -13,12 +13,13 @@ import type { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { DeliveryQueue } from "@veche/platform"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
-import { UsersDomain } from "@veche/users"
+import type { UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import type { Configuration } from "./Configuration.ts"
 import * as GuildsOnAccounts from "./GuildsOnAccounts.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
+import * as UsersOnAccounts from "./UsersOnAccounts.ts"
 
 export type { Configuration } from "./Configuration.ts"
 export { layerDevProviders } from "./DevProviders.ts"
@@ -47,8 +48,9 @@ export type Requirements = Repositories | Providers | Configuration
 export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
-  // users: above guilds, so its services may ask them the servers a user is in (Memberships)
-  Layer.provideMerge(UsersDomain.layer),
+  // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
+  // other ports answered by the accounts domain and media
+  Layer.provideMerge(UsersOnAccounts.layer),
   Layer.provideMerge(GuildsOnAccounts.layer),
   // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images
   Layer.provideMerge(Layer.merge(DeliveryQueue.DeliveryQueue.layer, ProfileImages.ProfileImages.layerConfig))

@@ -7,7 +7,6 @@
 
 import {
   AccountDeletion,
-  AccountSnapshot,
   DataExports,
   EmailBinding,
   EmailConfirmation,
@@ -23,9 +22,9 @@ import {
 import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
-import { DeliveryQueue, DevOutbox, EventBus, GeoIp, ServiceInfo } from "@veche/platform"
+import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { RouteLimiter } from "@veche/ratelimit"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { ByteSize, Context, Effect, type FileSystem, Layer, type Path, Scope } from "effect"
 import {
   type Etag,
@@ -88,16 +87,13 @@ export const services = [
   Moderation.Moderation,
   EmailConfirmation.EmailConfirmation,
   GeoIp.GeoIp,
-  UsersRepo.UsersRepo,
-  ProfilesRepo.ProfilesRepo,
-  RelationshipsRepo.RelationshipsRepo,
-  Memberships.Memberships,
-  AccountSnapshot.AccountSnapshots,
+  CurrentUser.CurrentUser,
+  Profiles.Profiles,
+  Relationships.Relationships,
   EmailBinding.EmailBinding,
   PhoneChange.PhoneChange,
   AccountDeletion.AccountDeletion,
   DataExports.DataExports,
-  EventBus.EventBus,
   ProfileImages.ProfileImages,
   DevOutbox.DevOutbox,
   DeliveryQueue.DeliveryQueue,
@@ -158,14 +154,10 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(UsersHandlers.layer, [
-    EventBus.EventBus,
-    Memberships.Memberships,
-    ProfilesRepo.ProfilesRepo,
-    UsersRepo.UsersRepo,
-    RelationshipsRepo.RelationshipsRepo,
+    CurrentUser.CurrentUser,
+    Profiles.Profiles,
+    Relationships.Relationships,
     AccountDeletion.AccountDeletion,
-    AccountSnapshot.AccountSnapshots,
-    ProfileImages.ProfileImages,
     DataExports.DataExports,
     EmailBinding.EmailBinding,
     PhoneChange.PhoneChange,

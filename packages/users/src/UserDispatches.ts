@@ -1,5 +1,5 @@
 /**
- * The gateway dispatches a user's own changes publish (today from the profile routes' ProfileEdits),
+ * The gateway dispatches a user's own changes publish (from Profiles),
  * as payload schemas by dispatch name, exactly the objects published: USER_UPDATE to the user and
  * their friends, GUILD_MEMBER_UPDATE carrying only the changed user to the servers they are in,
  * USER_SETTINGS_UPDATE to the user, PRESENCE_UPDATE to friends and servers. `UserDispatch` joins

@@ -1,24 +1,38 @@
 /**
- * The users domain as one layer: users as everybody sees them (PublicUsers) for now; the profile
- * services join it here. Its repository list is `Repositories`; `layerMemoryRepositories` answers
- * them in memory. Hosts supply the repositories.
+ * The users domain as one layer: profiles and settings (and the dispatches they publish), the
+ * current-user view, relationships, and users as everybody sees them. Its repository list is
+ * `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts supply the repositories,
+ * the event bus and the ports other domains answer: Memberships (guilds), AccountDetails (auth),
+ * UserImages (media). GuildsDomain builds its own PublicUsers (stateless, over the same
+ * repositories): the guilds answer Memberships, so taking it from here would make a layer cycle.
  */
+import type { EventBus } from "@veche/platform"
 import { Layer } from "effect"
+import type { AccountDetails } from "./AccountDetails.ts"
+import { CurrentUser } from "./CurrentUser.ts"
+import type { Memberships } from "./Memberships.ts"
+import { Profiles } from "./Profiles.ts"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
 import { PublicUsers } from "./PublicUsers.ts"
+import { Relationships } from "./Relationships.ts"
 import { RelationshipsRepo } from "./RelationshipsRepo.ts"
+import type { UserImages } from "./UserImages.ts"
 import { UsersRepo } from "./UsersRepo.ts"
+
+export type Services = Profiles | CurrentUser | Relationships | PublicUsers
 
 /** The repository ports of this domain (one adapter each on memory and on PostgreSQL). */
 export type Repositories = UsersRepo | ProfilesRepo | RelationshipsRepo
 
-export type Services = PublicUsers
-
-export const layer: Layer.Layer<Services, never, UsersRepo | ProfilesRepo> = PublicUsers.layer
-
-/** Every repository of the domain in memory, fresh per build. */
+/** Every repository of the domain on memory, fresh per build. */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
   UsersRepo.layerMemory,
   ProfilesRepo.layerMemory,
   RelationshipsRepo.layerMemory
 )
+
+export const layer: Layer.Layer<
+  Services,
+  never,
+  Repositories | EventBus.EventBus | Memberships | AccountDetails | UserImages
+> = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer, PublicUsers.layer)

@@ -1,13 +1,21 @@
-/** @veche/users: user accounts. The profile routes and the account lifecycle build on this port. */
+/**
+ * @veche/users: user accounts, profiles, settings and relationships, and the dispatches their
+ * changes publish. Ports other domains answer: Memberships, AccountDetails, UserImages.
+ */
+export * as AccountDetails from "./AccountDetails.ts"
+export * as CurrentUser from "./CurrentUser.ts"
 export * as Memberships from "./Memberships.ts"
 export * as Profile from "./Profile.ts"
+export * as Profiles from "./Profiles.ts"
 export * as ProfilesRepo from "./ProfilesRepo.ts"
 export * as PublicUser from "./PublicUser.ts"
 export * as PublicUsers from "./PublicUsers.ts"
 export * as Relationship from "./Relationship.ts"
+export * as Relationships from "./Relationships.ts"
 export * as RelationshipsRepo from "./RelationshipsRepo.ts"
 export * as User from "./User.ts"
 export * as UserDispatches from "./UserDispatches.ts"
+export * as UserImages from "./UserImages.ts"
 export * as UsersDomain from "./UsersDomain.ts"
 export * as UsersErrors from "./UsersErrors.ts"
 export * as UsersRepo from "./UsersRepo.ts"

@@ -3,7 +3,7 @@
  * what a service-level test provides with `it.layer`/`Effect.provide` instead of the HTTP host.
  * Each test builds its own world, so counters and accounts never leak between tests.
  */
-import { CarrierCheck, DevOutbox, SecretBox, SmsSender, Snowflake } from "@veche/platform"
+import { CarrierCheck, DevOutbox, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore } from "@veche/ratelimit"
 import { UsersRepo } from "@veche/users"
 import { DateTime, Effect, Layer, Redacted } from "effect"
@@ -51,6 +51,9 @@ const repositories = Layer.mergeAll(
   Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
 )
 
+/** An address the country check places in Russia (e-mail registration is not offered there). */
+export const RUSSIAN_ADDRESS = "77.88.55.242"
+
 const ports = Layer.mergeAll(
   Fakes.hasherLayer,
   Fakes.captchaLayer,
@@ -59,6 +62,8 @@ const ports = Layer.mergeAll(
   Fakes.outboxLayer,
   SecretBox.SecretBox.layerEphemeral,
   CarrierCheck.CarrierCheck.layerNone,
+  // registration offers e-mail by country: one Russian address, everything else unknown
+  GeoIp.GeoIp.layerTest({ [RUSSIAN_ADDRESS]: "RU" }),
   SmsSender.SmsSender.layerConsole.pipe(Layer.provide(DevOutbox.DevOutbox.layerMemory)),
   WebLinks.layer("https://veche.test"),
   QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),

@@ -1,6 +1,6 @@
 /** Handlers of the Auth group (sessions part). */
 import { EmailConfirmation, Login, Mfa, PhoneChecks, Recovery, Registration, Sessions } from "@veche/auth"
-import { Forbidden, InvalidFormBody } from "@veche/errors"
+import { InvalidFormBody } from "@veche/errors"
 import { GeoIp } from "@veche/platform"
 import { DateTime, Effect, Redacted } from "effect"
 import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -13,9 +13,6 @@ import * as MfaHandlers from "./MfaHandlers.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
 
-/** Russia decides which registration methods are offered: phone always, e-mail only outside it. */
-const RUSSIA = "RU"
-
 export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
   Effect.gen(function* () {
     const sessions = yield* Sessions.Sessions
@@ -25,8 +22,6 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
     const mfa = MfaHandlers.make(yield* Mfa.Mfa)
     const geo = yield* GeoIp.GeoIp
     const recovery = RecoveryHandlers.make(yield* Recovery.Recovery, yield* EmailConfirmation.EmailConfirmation, geo)
-    const inRussia = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.map(geo.country(addressOf(request)), (country) => country._tag === "Some" && country.value === RUSSIA)
     const checkAnswer = (state: PhoneChecks.CheckState) => ({
       status: state.status,
       code_length: state.codeLength,
@@ -131,14 +126,13 @@ export const layer = HttpApiBuilder.group(RestApi, "auth", (handlers) =>
           yield* HttpEffect.appendPreResponseHandler((_request, response) =>
             Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
           )
-          const russian = yield* inRussia(yield* HttpServerRequest.HttpServerRequest)
-          return { phone: true, email: !russian, country: russian ? RUSSIA : "" }
+          const offered = yield* registration.methods(addressOf(yield* HttpServerRequest.HttpServerRequest))
+          return { phone: offered.phone, email: offered.email, country: offered.country ?? "" }
         })
       )
       .handle("registerEmail", ({ payload }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (yield* inRussia(request)) return yield* new Forbidden()
           const started = yield* registration.startByEmail({
             email: payload.email.trim(),
             captchaToken: payload.captcha_token,

@@ -14,6 +14,7 @@ import {
   Banned,
   Conflict,
   EmailLinkInvalid,
+  Forbidden,
   InvalidAuthenticationToken,
   InvalidFormBody,
   InvalidTwoFactorCode,
@@ -48,6 +49,8 @@ const table = {
    */
   TooManyAttempts: (refusal: RegistrationErrors.TooManyAttempts) =>
     new RateLimited({ retry_after: refusal.retryAfterMs / 1000, global: false }),
+  /** E-mail registration from Russia: the spec's bare 403 (the methods route tells clients beforehand). */
+  EmailRegistrationNotOffered: () => new Forbidden(),
   /** A dependency (counters, captcha, SMS or mail provider) is down. */
   TemporarilyUnavailable: () => new ServiceUnavailable(),
   /** A phone check is missing, of another purpose, expired, used up, or its code is wrong. */

@@ -1,9 +1,8 @@
 /** Handlers of the Users group. */
-import { AccountDeletion, AccountSnapshot, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
-import { NotFound, UnknownUser } from "@veche/errors"
-import { ProfileImages } from "@veche/media"
-import { EventBus, Snowflake } from "@veche/platform"
-import { Memberships, ProfilesRepo, RelationshipsRepo, UsersRepo } from "@veche/users"
+import { AccountDeletion, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
+import { NotFound } from "@veche/errors"
+import { Snowflake } from "@veche/platform"
+import { CurrentUser, Profiles, Relationships } from "@veche/users"
 import { DateTime, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -11,8 +10,7 @@ import { CurrentPrincipal, requireUser } from "../Principal.ts"
 import { RestApi } from "../RestApi.ts"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
-import * as CurrentUserView from "./CurrentUserView.ts"
-import * as ProfileEdits from "./ProfileEdits.ts"
+import { refuse } from "./UsersRefusals.ts"
 
 const isSnowflake = Schema.is(Snowflake.Snowflake)
 
@@ -56,24 +54,15 @@ const exportView = (found: Option.Option<DataExports.ExportView>) =>
 
 export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
   Effect.gen(function* () {
-    const users = yield* UsersRepo.UsersRepo
-    const profiles = yield* ProfilesRepo.ProfilesRepo
+    const current = yield* CurrentUser.CurrentUser
+    const profiles = yield* Profiles.Profiles
+    const relationships = yield* Relationships.Relationships
     const email = yield* EmailBinding.EmailBinding
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
     const exports = yield* DataExports.DataExports
-    const relationships = yield* RelationshipsRepo.RelationshipsRepo
-    const events = yield* EventBus.EventBus
-    const memberships = yield* Memberships.Memberships
-    const currentUser = CurrentUserView.make({ snapshots: yield* AccountSnapshot.AccountSnapshots, memberships })
-    const edits = ProfileEdits.make({
-      users,
-      profiles,
-      events,
-      images: yield* ProfileImages.ProfileImages,
-      relationships,
-      memberships
-    })
+    const currentUser = (userId: Snowflake.Snowflake, bot: boolean) =>
+      current.view(userId, bot).pipe(Effect.mapError(refuse))
     const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
@@ -83,20 +72,23 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
       .handle("updateMe", ({ payload }) =>
         Effect.gen(function* () {
           const user = yield* requireUser
-          yield* edits.updateProfile(user.userId, payload)
+          yield* profiles.edit(user.userId, {
+            displayName: payload.display_name,
+            bio: payload.bio,
+            avatar: payload.avatar,
+            banner: payload.banner
+          })
           return yield* currentUser(user.userId, false)
-        })
+        }).pipe(Effect.mapError(refuse))
       )
       .handle("guildOrder", ({ payload }) =>
-        Effect.gen(function* () {
-          const user = yield* requireUser
-          // Kept as chosen (duplicates dropped); shown filtered to the servers the user is in.
-          yield* profiles.update(user.userId, { guildOrder: [...new Set(payload.guilds)] })
-        })
+        Effect.flatMap(requireUser, (user) => profiles.setGuildOrder(user.userId, payload.guilds))
       )
-      .handle("settings", () => Effect.flatMap(requireUser, (user) => edits.settings(user.userId)))
+      .handle("settings", () => Effect.flatMap(requireUser, (user) => profiles.settings(user.userId)))
       .handle("updateSettings", ({ payload }) =>
-        Effect.flatMap(requireUser, (user) => edits.updateSettings(user.userId, payload))
+        Effect.flatMap(requireUser, (user) =>
+          profiles.editSettings(user.userId, { status: payload.status, customStatus: payload.custom_status })
+        )
       )
       .handle("startPhoneChange", ({ payload }) =>
         Effect.gen(function* () {
@@ -155,21 +147,13 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
       .handle("relationships", () =>
         Effect.gen(function* () {
           const user = yield* requireUser
-          const rows = yield* relationships.list(user.userId)
-          const views = yield* Effect.forEach(rows, (row) =>
-            Effect.gen(function* () {
-              const other = yield* users.findById(row.otherId)
-              if (Option.isNone(other)) return Option.none()
-              return Option.some({
-                id: row.otherId,
-                type: row.type,
-                nickname: row.nickname,
-                since: DateTime.formatIso(row.since),
-                user: CurrentUserView.publicView(other.value, yield* profiles.get(row.otherId), false)
-              })
-            })
-          )
-          return views.flatMap((view) => Option.toArray(view))
+          return (yield* relationships.list(user.userId)).map(({ relationship, user: other }) => ({
+            id: relationship.otherId,
+            type: relationship.type,
+            nickname: relationship.nickname,
+            since: DateTime.formatIso(relationship.since),
+            user: other
+          }))
         })
       )
       .handle("dataExport", () =>
@@ -203,12 +187,6 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
           })
         })
       )
-      .handle("user", ({ params }) =>
-        Effect.gen(function* () {
-          const user = yield* users.findById(params.user_id)
-          if (Option.isNone(user)) return yield* new UnknownUser()
-          return CurrentUserView.publicView(user.value, yield* profiles.get(params.user_id), false)
-        })
-      )
+      .handle("user", ({ params }) => profiles.show(params.user_id).pipe(Effect.mapError(refuse)))
   })
 )

@@ -1,0 +1,69 @@
+/**
+ * The caller's own user as the API shows it (what `GET /users/@me` answers, and every route that
+ * changes the account answers after the change): the public fields, the account's contact details
+ * and two-factor state from the accounts domain (AccountDetails, one step: the hot path of every
+ * client start) and the guild order over the servers the user is in (Memberships).
+ */
+import type { Snowflake } from "@veche/platform"
+import { Context, Effect, Layer, Option } from "effect"
+import { AccountDetails } from "./AccountDetails.ts"
+import { effectiveOrder, Memberships } from "./Memberships.ts"
+import * as PublicUser from "./PublicUser.ts"
+import { NoSuchUser } from "./UsersErrors.ts"
+
+/** CurrentUser in the mirrored platform's shape (wire names). */
+export interface View extends PublicUser.PublicUser {
+  readonly bio: string
+  readonly flags: number
+  readonly premium_type: number
+  readonly mfa_enabled: boolean
+  readonly locale: string
+  /** The e-mail address is confirmed. */
+  readonly verified: boolean
+  readonly email: string | null
+  /** Present while an address waits for its confirmation link to be followed. */
+  readonly email_pending?: string
+  /** Always masked. */
+  readonly phone: string | null
+  readonly guild_order: ReadonlyArray<Snowflake.Snowflake>
+}
+
+export class CurrentUser extends Context.Service<
+  CurrentUser,
+  {
+    /** The user behind a valid credential; `bot` when it is a bot's. NoSuchUser: the account is gone. */
+    readonly view: (userId: Snowflake.Snowflake, bot: boolean) => Effect.Effect<View, NoSuchUser>
+  }
+>()("@veche/users/CurrentUser") {
+  static readonly layer: Layer.Layer<CurrentUser, never, AccountDetails | Memberships> = Layer.effect(
+    CurrentUser,
+    Effect.gen(function* () {
+      const accounts = yield* AccountDetails
+      const memberships = yield* Memberships
+      return CurrentUser.of({
+        // Untraced: GET /users/@me is the hottest route there is (see Sessions.authenticate).
+        view: Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
+          const [found, joined] = yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], {
+            concurrency: "unbounded"
+          })
+          // A valid token whose account is gone (deleted): the account is unknown now.
+          if (Option.isNone(found)) return yield* new NoSuchUser()
+          const account = found.value
+          return {
+            ...PublicUser.view(account.user, account.profile, bot),
+            bio: account.profile.bio ?? "",
+            flags: 0,
+            premium_type: 0,
+            mfa_enabled: account.mfaEnabled,
+            locale: account.profile.locale,
+            verified: account.emailVerified,
+            email: account.email,
+            ...(account.emailPending === null ? {} : { email_pending: account.emailPending }),
+            phone: account.maskedPhone,
+            guild_order: effectiveOrder(account.profile.guildOrder, joined)
+          } satisfies View
+        })
+      })
+    })
+  )
+}
