@@ -1,6 +1,7 @@
 /** What every request meets before and after the routes: 404/405, path decoding, docs, bodies. */
 import { describe, expect, it, layer } from "@effect/vitest"
-import { FormBodyErrors, HttpEdge, RestApi } from "@veche/rest"
+import { FormBodyErrors, RestApi } from "@veche/api"
+import { FormBodyErrorsMiddleware, HttpEdge } from "@veche/rest"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -118,7 +119,7 @@ const probeRoutes = HttpApiBuilder.layer(ProbeApi).pipe(
       h.handle("echo", ({ payload }) => Effect.succeed({ name: payload.name }))
     )
   ),
-  Layer.provide(FormBodyErrors.layer),
+  Layer.provide(FormBodyErrorsMiddleware.layer),
   Layer.provide(HttpServer.layerServices)
 )
 

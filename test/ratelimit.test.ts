@@ -1,9 +1,10 @@
 /** Rate limits through the whole app: headers, 429s, windows, shared buckets, partitions, the global limit. */
 import { RateLimitError, REST } from "@discordjs/rest"
 import { describe, expect, it, layer } from "@effect/vitest"
+import { FormBodyErrors, RateLimit } from "@veche/api"
 import { Snowflake } from "@veche/platform"
 import { RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Authenticator, FormBodyErrors, HttpEdge, KnownTokens, RateLimit } from "@veche/rest"
+import { Authenticator, FormBodyErrorsMiddleware, HttpEdge, KnownTokens, RateLimitMiddleware } from "@veche/rest"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -316,7 +317,9 @@ describe("Partitions by guild id", () => {
       )
     ),
     Layer.provide(
-      Layer.mergeAll(FormBodyErrors.layer, RateLimit.layer).pipe(Layer.provide(KnownTokens.KnownTokens.layer))
+      Layer.mergeAll(FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
+        Layer.provide(KnownTokens.KnownTokens.layer)
+      )
     ),
     Layer.provide(
       RouteLimiter.RouteLimiter.layer.pipe(

@@ -3,7 +3,7 @@
  * account logs in and works as before) that `Moderation.restriction` reports while its term lasts.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Moderation } from "@veche/auth"
+import { Moderation } from "@veche/moderation"
 import { Snowflake } from "@veche/platform"
 import { Authenticator } from "@veche/rest"
 import { TestHost } from "@veche/test-host"

@@ -1,4 +1,4 @@
-/** An `account_blocks` row as the adapters read it (PgBlocksRepo, and PgSessionsRepo's token lookup). */
+/** An `account_blocks` row as PgSessionsRepo's token lookup reads it (PgSanctionsRepo writes the table). */
 import type { Block } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Schema } from "effect"

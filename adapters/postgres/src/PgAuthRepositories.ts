@@ -4,12 +4,10 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAccountSnapshots from "./PgAccountSnapshots.ts"
 import * as PgAccountsRepo from "./PgAccountsRepo.ts"
-import * as PgBlocksRepo from "./PgBlocksRepo.ts"
 import * as PgDataExportsRepo from "./PgDataExportsRepo.ts"
 import * as PgDeletionsRepo from "./PgDeletionsRepo.ts"
 import * as PgEmailLinksRepo from "./PgEmailLinksRepo.ts"
 import * as PgMfaRepo from "./PgMfaRepo.ts"
-import * as PgRestrictionsRepo from "./PgRestrictionsRepo.ts"
 import * as PgSessionsRepo from "./PgSessionsRepo.ts"
 import * as PgVerificationsRepo from "./PgVerificationsRepo.ts"
 
@@ -19,8 +17,6 @@ export const layer: Layer.Layer<AuthDomain.Repositories, never, SqlClient.SqlCli
   PgVerificationsRepo.layer,
   PgMfaRepo.layer,
   PgEmailLinksRepo.layer,
-  PgBlocksRepo.layer,
-  PgRestrictionsRepo.layer,
   PgDeletionsRepo.layer,
   PgDataExportsRepo.layer,
   PgAccountSnapshots.layer

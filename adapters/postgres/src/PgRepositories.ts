@@ -5,16 +5,23 @@
  */
 import type { AuthDomain } from "@veche/auth"
 import type { GuildsDomain } from "@veche/guilds"
+import type { ModerationDomain } from "@veche/moderation"
 import type { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
+import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgUsersRepositories from "./PgUsersRepositories.ts"
 
 // the same list as `Veche.Repositories` in @veche/kit (this adapter does not depend on the kit)
 export const layer: Layer.Layer<
-  UsersDomain.Repositories | AuthDomain.Repositories | GuildsDomain.Repositories,
+  UsersDomain.Repositories | AuthDomain.Repositories | GuildsDomain.Repositories | ModerationDomain.Repositories,
   never,
   SqlClient.SqlClient
-> = Layer.mergeAll(PgUsersRepositories.layer, PgAuthRepositories.layer, PgGuildsRepositories.layer)
+> = Layer.mergeAll(
+  PgUsersRepositories.layer,
+  PgAuthRepositories.layer,
+  PgGuildsRepositories.layer,
+  PgModerationRepositories.layer
+)

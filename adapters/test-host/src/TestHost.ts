@@ -8,10 +8,12 @@
  *   const response = yield* host.fetch("/api/v10/version")
  *   yield* host.adjustClock("15 minutes")
  */
+import { Authorization, RestApi } from "@veche/api"
 import { Argon2PasswordHasher } from "@veche/argon2"
-import { type Sessions, SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
+import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
+import { Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -27,16 +29,7 @@ import {
   Snowflake
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import {
-  type Authenticator,
-  Authorization,
-  GatewayUrl,
-  HttpEdge,
-  RestApi,
-  RestApp,
-  SessionAuthenticator,
-  TrustedProxies
-} from "@veche/rest"
+import { type Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator, TrustedProxies } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
 import { WebPages } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"

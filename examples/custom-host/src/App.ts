@@ -6,9 +6,10 @@
  */
 import { NodeCrypto } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
-import { SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
+import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
+import { Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { GeoIp, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { Authenticator, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"

@@ -1,8 +1,9 @@
 /**
  * The accounts domain as one layer: tokens, sessions and the worker that removes dead ones, the
- * account flows (registration, login, MFA, recovery, e-mail and phone changes, deletion, export)
- * and moderation. Its repository list is `Repositories`; `layerMemoryRepositories` answers them in
- * memory. Hosts supply the repositories, the providers, the configuration and secure randomness.
+ * account flows (registration, login, MFA, recovery, e-mail and phone changes, deletion, export).
+ * Its repository list is `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts
+ * supply the repositories, the providers, the configuration and secure randomness; the account's
+ * block is read through the AccountBlocks port (answered by the moderation domain, or `layerNone`).
  */
 
 import type { MediaStorage, ProfileImages } from "@veche/media"
@@ -11,22 +12,19 @@ import type { QuotaLimiter } from "@veche/ratelimit"
 import type { Memberships, ProfilesRepo, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
+import type { AccountBlocks } from "./AccountBlocks.ts"
 import { AccountSnapshots } from "./AccountSnapshot.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import * as AuthFlows from "./AuthFlows.ts"
-import { BlocksRepo } from "./BlocksRepo.ts"
 import { DataExportsRepo } from "./DataExportsRepo.ts"
 import { DeletionsRepo } from "./DeletionsRepo.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
 import { MfaRepo } from "./MfaRepo.ts"
-import { Moderation } from "./Moderation.ts"
 import type { PasswordHasher } from "./PasswordHasher.ts"
-import { RestrictionsRepo } from "./RestrictionsRepo.ts"
 import { SessionSweep } from "./SessionSweep.ts"
 import { Sessions } from "./Sessions.ts"
 import type { SessionsConfig } from "./SessionsConfig.ts"
 import { SessionsRepo } from "./SessionsRepo.ts"
-import type { Staff } from "./Staff.ts"
 import { Tokens } from "./Tokens.ts"
 import type { TotpCodes } from "./TotpCodes.ts"
 import type { VerificationCodes } from "./VerificationCodes.ts"
@@ -41,18 +39,18 @@ export type Repositories =
   | VerificationsRepo
   | MfaRepo
   | EmailLinksRepo
-  | BlocksRepo
-  | RestrictionsRepo
   | DeletionsRepo
   | DataExportsRepo
   | AccountSnapshots
 
-export type Services = Tokens | Sessions | SessionSweep | Moderation | Layer.Success<typeof AuthFlows.layer>
+export type Services = Tokens | Sessions | SessionSweep | Layer.Success<typeof AuthFlows.layer>
 
 export const layer: Layer.Layer<
   Services,
   never,
   | Repositories
+  // the account's block (logins, refreshes and recoveries ask it), answered by the moderation domain
+  | AccountBlocks
   // the users domain's stores, and the servers a user is in (answered by the guilds domain)
   | UsersRepo.UsersRepo
   | ProfilesRepo.ProfilesRepo
@@ -74,24 +72,24 @@ export const layer: Layer.Layer<
   | SecretBox.SecretBox
   | WebLinks
   | SessionsConfig
-  | Staff
   | Snowflake.SnowflakeGenerator
   | SecureRandom.SecureRandom
   | Digest.Digest
-> = Layer.mergeAll(AuthFlows.layer, Moderation.layer).pipe(
+> = AuthFlows.layer.pipe(
   Layer.provideMerge(Layer.merge(Sessions.layer, SessionSweep.layer)),
   Layer.provideMerge(Tokens.layer)
 )
 
 /**
  * Every repository of the domain in memory, fresh per build. Sessions read password changes from
- * the accounts and blocks beside them, so those are built once here and shared; the accounts read
- * the users domain's users, and the snapshots its users and profiles (the host's, shared with it).
+ * the accounts beside them, so those are built once here and shared, and blocks through the
+ * AccountBlocks port (the host's: the moderation domain's answer over its own store); the accounts
+ * read the users domain's users, and the snapshots its users and profiles (the host's, shared with it).
  */
 export const layerMemoryRepositories: Layer.Layer<
   Repositories,
   never,
-  UsersRepo.UsersRepo | ProfilesRepo.ProfilesRepo
+  UsersRepo.UsersRepo | ProfilesRepo.ProfilesRepo | AccountBlocks
 > = AccountSnapshots.layerFromRepos.pipe(
   Layer.provideMerge(
     Layer.mergeAll(
@@ -99,10 +97,9 @@ export const layerMemoryRepositories: Layer.Layer<
       EmailLinksRepo.layerMemory,
       SessionsRepo.layerMemory,
       VerificationsRepo.layerMemory,
-      RestrictionsRepo.layerMemory,
       DeletionsRepo.layerMemory,
       DataExportsRepo.layerMemory
     )
   ),
-  Layer.provideMerge(Layer.merge(AccountsRepo.layerMemory, BlocksRepo.layerMemory))
+  Layer.provideMerge(AccountsRepo.layerMemory)
 )

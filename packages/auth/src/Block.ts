@@ -1,12 +1,12 @@
 /**
- * A platform block of an account (staff action): while active, the account cannot log in, refresh
- * or recover, and every request with one of its tokens answers 403 40007 with the reason and term.
- * A block with no end is permanent; one whose end has passed no longer counts.
+ * A platform block of an account (staff action, set by the moderation domain): while active, the
+ * account cannot log in, refresh or recover, and every request with one of its tokens answers 403
+ * 40007 with the reason and term. A block with no end is permanent; one whose end has passed no
+ * longer counts. The record as the accounts domain reads it: SessionsRepo returns it with the
+ * session on every token lookup, AccountBlocks answers it for logins.
  */
 import { Snowflake } from "@veche/platform"
 import { DateTime, Schema } from "effect"
-
-export const MAX_REASON = 200
 
 export const Block = Schema.Struct({
   userId: Snowflake.Snowflake,

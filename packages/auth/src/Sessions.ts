@@ -6,8 +6,8 @@
 import { unstacked } from "@veche/errors"
 import { Snowflake } from "@veche/platform"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
+import { AccountBlocks } from "./AccountBlocks.ts"
 import * as Block from "./Block.ts"
-import { BlocksRepo } from "./BlocksRepo.ts"
 import type { AccessGrant, ClientInfo, Session } from "./Session.ts"
 import { SessionsConfig } from "./SessionsConfig.ts"
 import { AccountBlocked, RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
@@ -55,12 +55,12 @@ export class Sessions extends Context.Service<
   static readonly layer: Layer.Layer<
     Sessions,
     never,
-    SessionsRepo | BlocksRepo | Tokens | SessionsConfig | Snowflake.SnowflakeGenerator
+    SessionsRepo | AccountBlocks | Tokens | SessionsConfig | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     Sessions,
     Effect.gen(function* () {
       const repo = yield* SessionsRepo
-      const blocks = yield* BlocksRepo
+      const blocks = yield* AccountBlocks
       const tokens = yield* Tokens
       const config = yield* SessionsConfig
       const ids = yield* Snowflake.SnowflakeGenerator

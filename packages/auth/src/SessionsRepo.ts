@@ -5,9 +5,9 @@
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
+import { AccountBlocks } from "./AccountBlocks.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import type { Block } from "./Block.ts"
-import { BlocksRepo } from "./BlocksRepo.ts"
 import type { AccessGrant, Session } from "./Session.ts"
 
 export interface NewTokens {
@@ -76,10 +76,10 @@ export class SessionsRepo extends Context.Service<
   }
 >()("@veche/auth/SessionsRepo") {
   /**
-   * Sessions in memory, reading blocks and password changes from the BlocksRepo and AccountsRepo
+   * Sessions in memory, reading blocks and password changes from the AccountBlocks and AccountsRepo
    * beside them (the memory ones).
    */
-  static readonly layerMemory: Layer.Layer<SessionsRepo, never, BlocksRepo | AccountsRepo> = Layer.effect(
+  static readonly layerMemory: Layer.Layer<SessionsRepo, never, AccountBlocks | AccountsRepo> = Layer.effect(
     SessionsRepo,
     Effect.suspend(makeMemory)
   )
@@ -125,7 +125,7 @@ function revoked(state: State, ids: ReadonlyArray<string>, now: DateTime.Utc): S
 function makeMemory() {
   return Effect.gen(function* () {
     const state = yield* Ref.make<State>({ sessions: new Map(), tokens: new Map() })
-    const blocks = yield* BlocksRepo
+    const blocks = yield* AccountBlocks
     const accounts = yield* AccountsRepo
 
     /** The account's passwordChangedAt (null: never changed, or no account, as in some tests). */

@@ -7,8 +7,8 @@ import { Snowflake } from "@veche/platform"
 import { UsersRepo } from "@veche/users"
 import { DateTime, Duration, Effect, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
+import { AccountBlocks } from "../src/AccountBlocks.ts"
 import { AccountsRepo } from "../src/AccountsRepo.ts"
-import { BlocksRepo } from "../src/BlocksRepo.ts"
 import * as Sweep from "../src/SessionSweep.ts"
 import { SessionSweep } from "../src/SessionSweep.ts"
 import { SessionsConfig } from "../src/SessionsConfig.ts"
@@ -35,7 +35,7 @@ const recording = (calls: Ref.Ref<Array<Swept>>, down: Ref.Ref<boolean>) =>
     })
   ).pipe(
     Layer.provide(SessionsRepo.layerMemory),
-    Layer.provide(Layer.merge(BlocksRepo.layerMemory, AccountsRepo.layerMemory)),
+    Layer.provide(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
     Layer.provide(UsersRepo.UsersRepo.layerMemory)
   )
 

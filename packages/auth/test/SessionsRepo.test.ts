@@ -1,15 +1,15 @@
 import { describe, layer } from "@effect/vitest"
 import { UsersRepo } from "@veche/users"
 import { Layer } from "effect"
+import { AccountBlocks } from "../src/AccountBlocks.ts"
 import { AccountsRepo } from "../src/AccountsRepo.ts"
-import { BlocksRepo } from "../src/BlocksRepo.ts"
 import { SessionsRepo } from "../src/SessionsRepo.ts"
 import { sessionsRepoContract } from "./contracts/SessionsRepoContract.ts"
 
 describe("SessionsRepo (memory)", () => {
   layer(
     SessionsRepo.layerMemory.pipe(
-      Layer.provide(Layer.merge(BlocksRepo.layerMemory, AccountsRepo.layerMemory)),
+      Layer.provide(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
       Layer.provide(UsersRepo.UsersRepo.layerMemory)
     )
   )((it) => sessionsRepoContract(it))

@@ -1,12 +1,11 @@
 /**
  * What joining a guild needs to know about an account: whether it is verified (the guild's
  * verification level), how old it is, and whether staff put it under a shadow restriction (no
- * invitations, 20025). A port, so the guilds domain does not read account storage itself; the
- * `layerFromAccounts` adapter answers it from the accounts domain.
+ * invitations, 20025). A port, so the guilds domain reads neither account storage nor sanctions
+ * itself; `@veche/moderation`'s GuildStandings answers it from the accounts and moderation domains.
  */
-import { AccountsRepo, Moderation } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
-import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { Context, DateTime, Duration, type Effect, type Option } from "effect"
 import type { Guild } from "./Guild.ts"
 
 export interface Standing {
@@ -22,36 +21,7 @@ export interface Standing {
 export class AccountStandings extends Context.Service<
   AccountStandings,
   { readonly read: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Standing>> }
->()("@veche/guilds/AccountStandings") {
-  static readonly layerFromAccounts: Layer.Layer<
-    AccountStandings,
-    never,
-    AccountsRepo.AccountsRepo | Moderation.Moderation
-  > = Layer.effect(
-    AccountStandings,
-    Effect.gen(function* () {
-      const accounts = yield* AccountsRepo.AccountsRepo
-      const moderation = yield* Moderation.Moderation
-      return AccountStandings.of({
-        read: (userId) =>
-          Effect.gen(function* () {
-            const [account, restriction] = yield* Effect.all(
-              [accounts.findByUserId(userId), moderation.restriction(userId)],
-              { concurrency: "unbounded" }
-            )
-            if (Option.isNone(account)) return Option.none()
-            const credentials = account.value.credentials
-            return Option.some({
-              emailVerified: credentials.email !== null && credentials.emailVerified,
-              phoneVerified: credentials.phone !== null,
-              createdAt: credentials.createdAt,
-              restricted: Option.isSome(restriction)
-            })
-          })
-      })
-    })
-  )
-}
+>()("@veche/guilds/AccountStandings") {}
 
 /** How long an account must exist before a "medium" guild lets it in. */
 export const MEDIUM_ACCOUNT_AGE = Duration.minutes(5)

@@ -4,7 +4,7 @@
  * members, bans and invites. Wire shapes (the guild object, GUILD_CREATE) are derived from these,
  * never stored.
  */
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import * as Permissions from "./Permissions.ts"
 

@@ -6,8 +6,8 @@
  * requirement); collections we never fill are typed as empty tuples so nothing pretends otherwise.
  * `GuildViews` builds every one of them from the records in `Guild`.
  */
-import { Snowflake } from "@veche/platform"
-import { PublicUser } from "@veche/users"
+import * as Snowflake from "@veche/platform/Snowflake"
+import * as PublicUser from "@veche/users/PublicUser"
 import { Schema } from "effect"
 
 /** An ISO 8601 timestamp. */

@@ -3,7 +3,8 @@
  * values with their `layer`): who the service is, where links and the gateway point, session
  * lifetimes, staff, the keys for codes and sealed data, and this node's id generator.
  */
-import type { SessionsConfig, Staff, VerificationCodes, WebLinks } from "@veche/auth"
+import type { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
+import type { Staff } from "@veche/moderation"
 import type { SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import type { GatewayUrl } from "@veche/rest"
 

@@ -4,16 +4,25 @@
  */
 import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
+import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 
-export type Repositories = UsersDomain.Repositories | AuthDomain.Repositories | GuildsDomain.Repositories
+export type Repositories =
+  | UsersDomain.Repositories
+  | AuthDomain.Repositories
+  | GuildsDomain.Repositories
+  | ModerationDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
- * (accounts and snapshots read users and profiles) get the one users store below them.
+ * (accounts and snapshots read users and profiles; sessions read blocks through auth's
+ * AccountBlocks port, answered over the moderation store) get the one store below them.
  */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
-  AuthDomain.layerMemoryRepositories,
+  AuthDomain.layerMemoryRepositories.pipe(Layer.provide(SanctionBlocks.layer)),
   GuildsDomain.layerMemoryRepositories
-).pipe(Layer.provideMerge(UsersDomain.layerMemoryRepositories))
+).pipe(
+  Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
+  Layer.provideMerge(UsersDomain.layerMemoryRepositories)
+)

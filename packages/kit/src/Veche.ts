@@ -9,14 +9,14 @@
  * it reads, below those reading it), its `Services` and `Repositories` in the unions.
  */
 import { AuthDomain } from "@veche/auth"
-import type { GuildsDomain } from "@veche/guilds"
+import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { ModerationDomain } from "@veche/moderation"
 import { DeliveryQueue } from "@veche/platform"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
 import type { UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import type { Configuration } from "./Configuration.ts"
-import * as GuildsOnAccounts from "./GuildsOnAccounts.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
@@ -32,6 +32,7 @@ export type Services =
   | AuthDomain.Services
   | UsersDomain.Services
   | GuildsDomain.Services
+  | ModerationDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -51,7 +52,10 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
   // other ports answered by the accounts domain and media
   Layer.provideMerge(UsersOnAccounts.layer),
-  Layer.provideMerge(GuildsOnAccounts.layer),
+  Layer.provideMerge(GuildsDomain.layer),
+  // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
+  // AccountStandings); it reads only repositories and who is staff
+  Layer.provideMerge(ModerationDomain.layer),
   // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images
   Layer.provideMerge(Layer.merge(DeliveryQueue.DeliveryQueue.layer, ProfileImages.ProfileImages.layerConfig))
 )

@@ -27,7 +27,7 @@ export const DEFAULT_BUCKETS: Readonly<Record<string, Bucket>> = {
 export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   "service.version": "version",
   "service.gateway": "gateway",
-  "service.gatewayBot": "gateway"
+  "botGateway.gatewayBot": "gateway"
 }
 
 /** The mirrored platform's global limit: 50 requests per second per token (or per address). */

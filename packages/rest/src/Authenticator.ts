@@ -3,9 +3,9 @@
  * it over its session store; until a host supplies that, `layerNone` is the truthful answer: no
  * credential is valid, so every authenticated route answers 401.
  */
+import type { Principal } from "@veche/api"
 import { SessionsErrors } from "@veche/auth"
 import { Clock, Context, Effect, Layer, Redacted } from "effect"
-import type { Principal } from "./Principal.ts"
 
 export type Scheme = "Bearer" | "Bot"
 
@@ -25,7 +25,7 @@ export class Authenticator extends Context.Service<
     readonly authenticate: (
       scheme: Scheme,
       token: Redacted.Redacted<string>
-    ) => Effect.Effect<Principal, TokenInvalid | TokenExpired | AccountBlocked>
+    ) => Effect.Effect<Principal.Principal, TokenInvalid | TokenExpired | AccountBlocked>
   }
 >()("@veche/rest/Authenticator") {
   /** No credential is valid: the state of a host with no accounts domain wired in. */
@@ -42,7 +42,7 @@ export class Authenticator extends Context.Service<
     tokens: ReadonlyArray<{
       readonly scheme: Scheme
       readonly token: string
-      readonly principal: Principal
+      readonly principal: Principal.Principal
       readonly expiresAtMs?: number | undefined
     }>
   ): Layer.Layer<Authenticator> =>
@@ -50,12 +50,15 @@ export class Authenticator extends Context.Service<
       Authenticator,
       Authenticator.of({
         authenticate: (scheme, token) =>
-          Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<Principal, TokenInvalid | TokenExpired> => {
-            const entry = tokens.find((t) => t.scheme === scheme && t.token === Redacted.value(token))
-            if (entry === undefined) return Effect.fail(new TokenInvalid())
-            if (entry.expiresAtMs !== undefined && now >= entry.expiresAtMs) return Effect.fail(new TokenExpired())
-            return Effect.succeed(entry.principal)
-          })
+          Effect.flatMap(
+            Clock.currentTimeMillis,
+            (now): Effect.Effect<Principal.Principal, TokenInvalid | TokenExpired> => {
+              const entry = tokens.find((t) => t.scheme === scheme && t.token === Redacted.value(token))
+              if (entry === undefined) return Effect.fail(new TokenInvalid())
+              if (entry.expiresAtMs !== undefined && now >= entry.expiresAtMs) return Effect.fail(new TokenExpired())
+              return Effect.succeed(entry.principal)
+            }
+          )
       })
     )
 

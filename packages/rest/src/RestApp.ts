@@ -5,6 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
+import { Authorization, FormBodyErrors, RateLimit, RestApi } from "@veche/api"
 import {
   AccountDeletion,
   DataExports,
@@ -12,7 +13,6 @@ import {
   EmailConfirmation,
   Login,
   Mfa,
-  Moderation,
   PhoneChange,
   PhoneChecks,
   Recovery,
@@ -22,6 +22,7 @@ import {
 import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { RouteLimiter } from "@veche/ratelimit"
 import { CurrentUser, Profiles, Relationships } from "@veche/users"
@@ -37,13 +38,16 @@ import {
 } from "effect/http"
 import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } from "effect/http-api"
 import { Authenticator } from "./Authenticator.ts"
-import * as Authorization from "./Authorization.ts"
-import * as FormBodyErrors from "./FormBodyErrors.ts"
+import * as AuthorizationMiddleware from "./AuthorizationMiddleware.ts"
+import * as FormBodyErrorsMiddleware from "./FormBodyErrorsMiddleware.ts"
 import { GatewayUrl } from "./GatewayUrl.ts"
 import * as HttpEdge from "./HttpEdge.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
+import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
+import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
@@ -54,8 +58,7 @@ import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import { isolated } from "./IsolatedGroup.ts"
 import * as KnownTokens from "./KnownTokens.ts"
-import * as RateLimit from "./RateLimit.ts"
-import { RestApi } from "./RestApi.ts"
+import * as RateLimitMiddleware from "./RateLimitMiddleware.ts"
 
 /**
  * Largest request body read (1 MiB; larger answers 413 40005). `HttpEdge.middleware` sets it per
@@ -128,8 +131,11 @@ export const handlers: Layer.Layer<
   | FormBodyErrors.FormBodyErrors
   | RateLimit.RateLimit
   | HttpApiGroup.Service<"veche", "service">
+  | HttpApiGroup.Service<"veche", "botGateway">
+  | HttpApiGroup.Service<"veche", "authPublic">
   | HttpApiGroup.Service<"veche", "auth">
   | HttpApiGroup.Service<"veche", "users">
+  | HttpApiGroup.Service<"veche", "exports">
   | HttpApiGroup.Service<"veche", "guilds">
   | HttpApiGroup.Service<"veche", "members">
   | HttpApiGroup.Service<"veche", "roles">
@@ -142,10 +148,10 @@ export const handlers: Layer.Layer<
   Services
 > = Layer.mergeAll(
   isolated(ServiceHandlers.layer, [ServiceInfo.ServiceInfo, GatewayUrl, ...MIDDLEWARE]),
-  isolated(AuthHandlers.layer, [
+  isolated(BotGatewayHandlers.layer, [GatewayUrl, ...MIDDLEWARE]),
+  isolated(AuthPublicHandlers.layer, [
     GeoIp.GeoIp,
     Sessions.Sessions,
-    Mfa.Mfa,
     EmailConfirmation.EmailConfirmation,
     Login.Login,
     PhoneChecks.PhoneChecks,
@@ -153,6 +159,7 @@ export const handlers: Layer.Layer<
     Registration.Registration,
     ...MIDDLEWARE
   ]),
+  isolated(AuthHandlers.layer, [Sessions.Sessions, Mfa.Mfa, ...MIDDLEWARE]),
   isolated(UsersHandlers.layer, [
     CurrentUser.CurrentUser,
     Profiles.Profiles,
@@ -163,6 +170,7 @@ export const handlers: Layer.Layer<
     PhoneChange.PhoneChange,
     ...MIDDLEWARE
   ]),
+  isolated(ExportsHandlers.layer, [DataExports.DataExports, ...MIDDLEWARE]),
   isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
@@ -180,14 +188,14 @@ export const handlers: Layer.Layer<
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(
     // one KnownTokens for both: Authorization tells it which headers authenticated, RateLimit asks it
-    Layer.mergeAll(Authorization.layer, FormBodyErrors.layer, RateLimit.layer).pipe(
+    Layer.mergeAll(AuthorizationMiddleware.layer, FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
       Layer.provide(KnownTokens.KnownTokens.layer)
     )
   )
 )
 
 const mountAt = (prefix: string) =>
-  HttpApiBuilder.layer(RestApi).pipe(
+  HttpApiBuilder.layer(RestApi.RestApi).pipe(
     Layer.provide(
       Layer.effect(
         HttpRouter.HttpRouter,
@@ -200,7 +208,7 @@ const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
 
 const knownRoutes = (() => {
   const router = FindMyWay.make<true>()
-  HttpApi.reflect(RestApi, {
+  HttpApi.reflect(RestApi.RestApi, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       for (const prefix of PREFIXES) router.on(endpoint.method, `${prefix}${endpoint.path}`, true)
@@ -220,7 +228,7 @@ const Fallback = HttpRouter.add("*", "*", (request) => {
   )
 })
 
-const documentedApi = RestApi.prefix(BASE_PATH)
+const documentedApi = RestApi.RestApi.prefix(BASE_PATH)
 
 /**
  * The OpenAPI document and the docs page, each made at its first request. Scalar's page inlines a

@@ -1,36 +1,26 @@
 /**
- * @veche/rest: the REST API. `RestApi` is the contract (pure data: server, clients and OpenAPI derive
- * from it); `RestApp.routes` serves it; `HttpEdge.middleware` wraps it in every host.
+ * @veche/rest: the REST API served. The contract (`RestApi`, its groups and the middleware tags) is
+ * `@veche/api`; here are the handlers, the middleware implementations, `RestApp.routes` that serves
+ * it and `HttpEdge.middleware` that wraps it in every host.
  */
 
 export * as AccessLog from "./AccessLog.ts"
-export * as AuthApi from "./AuthApi.ts"
 export * as Authenticator from "./Authenticator.ts"
-export * as Authorization from "./Authorization.ts"
-export * as ChannelsApi from "./ChannelsApi.ts"
-export * as DevApi from "./DevApi.ts"
-export * as FormBodyErrors from "./FormBodyErrors.ts"
+export * as AuthorizationMiddleware from "./AuthorizationMiddleware.ts"
+export * as FormBodyErrorsMiddleware from "./FormBodyErrorsMiddleware.ts"
 export * as GatewayUrl from "./GatewayUrl.ts"
-export * as GuildFields from "./GuildFields.ts"
-export * as GuildsApi from "./GuildsApi.ts"
 export * as HttpEdge from "./HttpEdge.ts"
 export * as AuthHandlers from "./handlers/AuthHandlers.ts"
+export * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
+export * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 export * as DevHandlers from "./handlers/DevHandlers.ts"
+export * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 export * as MediaHandlers from "./handlers/MediaHandlers.ts"
 export * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 export * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 export * as UsersHandlers from "./handlers/UsersHandlers.ts"
-export * as InvitesApi from "./InvitesApi.ts"
 export * as KnownTokens from "./KnownTokens.ts"
-export * as MediaApi from "./MediaApi.ts"
-export * as MembersApi from "./MembersApi.ts"
-export * as ModerationApi from "./ModerationApi.ts"
-export * as Principal from "./Principal.ts"
-export * as RateLimit from "./RateLimit.ts"
-export * as RestApi from "./RestApi.ts"
+export * as RateLimitMiddleware from "./RateLimitMiddleware.ts"
 export * as RestApp from "./RestApp.ts"
-export * as RolesApi from "./RolesApi.ts"
-export * as ServiceApi from "./ServiceApi.ts"
 export * as SessionAuthenticator from "./SessionAuthenticator.ts"
 export * as TrustedProxies from "./TrustedProxies.ts"
-export * as UsersApi from "./UsersApi.ts"

@@ -12,7 +12,6 @@ import {
   Login,
   MfaErrors,
   MfaRepo,
-  Moderation,
   RegistrationErrors,
   SessionsErrors
 } from "@veche/auth"
@@ -44,13 +43,7 @@ const refusals = [
   [new SessionsErrors.AccountBlocked({ message: "blocked" }), "Banned"],
   [new EmailBinding.NothingPending(), "InvalidFormBody"],
   [new AccountDeletion.OwnsGuilds(), "InvalidFormBody"],
-  [new DataExportsRepo.ExportInProgress(), "Conflict"],
-  [new Moderation.NotStaff(), "MissingPermissions"],
-  [new Moderation.NoSuchUser(), "UnknownUser"],
-  [new Moderation.CannotBlockSelf(), "InvalidFormBody"],
-  [new Moderation.BlockEndInPast(), "InvalidFormBody"],
-  [new Moderation.CannotRestrictSelf(), "InvalidFormBody"],
-  [new Moderation.RestrictionEndInPast(), "InvalidFormBody"]
+  [new DataExportsRepo.ExportInProgress(), "Conflict"]
 ] as const
 
 const request = HttpServerRequest.fromWeb(new Request("http://localhost/api/v10/users/@me/phone"))

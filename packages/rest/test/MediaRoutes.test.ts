@@ -4,6 +4,7 @@
  * on a memory store that the tests fill through the same service.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
+import { MediaApi } from "@veche/api"
 import { MediaErrors, MediaStorage, ProfileImages } from "@veche/media"
 import { SharpImageCodec } from "@veche/sharp"
 import { Effect, Layer, Option } from "effect"
@@ -11,9 +12,8 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { HttpApi, HttpApiBuilder, OpenApi } from "effect/http-api"
 import { png } from "~/test/support/Png"
 import * as MediaHandlers from "../src/handlers/MediaHandlers.ts"
-import { MediaApi } from "../src/MediaApi.ts"
 
-const TestApi = HttpApi.make("veche").add(MediaApi)
+const TestApi = HttpApi.make("veche").add(MediaApi.MediaApi)
 
 const serve = (storage: MediaStorage.MediaStorage["Service"]) => {
   const routes = HttpApiBuilder.layer(TestApi).pipe(

@@ -3,7 +3,7 @@
  * the one function that builds it, shared by the users routes and every object that embeds a user
  * (members, bans, invites).
  */
-import { Snowflake } from "@veche/platform"
+import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import type { Profile } from "./Profile.ts"
 import type { User } from "./User.ts"

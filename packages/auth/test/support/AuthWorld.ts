@@ -9,8 +9,8 @@ import { UsersRepo } from "@veche/users"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
+import { AccountBlocks } from "../../src/AccountBlocks.ts"
 import { AccountsRepo } from "../../src/AccountsRepo.ts"
-import { BlocksRepo } from "../../src/BlocksRepo.ts"
 import { CaptchaGate } from "../../src/CaptchaGate.ts"
 import { CarrierChecks } from "../../src/CarrierChecks.ts"
 import { CodeChecks } from "../../src/CodeChecks.ts"
@@ -47,7 +47,8 @@ const repositories = Layer.mergeAll(
   EmailLinksRepo.layerMemory,
   MfaRepo.layerMemory
 ).pipe(
-  Layer.provideMerge(Layer.merge(BlocksRepo.layerMemory, AccountsRepo.layerMemory)),
+  // blocks are the moderation domain's (above auth); here nobody is blocked
+  Layer.provideMerge(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
   Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
 )
 
@@ -76,7 +77,7 @@ const clock = Layer.effectDiscard(TestClock.setTime(DateTime.toEpochMillis(START
 
 /**
  * Every account service here, with the repositories and fakes underneath also in the output so a
- * test can arrange (block an account) and look (the outbox, the stores).
+ * test can arrange and look (the outbox, the stores).
  */
 export const layer = Layer.mergeAll(
   Registration.layer,

@@ -1,6 +1,6 @@
 /**
  * The accounts domain's refusals (@veche/auth: registration, login, two-factor, recovery, sessions
- * and tokens, phone and e-mail change, deletion, export, moderation) as the API's errors, in one
+ * and tokens, phone and e-mail change, deletion, export) as the API's errors, in one
  * table, like `GuildRefusals`. `refuse` maps each refusal to its error and passes anything else
  * through, and its type does the same, so a handler's error type is exactly the errors its endpoint
  * declares. `refusing` does the same to an effect and also sets the headers a refusal carries
@@ -18,7 +18,6 @@ import {
   InvalidAuthenticationToken,
   InvalidFormBody,
   InvalidTwoFactorCode,
-  MissingPermissions,
   PhoneCodeInvalid,
   RateLimited,
   ServiceUnavailable,
@@ -26,7 +25,6 @@ import {
   TwoFactorNotEnabled,
   TwoFactorRequired,
   Unauthorized,
-  UnknownUser,
   unstacked
 } from "@veche/errors"
 import { RateLimitHeaders } from "@veche/ratelimit"
@@ -88,15 +86,7 @@ const table = {
 
   // Deletion and data export.
   OwnsGuilds: () => onField("guilds", "OWNS_GUILDS_WITH_MEMBERS", "Transfer or dissolve the servers you own first."),
-  ExportInProgress: () => new Conflict({ message: "An export is being prepared already." }),
-
-  // Staff moderation.
-  NotStaff: () => new MissingPermissions(),
-  NoSuchUser: () => new UnknownUser(),
-  CannotBlockSelf: () => onField("user_id", "CANNOT_BLOCK_SELF", "You cannot block yourself."),
-  BlockEndInPast: () => onField("until", "BASE_TYPE_BAD_DATE", "The end must be in the future."),
-  CannotRestrictSelf: () => onField("user_id", "CANNOT_RESTRICT_SELF", "You cannot restrict yourself."),
-  RestrictionEndInPast: () => onField("until", "BASE_TYPE_BAD_DATE", "The end must be in the future.")
+  ExportInProgress: () => new Conflict({ message: "An export is being prepared already." })
 } as const
 
 /**

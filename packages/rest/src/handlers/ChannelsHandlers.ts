@@ -1,13 +1,12 @@
 /** Handlers of the channels group: a guild's channels, one channel, its overwrites and invites. */
+import { type ChannelsApi, Principal, RestApi } from "@veche/api"
 import { Channels, type Guild, GuildViews, Invites } from "@veche/guilds"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import type { ChannelPatchBody, OverwriteInput } from "../ChannelsApi.ts"
-import { currentActor } from "../Principal.ts"
-import { RestApi } from "../RestApi.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 import { refuse } from "./GuildRefusals.ts"
 
-const overwriteOf = (input: OverwriteInput): Guild.Overwrite => ({
+const overwriteOf = (input: ChannelsApi.OverwriteInput): Guild.Overwrite => ({
   id: input.id,
   type: input.type,
   allow: input.allow ?? 0n,
@@ -15,7 +14,7 @@ const overwriteOf = (input: OverwriteInput): Guild.Overwrite => ({
 })
 
 /** Null resets a field to its default, as on the mirrored platform. */
-const patchOf = (body: ChannelPatchBody): Guild.ChannelPatch => ({
+const patchOf = (body: ChannelsApi.ChannelPatchBody): Guild.ChannelPatch => ({
   ...(body.name === undefined ? {} : { name: body.name }),
   ...(body.topic === undefined ? {} : { topic: body.topic === "" ? null : body.topic }),
   ...(body.bitrate === undefined ? {} : { bitrate: body.bitrate ?? 64_000 }),
@@ -32,89 +31,94 @@ const patchOf = (body: ChannelPatchBody): Guild.ChannelPatch => ({
 const shownInvite = (shown: Invites.Shown) =>
   GuildViews.inviteWithMetadata(shown.invite, shown.guild, shown.channel, shown.inviter)
 
-export const layer = HttpApiBuilder.group(RestApi, "channels", (handlers) =>
-  Effect.gen(function* () {
-    const channels = yield* Channels.Channels
-    const invites = yield* Invites.Invites
-    return handlers
-      .handle("listGuildChannels", ({ params }) =>
-        Effect.gen(function* () {
-          return (yield* channels.list(yield* currentActor, params.guild_id)).map((channel) =>
-            GuildViews.channel(channel)
-          )
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("createGuildChannel", ({ params, payload }) =>
-        Effect.gen(function* () {
-          const channel = yield* channels.create(yield* currentActor, params.guild_id, {
-            type: payload.type,
-            name: payload.name,
-            topic: payload.topic,
-            position: payload.position ?? undefined,
-            parentId: payload.parent_id,
-            nsfw: payload.nsfw ?? undefined,
-            rateLimitPerUser: payload.rate_limit_per_user ?? undefined,
-            bitrate: payload.bitrate ?? undefined,
-            userLimit: payload.user_limit ?? undefined,
-            overwrites: payload.permission_overwrites?.map(overwriteOf)
-          })
-          return GuildViews.channel(channel)
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("reorderGuildChannels", ({ params, payload }) =>
-        Effect.flatMap(currentActor, (actor) =>
-          channels.reorder(
-            actor,
-            params.guild_id,
-            payload.map((entry) => ({
-              id: entry.id,
-              position: entry.position ?? undefined,
-              parentId: entry.parent_id,
-              lockPermissions: entry.lock_permissions ?? undefined
-            }))
-          )
-        ).pipe(Effect.mapError(refuse))
-      )
-      .handle("getChannel", ({ params }) =>
-        Effect.gen(function* () {
-          return GuildViews.channel(yield* channels.get(yield* currentActor, params.channel_id))
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("updateChannel", ({ params, payload }) =>
-        Effect.gen(function* () {
-          return GuildViews.channel(yield* channels.update(yield* currentActor, params.channel_id, patchOf(payload)))
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("deleteChannel", ({ params }) =>
-        Effect.gen(function* () {
-          return GuildViews.channel(yield* channels.remove(yield* currentActor, params.channel_id))
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("putOverwrite", ({ params, payload }) =>
-        Effect.flatMap(currentActor, (actor) =>
-          channels.putOverwrite(actor, params.channel_id, overwriteOf({ ...payload, id: params.overwrite_id }))
-        ).pipe(Effect.mapError(refuse))
-      )
-      .handle("deleteOverwrite", ({ params }) =>
-        Effect.flatMap(currentActor, (actor) =>
-          channels.deleteOverwrite(actor, params.channel_id, params.overwrite_id)
-        ).pipe(Effect.mapError(refuse))
-      )
-      .handle("createInvite", ({ params, payload }) =>
-        Effect.gen(function* () {
-          const shown = yield* invites.create(yield* currentActor, params.channel_id, {
-            maxAge: payload.max_age,
-            maxUses: payload.max_uses,
-            temporary: payload.temporary,
-            unique: payload.unique
-          })
-          return shownInvite(shown)
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("listChannelInvites", ({ params }) =>
-        Effect.gen(function* () {
-          return (yield* invites.ofChannel(yield* currentActor, params.channel_id)).map(shownInvite)
-        }).pipe(Effect.mapError(refuse))
-      )
-  })
+export const layer: GroupLayer.Authorized<"channels", Channels.Channels | Invites.Invites> = HttpApiBuilder.group(
+  RestApi.RestApi,
+  "channels",
+  (handlers) =>
+    Effect.gen(function* () {
+      const channels = yield* Channels.Channels
+      const invites = yield* Invites.Invites
+      return handlers
+        .handle("listGuildChannels", ({ params }) =>
+          Effect.gen(function* () {
+            return (yield* channels.list(yield* Principal.currentActor, params.guild_id)).map((channel) =>
+              GuildViews.channel(channel)
+            )
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("createGuildChannel", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const channel = yield* channels.create(yield* Principal.currentActor, params.guild_id, {
+              type: payload.type,
+              name: payload.name,
+              topic: payload.topic,
+              position: payload.position ?? undefined,
+              parentId: payload.parent_id,
+              nsfw: payload.nsfw ?? undefined,
+              rateLimitPerUser: payload.rate_limit_per_user ?? undefined,
+              bitrate: payload.bitrate ?? undefined,
+              userLimit: payload.user_limit ?? undefined,
+              overwrites: payload.permission_overwrites?.map(overwriteOf)
+            })
+            return GuildViews.channel(channel)
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("reorderGuildChannels", ({ params, payload }) =>
+          Effect.flatMap(Principal.currentActor, (actor) =>
+            channels.reorder(
+              actor,
+              params.guild_id,
+              payload.map((entry) => ({
+                id: entry.id,
+                position: entry.position ?? undefined,
+                parentId: entry.parent_id,
+                lockPermissions: entry.lock_permissions ?? undefined
+              }))
+            )
+          ).pipe(Effect.mapError(refuse))
+        )
+        .handle("getChannel", ({ params }) =>
+          Effect.gen(function* () {
+            return GuildViews.channel(yield* channels.get(yield* Principal.currentActor, params.channel_id))
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("updateChannel", ({ params, payload }) =>
+          Effect.gen(function* () {
+            return GuildViews.channel(
+              yield* channels.update(yield* Principal.currentActor, params.channel_id, patchOf(payload))
+            )
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("deleteChannel", ({ params }) =>
+          Effect.gen(function* () {
+            return GuildViews.channel(yield* channels.remove(yield* Principal.currentActor, params.channel_id))
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("putOverwrite", ({ params, payload }) =>
+          Effect.flatMap(Principal.currentActor, (actor) =>
+            channels.putOverwrite(actor, params.channel_id, overwriteOf({ ...payload, id: params.overwrite_id }))
+          ).pipe(Effect.mapError(refuse))
+        )
+        .handle("deleteOverwrite", ({ params }) =>
+          Effect.flatMap(Principal.currentActor, (actor) =>
+            channels.deleteOverwrite(actor, params.channel_id, params.overwrite_id)
+          ).pipe(Effect.mapError(refuse))
+        )
+        .handle("createInvite", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const shown = yield* invites.create(yield* Principal.currentActor, params.channel_id, {
+              maxAge: payload.max_age,
+              maxUses: payload.max_uses,
+              temporary: payload.temporary,
+              unique: payload.unique
+            })
+            return shownInvite(shown)
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("listChannelInvites", ({ params }) =>
+          Effect.gen(function* () {
+            return (yield* invites.ofChannel(yield* Principal.currentActor, params.channel_id)).map(shownInvite)
+          }).pipe(Effect.mapError(refuse))
+        )
+    })
 )

@@ -1,11 +1,15 @@
 /** Handlers of the dev-only group. */
+import { RestApi } from "@veche/api"
 import { NotFound } from "@veche/errors"
 import { DeliveryQueue, DevOutbox, ServiceInfo } from "@veche/platform"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { RestApi } from "../RestApi.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 
-export const layer = HttpApiBuilder.group(RestApi, "dev", (handlers) =>
+export const layer: GroupLayer.Public<
+  "dev",
+  ServiceInfo.ServiceInfo | DeliveryQueue.DeliveryQueue | DevOutbox.DevOutbox
+> = HttpApiBuilder.group(RestApi.RestApi, "dev", (handlers) =>
   Effect.gen(function* () {
     const info = yield* ServiceInfo.ServiceInfo
     const outbox = yield* DevOutbox.DevOutbox

@@ -1,49 +1,52 @@
 /** Handlers of the invites group: a guild's invites, looking one up, accepting and revoking one. */
+import { Principal, RestApi } from "@veche/api"
 import { GuildViews, Invites } from "@veche/guilds"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { currentActor, requireUser } from "../Principal.ts"
-import { RestApi } from "../RestApi.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 import { refuse } from "./GuildRefusals.ts"
 
 /** Online counts arrive with the gateway's presence; until then nobody shows as online. */
 const countsOf = (shown: Invites.Shown) => ({ members: shown.memberCount, presences: 0 })
 
-export const layer = HttpApiBuilder.group(RestApi, "invites", (handlers) =>
-  Effect.gen(function* () {
-    const invites = yield* Invites.Invites
-    return handlers
-      .handle("listGuildInvites", ({ params }) =>
-        Effect.gen(function* () {
-          return (yield* invites.ofGuild(yield* currentActor, params.guild_id)).map((shown) =>
-            GuildViews.inviteWithMetadata(shown.invite, shown.guild, shown.channel, shown.inviter)
-          )
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("getInvite", ({ params, query }) =>
-        Effect.gen(function* () {
-          const shown = yield* invites.get(params.code)
-          return GuildViews.invite(
-            shown.invite,
-            shown.guild,
-            shown.channel,
-            shown.inviter,
-            query.with_counts === true ? countsOf(shown) : undefined
-          )
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("acceptInvite", ({ params }) =>
-        Effect.gen(function* () {
-          yield* requireUser
-          const { shown, joined } = yield* invites.accept(yield* currentActor, params.code)
-          return GuildViews.acceptedInvite(shown.invite, shown.guild, shown.channel, shown.inviter, joined)
-        }).pipe(Effect.mapError(refuse))
-      )
-      .handle("deleteInvite", ({ params }) =>
-        Effect.gen(function* () {
-          const shown = yield* invites.remove(yield* currentActor, params.code)
-          return GuildViews.invite(shown.invite, shown.guild, shown.channel, shown.inviter)
-        }).pipe(Effect.mapError(refuse))
-      )
-  })
+export const layer: GroupLayer.Authorized<"invites", Invites.Invites> = HttpApiBuilder.group(
+  RestApi.RestApi,
+  "invites",
+  (handlers) =>
+    Effect.gen(function* () {
+      const invites = yield* Invites.Invites
+      return handlers
+        .handle("listGuildInvites", ({ params }) =>
+          Effect.gen(function* () {
+            return (yield* invites.ofGuild(yield* Principal.currentActor, params.guild_id)).map((shown) =>
+              GuildViews.inviteWithMetadata(shown.invite, shown.guild, shown.channel, shown.inviter)
+            )
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("getInvite", ({ params, query }) =>
+          Effect.gen(function* () {
+            const shown = yield* invites.get(params.code)
+            return GuildViews.invite(
+              shown.invite,
+              shown.guild,
+              shown.channel,
+              shown.inviter,
+              query.with_counts === true ? countsOf(shown) : undefined
+            )
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("acceptInvite", ({ params }) =>
+          Effect.gen(function* () {
+            yield* Principal.requireUser
+            const { shown, joined } = yield* invites.accept(yield* Principal.currentActor, params.code)
+            return GuildViews.acceptedInvite(shown.invite, shown.guild, shown.channel, shown.inviter, joined)
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("deleteInvite", ({ params }) =>
+          Effect.gen(function* () {
+            const shown = yield* invites.remove(yield* Principal.currentActor, params.code)
+            return GuildViews.invite(shown.invite, shown.guild, shown.channel, shown.inviter)
+          }).pipe(Effect.mapError(refuse))
+        )
+    })
 )

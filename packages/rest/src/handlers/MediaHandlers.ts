@@ -3,17 +3,16 @@
  * images (PATCH /users/@me, later PATCH /guilds/{id}).
  *
  * `build` implements the group; the host wires it with
- * `HttpApiBuilder.group(RestApi, "media", MediaHandlers.build)`. The group is added to `RestApi`
+ * `HttpApiBuilder.group(RestApi.RestApi, "media", MediaHandlers.build)`. The group is added to `RestApi`
  * after the API-wide middleware: an image route decodes nothing that can fail, and a page showing
  * fifty avatars must not spend the viewer's API rate limit.
  */
+import { type MediaApi, RestApi } from "@veche/api"
 import { InvalidFormBody, NotFound, NotImplemented, ServiceUnavailable } from "@veche/errors"
 import { type ImageKind, type MediaErrors, ProfileImages } from "@veche/media"
 import { Effect, Option } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import type { MediaApi } from "../MediaApi.ts"
-import { RestApi } from "../RestApi.ts"
 
 /** A year, the longest period caches honour; a new image gets a new hash, hence a new URL. */
 export const CACHE_CONTROL = "public, max-age=31536000, immutable"
@@ -37,7 +36,7 @@ const respond = (image: ProfileImages.StoredImage, ifNoneMatch: string | undefin
     : HttpServerResponse.uint8Array(image.bytes, { contentType: image.contentType, headers })
 }
 
-export const build = (handlers: HttpApiBuilder.Handlers.FromGroup<typeof MediaApi>) =>
+export const build = (handlers: HttpApiBuilder.Handlers.FromGroup<typeof MediaApi.MediaApi>) =>
   Effect.gen(function* () {
     const images = yield* ProfileImages.ProfileImages
     const serve = (kind: ImageKind.ImageKind, owner: string, hash: string, ifNoneMatch: string | undefined) =>
@@ -65,7 +64,7 @@ export const build = (handlers: HttpApiBuilder.Handlers.FromGroup<typeof MediaAp
       )
   })
 
-export const layer = HttpApiBuilder.group(RestApi, "media", build)
+export const layer = HttpApiBuilder.group(RestApi.RestApi, "media", build)
 
 /**
  * For the routes that take an image field: `Effect.catchTags(uploadErrors("avatar"))` turns a

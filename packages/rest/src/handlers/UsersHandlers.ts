@@ -1,18 +1,15 @@
 /** Handlers of the Users group. */
+import { Principal, RestApi } from "@veche/api"
 import { AccountDeletion, DataExports, type Deletion, EmailBinding, PhoneChange } from "@veche/auth"
-import { NotFound } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import type { Snowflake } from "@veche/platform"
 import { CurrentUser, Profiles, Relationships } from "@veche/users"
-import { DateTime, Effect, Option, Redacted, Schema } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { DateTime, Effect, Option, Redacted } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { CurrentPrincipal, requireUser } from "../Principal.ts"
-import { RestApi } from "../RestApi.ts"
 import { refusing, refusingPhoneChange } from "./AuthRefusals.ts"
 import { addressOf, startedView } from "./Client.ts"
+import type * as GroupLayer from "./GroupLayer.ts"
 import { refuse } from "./UsersRefusals.ts"
-
-const isSnowflake = Schema.is(Snowflake.Snowflake)
 
 const deletionView = (deletion: Option.Option<Deletion.Deletion>) =>
   Option.match(deletion, {
@@ -52,7 +49,16 @@ const exportView = (found: Option.Option<DataExports.ExportView>) =>
     })
   })
 
-export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
+export const layer: GroupLayer.Authorized<
+  "users",
+  | CurrentUser.CurrentUser
+  | Profiles.Profiles
+  | Relationships.Relationships
+  | EmailBinding.EmailBinding
+  | PhoneChange.PhoneChange
+  | AccountDeletion.AccountDeletion
+  | DataExports.DataExports
+> = HttpApiBuilder.group(RestApi.RestApi, "users", (handlers) =>
   Effect.gen(function* () {
     const current = yield* CurrentUser.CurrentUser
     const profiles = yield* Profiles.Profiles
@@ -63,15 +69,17 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
     const exports = yield* DataExports.DataExports
     const currentUser = (userId: Snowflake.Snowflake, bot: boolean) =>
       current.view(userId, bot).pipe(Effect.mapError(refuse))
-    const mine = Effect.flatMap(requireUser, (user) => currentUser(user.userId, false))
+    const mine = Effect.flatMap(Principal.requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
       .handle("me", () =>
-        Effect.flatMap(CurrentPrincipal, (principal) => currentUser(principal.userId, principal.kind === "bot"))
+        Effect.flatMap(Principal.CurrentPrincipal, (principal) =>
+          currentUser(principal.userId, principal.kind === "bot")
+        )
       )
       .handle("updateMe", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           yield* profiles.edit(user.userId, {
             displayName: payload.display_name,
             bio: payload.bio,
@@ -82,17 +90,17 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
         }).pipe(Effect.mapError(refuse))
       )
       .handle("guildOrder", ({ payload }) =>
-        Effect.flatMap(requireUser, (user) => profiles.setGuildOrder(user.userId, payload.guilds))
+        Effect.flatMap(Principal.requireUser, (user) => profiles.setGuildOrder(user.userId, payload.guilds))
       )
-      .handle("settings", () => Effect.flatMap(requireUser, (user) => profiles.settings(user.userId)))
+      .handle("settings", () => Effect.flatMap(Principal.requireUser, (user) => profiles.settings(user.userId)))
       .handle("updateSettings", ({ payload }) =>
-        Effect.flatMap(requireUser, (user) =>
+        Effect.flatMap(Principal.requireUser, (user) =>
           profiles.editSettings(user.userId, { status: payload.status, customStatus: payload.custom_status })
         )
       )
       .handle("startPhoneChange", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           const request = yield* HttpServerRequest.HttpServerRequest
           const started = yield* phones.start({
             userId: user.userId,
@@ -105,48 +113,48 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
       )
       .handle("confirmPhoneChange", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           yield* phones.complete({ userId: user.userId, verificationId: payload.verification_id, code: payload.code })
           return yield* currentUser(user.userId, false)
         }).pipe(refusingPhoneChange)
       )
       .handle("addEmail", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           yield* email.add({ userId: user.userId, password: Redacted.make(payload.password), email: payload.email })
           return yield* currentUser(user.userId, false)
         }).pipe(refusing)
       )
       .handle("removeEmail", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           yield* email.remove({ userId: user.userId, password: Redacted.make(payload.password) })
           return yield* currentUser(user.userId, false)
         }).pipe(refusing)
       )
       .handle("resendEmail", () =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           yield* email.resend(user.userId)
           return yield* mine
         }).pipe(refusing)
       )
       .handle("requestDeletion", ({ payload }) =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           const deletion = yield* deletions.request({ userId: user.userId, password: Redacted.make(payload.password) })
           return deletionView(Option.some(deletion))
         }).pipe(refusing)
       )
       .handle("cancelDeletion", () =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           return deletionView(yield* deletions.cancel(user.userId))
         })
       )
       .handle("relationships", () =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           return (yield* relationships.list(user.userId)).map(({ relationship, user: other }) => ({
             id: relationship.otherId,
             type: relationship.type,
@@ -158,34 +166,16 @@ export const layer = HttpApiBuilder.group(RestApi, "users", (handlers) =>
       )
       .handle("dataExport", () =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           return exportView(yield* exports.latest(user.userId))
         })
       )
       .handle("requestDataExport", () =>
         Effect.gen(function* () {
-          const user = yield* requireUser
+          const user = yield* Principal.requireUser
           const queued = yield* exports.request(user.userId)
           return exportView(Option.some({ export: queued, link: Option.none() }))
         }).pipe(refusing)
-      )
-      .handle("downloadDataExport", ({ params, query }) =>
-        Effect.gen(function* () {
-          // Anything that is not a valid link for this export looks the same: 404.
-          if (query.token === undefined || !isSnowflake(params.export_id)) return yield* new NotFound()
-          const archive = yield* exports.download(
-            Snowflake.Snowflake.make(params.export_id),
-            Redacted.make(query.token)
-          )
-          if (Option.isNone(archive)) return yield* new NotFound()
-          return HttpServerResponse.uint8Array(archive.value, {
-            contentType: "application/zip",
-            headers: {
-              "content-disposition": `attachment; filename="veche-export-${params.export_id}.zip"`,
-              "cache-control": "no-store"
-            }
-          })
-        })
       )
       .handle("user", ({ params }) => profiles.show(params.user_id).pipe(Effect.mapError(refuse)))
   })

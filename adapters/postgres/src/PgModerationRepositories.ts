@@ -1,0 +1,7 @@
+/** The moderation domain's repositories on PostgreSQL, over one SqlClient. */
+import type { ModerationDomain } from "@veche/moderation"
+import type { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import * as PgSanctionsRepo from "./PgSanctionsRepo.ts"
+
+export const layer: Layer.Layer<ModerationDomain.Repositories, never, SqlClient.SqlClient> = PgSanctionsRepo.layer

@@ -1,0 +1,24 @@
+/**
+ * The Authorization middleware's tag: `Authorization: Bearer <token>` for users, `Bot <token>` for
+ * bots. A group whose routes all take credentials declares it once; the security schemes and the
+ * 401/403 answers are part of the contract (clients decode them), the checking is `@veche/rest`'s.
+ */
+import { Banned, InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
+import type { CurrentPrincipal } from "./Principal.ts"
+
+export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: CurrentPrincipal }>()(
+  "@veche/api/Authorization",
+  {
+    security: {
+      bearer: HttpApiSecurity.bearer.pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "A user access token: `Authorization: Bearer <token>`.")
+      ),
+      bot: HttpApiSecurity.http({ scheme: "Bot" }).pipe(
+        HttpApiSecurity.annotate(OpenApi.Description, "A bot token: `Authorization: Bot <token>`.")
+      )
+    },
+    error: [Unauthorized, InvalidAuthenticationToken, Banned],
+    requiredForClient: true
+  }
+) {}

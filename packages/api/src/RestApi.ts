@@ -1,0 +1,58 @@
+/**
+ * The whole REST API as one HttpApi: groups by domain, a group's public routes apart from those
+ * that take credentials (each group declares `Authorization` once). Pure data: the server, the
+ * in-memory test host, the typed client and the OpenAPI document all derive from it.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AuthApi } from "./AuthApi.ts"
+import { AuthPublicApi } from "./AuthPublicApi.ts"
+import { BotGatewayApi } from "./BotGatewayApi.ts"
+import { ChannelsApi } from "./ChannelsApi.ts"
+import { DevApi } from "./DevApi.ts"
+import { ExportsApi } from "./ExportsApi.ts"
+import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { GuildsApi } from "./GuildsApi.ts"
+import { InvitesApi } from "./InvitesApi.ts"
+import { MediaApi } from "./MediaApi.ts"
+import { MembersApi } from "./MembersApi.ts"
+import { ModerationApi } from "./ModerationApi.ts"
+import { RateLimit } from "./RateLimit.ts"
+import { RolesApi } from "./RolesApi.ts"
+import { ServiceApi } from "./ServiceApi.ts"
+import { UsersApi } from "./UsersApi.ts"
+
+export const API_VERSION = "1.0.0-draft.1"
+
+export class RestApi extends HttpApi.make("veche")
+  .add(
+    ServiceApi,
+    BotGatewayApi,
+    AuthPublicApi,
+    AuthApi,
+    UsersApi,
+    ExportsApi,
+    GuildsApi,
+    MembersApi,
+    RolesApi,
+    ChannelsApi,
+    InvitesApi,
+    ModerationApi,
+    DevApi
+  )
+  // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
+  // The first is innermost: rate limiting runs before request decoding and authentication.
+  .middleware(FormBodyErrors)
+  .middleware(RateLimit)
+  // After the API-wide middleware: an image decodes nothing that can fail, and a page of fifty
+  // avatars must not spend the viewer's API rate limit (the CDN of the mirrored platform is apart).
+  .add(MediaApi)
+  // Report every invalid field, not only the first.
+  .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Veche REST API",
+      version: API_VERSION,
+      description:
+        "A community-chat platform API shaped like the mirrored platform's bot API v10. Base paths /api/v1, /api/v9 and /api/v10 are equivalent."
+    })
+  ) {}

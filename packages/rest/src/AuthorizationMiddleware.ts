@@ -1,0 +1,73 @@
+/**
+ * The Authorization middleware (the tag is `@veche/api`'s `Authorization`): `Authorization: Bearer
+ * <token>` for users, `Bot <token>` for bots. Missing or expired credentials answer 401 40001
+ * (clients then log in or refresh); anything malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
+ * what we want for both. Each outcome is told to `KnownTokens`, so the rate limiter gives a header
+ * its own counters only after it authenticated.
+ */
+import { Authorization, Principal } from "@veche/api"
+import { type Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
+import { Clock, Effect, Layer, Redacted, Result } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { Authenticator, type Scheme } from "./Authenticator.ts"
+import * as AuthRefusals from "./handlers/AuthRefusals.ts"
+import { KnownTokens } from "./KnownTokens.ts"
+
+// Tokens are opaque base64url strings with a type prefix; anything else cannot be ours.
+const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{1,512}$/
+
+type Outcome = Result.Result<Principal.Principal, Unauthorized | InvalidAuthenticationToken | Banned>
+
+const parse = (header: string | undefined): { scheme: Scheme; token: string } | "missing" | "malformed" => {
+  if (header === undefined || header.trim() === "") return "missing"
+  const match = /^(\S+) +(\S+)\s*$/.exec(header)
+  if (match === null) return "malformed"
+  const scheme = match[1]?.toLowerCase()
+  const token = match[2] ?? ""
+  if (!TOKEN_SHAPE.test(token)) return "malformed"
+  if (scheme === "bearer") return { scheme: "Bearer", token }
+  if (scheme === "bot") return { scheme: "Bot", token }
+  return "malformed"
+}
+
+export const layer: Layer.Layer<Authorization.Authorization, never, Authenticator | KnownTokens> = Layer.effect(
+  Authorization.Authorization,
+  Effect.gen(function* () {
+    const authenticator = yield* Authenticator
+    const known = yield* KnownTokens
+
+    const authenticate = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> => {
+      const parsed = parse(request.headers.authorization)
+      // Refusals without stack traces: token guessing is traffic to answer cheaply.
+      if (parsed === "missing") return Effect.succeed(Result.fail(unstacked(() => new Unauthorized())))
+      if (parsed === "malformed") return Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken())))
+      // Expired → 401 40001, not valid → 401 50014, blocked → 403 40007: the accounts domain's table.
+      return authenticator
+        .authenticate(parsed.scheme, Redacted.make(parsed.token))
+        .pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
+    }
+
+    // HttpApi tries one function per security scheme in turn. The first does the whole job from
+    // the raw header (so `Bot` tokens, malformed and missing headers are classified exactly once)
+    // and leaves a failed outcome for the second, which only repeats it.
+    const outcomes = new WeakMap<HttpServerRequest.HttpServerRequest, Outcome>()
+    const run =
+      (reuse: boolean) =>
+      <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const reused = reuse ? outcomes.get(request) : undefined
+          const outcome = reused ?? (yield* authenticate(request))
+          const header = request.headers.authorization
+          if (Result.isFailure(outcome)) {
+            outcomes.set(request, outcome)
+            if (reused === undefined && header !== undefined && header !== "") known.forget(header)
+            return yield* Effect.fail(outcome.failure)
+          }
+          if (header !== undefined) known.remember(header, yield* Clock.currentTimeMillis)
+          return yield* Effect.provideService(httpEffect, Principal.CurrentPrincipal, outcome.success)
+        })
+
+    return Authorization.Authorization.of({ bearer: run(false), bot: run(true) })
+  })
+)

@@ -1,0 +1,92 @@
+/**
+ * The rate-limit middleware (the tag is `@veche/api`'s `RateLimit`): every API route counts against
+ * the caller's global limit and its route's bucket before anything else runs (authentication
+ * included, so guessing tokens is limited too), and every answer carries the headers bot libraries
+ * schedule by.
+ *
+ * Who is counted: the client's address (an IPv6 /64, with its /48 as a wider global counter; see
+ * `AddressGroups`), unless the route takes credentials and its Authorization header authenticated
+ * lately (`KnownTokens`): then the token's own counters (by digest, never the token: counters may
+ * live in Redis). Routes without credentials ignore the header. So a junk or revoked token never
+ * gets a bucket of its own, and its database lookup is paid from the address's allowance.
+ */
+import { Authorization, RateLimit } from "@veche/api"
+import { RateLimited, unstacked } from "@veche/errors"
+import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { Clock, Effect, Layer, Option } from "effect"
+import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { KnownTokens } from "./KnownTokens.ts"
+
+interface Caller {
+  readonly caller: string
+  readonly network: string | undefined
+}
+
+/** The client's address group (and network, for IPv6). */
+const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller => {
+  const groups = AddressGroups.of(Option.getOrElse(request.remoteAddress, () => "unknown"))
+  return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
+}
+
+/** A known token's counters, else the address's. */
+const byKnownToken = (
+  request: HttpServerRequest.HttpServerRequest,
+  authorization: string,
+  known: KnownTokens["Service"],
+  nowMs: number
+): Caller => {
+  const digest = known.digestIfKnown(authorization, nowMs)
+  return digest === undefined ? byAddress(request) : { caller: `t:${digest}`, network: undefined }
+}
+
+const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
+  for (const name of RouteBuckets.MAJOR_PARAMETERS) {
+    const value = params[name]
+    if (value !== undefined) return value
+  }
+  return undefined
+}
+
+// Set on the final response, whatever it is: a success, a declared error or the 429 itself.
+const withHeaders = (headers: Record<string, string>) =>
+  HttpEffect.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+  )
+
+export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLimiter | KnownTokens> = Layer.effect(
+  RateLimit.RateLimit,
+  Effect.gen(function* () {
+    const limiter = yield* RouteLimiter.RouteLimiter
+    const known = yield* KnownTokens
+    return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const params = yield* HttpRouter.params
+        const authorization = request.headers.authorization
+        // Routes without credentials never look at the header (nor the clock): address only. A group
+        // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
+        const { caller, network } =
+          authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization.Authorization)
+            ? byAddress(request)
+            : byKnownToken(request, authorization, known, yield* Clock.currentTimeMillis)
+        const outcome = yield* Effect.result(
+          limiter.check({
+            route: `${group.identifier}.${endpoint.identifier}`,
+            majorId: majorIdOf(params),
+            caller,
+            network
+          })
+        )
+        if (outcome._tag === "Failure") {
+          const limited = outcome.failure
+          yield* withHeaders(limited.headers)
+          return yield* unstacked(
+            () => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global })
+          )
+        }
+        if (Object.keys(outcome.success).length > 0) yield* withHeaders(outcome.success)
+        return yield* httpEffect
+      })
+    )
+  })
+)
