@@ -286,7 +286,9 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             ["POST", "/guilds", { name: "Bot Guild" }],
             ["GET", "/auth/sessions", undefined],
             ["GET", "/auth/mfa", undefined],
-            ["GET", "/users/@me/relationships", undefined]
+            ["GET", "/users/@me/relationships", undefined],
+            ["POST", "/invites/abcdef", {}],
+            ["PUT", `/moderation/users/${owner.user_id}/block`, { reason: "spam" }]
           ] as const) {
             expect([path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([
               path,
