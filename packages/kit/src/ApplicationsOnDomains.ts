@@ -3,12 +3,20 @@
  * from the accounts domain (its AccountDetails answer), the bot's guilds from the guilds domain
  * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
+ * Its part of a user's personal data is registered here too (the applications a user owns).
  */
-import { ApplicationsConfig, ApplicationsDomain, BotGuilds, BotUsers, OwnerSecurity } from "@veche/applications"
+import {
+  Applications,
+  ApplicationsConfig,
+  ApplicationsDomain,
+  BotGuilds,
+  BotUsers,
+  OwnerSecurity
+} from "@veche/applications"
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
 import type { Snowflake } from "@veche/platform"
-import { AccountDetails, Memberships, UsersRepo } from "@veche/users"
+import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 
@@ -74,6 +82,51 @@ const botGuilds = Layer.effect(
   })
 )
 
+/** Above the guilds in the personal-data order: erased before the account its bots refer to. */
+const APPLICATIONS_LEVEL = PersonalData.GUILDS + 10
+
+/**
+ * The applications domain's part of a user's personal data: the applications they own in the
+ * export (never a token or secret; no file when they own none); deletion deletes them as their owner would (bot tokens
+ * revoked, bots out of their guilds, bot names freed).
+ */
+const personalData = PersonalData.register(
+  Effect.map(Effect.service(Applications.Applications), (applications) => ({
+    name: "applications",
+    level: APPLICATIONS_LEVEL,
+    export: (userId: Snowflake.Snowflake) =>
+      Effect.map(
+        applications.list(userId),
+        // No file for a user without applications: most archives stay as they were.
+        (owned): ReadonlyArray<PersonalData.Section> =>
+          owned.length === 0
+            ? []
+            : [
+                {
+                  file: "applications.json",
+                  about: "the developer applications you own",
+                  content: owned.map((application) => ({
+                    id: application.id,
+                    name: application.name,
+                    description: application.description,
+                    bot_public: application.botPublic,
+                    bot_require_code_grant: application.botRequireCodeGrant,
+                    redirect_uris: application.redirectUris,
+                    created_at: DateTime.formatIso(application.createdAt)
+                  }))
+                }
+              ]
+      ),
+    // Idempotent: a second run finds nothing left to delete.
+    erase: (userId: Snowflake.Snowflake) =>
+      Effect.flatMap(applications.list(userId), (owned) =>
+        Effect.forEach(owned, (application) => Effect.ignore(applications.remove(userId, application.id)), {
+          discard: true
+        })
+      )
+  }))
+)
+
 /** `SERVICE_APPLICATIONS_REQUIRE_MFA` is read from the host's ConfigProvider (default off). */
 export const layer: Layer.Layer<
   ApplicationsDomain.Services,
@@ -86,6 +139,7 @@ export const layer: Layer.Layer<
   | AccountSnapshot.AccountSnapshots
   | Guilds.Guilds
   | Memberships.Memberships
-> = ApplicationsDomain.layer.pipe(
+  | PersonalData.PersonalData
+> = Layer.provideMerge(personalData, ApplicationsDomain.layer).pipe(
   Layer.provide(Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig))
 )
