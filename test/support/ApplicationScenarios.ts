@@ -3,11 +3,13 @@
  * by default; PostgreSQL in adapters/postgres/test/ApplicationRoutes.test.ts, where the creation
  * cap really races).
  */
+import { inflateRawSync } from "node:zlib"
 import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
+import { DataExports } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, Effect, Layer } from "effect"
 import { json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
@@ -24,6 +26,25 @@ interface ApplicationBody {
 }
 
 const API = "/api/v10"
+
+/** The files of a ZIP made of stored or deflated entries (as test/data-export.test.ts reads fflate's). */
+const unzip = (bytes: Uint8Array): Record<string, string> => {
+  const buffer = Buffer.from(bytes)
+  const files: Record<string, string> = {}
+  let offset = 0
+  while (buffer.readUInt32LE(offset) === 0x04034b50) {
+    const method = buffer.readUInt16LE(offset + 8)
+    const size = buffer.readUInt32LE(offset + 18)
+    const nameLength = buffer.readUInt16LE(offset + 26)
+    const extraLength = buffer.readUInt16LE(offset + 28)
+    const name = buffer.subarray(offset + 30, offset + 30 + nameLength).toString("utf8")
+    const start = offset + 30 + nameLength + extraLength
+    const data = buffer.subarray(start, start + size)
+    files[name] = (method === 8 ? inflateRawSync(data) : data).toString("utf8")
+    offset = start + size
+  }
+  return files
+}
 
 /** A request with a bot token (`Authorization: Bot <token>`). */
 export const asBot = (method: string, path: string, token: string, body?: unknown) =>
@@ -134,6 +155,35 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             expect(((yield* json(refused)) as { code: number }).code).toBe(50035)
           }
           expect((yield* post(`${API}/applications`, { name: "" }, owner.access_token)).status).toBe(400)
+        })
+      )
+
+      it.effect("the data export lists the owner's applications, never a token or secret", () =>
+        Effect.gen(function* () {
+          const testHost = yield* TestHost.TestHost
+          const owner = yield* user("app_export")
+          const app = yield* createApplication(owner.access_token, "Exported")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          expect((yield* post(`${API}/users/@me/export`, undefined, owner.access_token)).status).toBe(200)
+          yield* testHost.run(Effect.flatMap(Effect.service(DataExports.DataExports), (exports) => exports.work))
+          const ready = (yield* json(yield* send("GET", `${API}/users/@me/export`, undefined, owner.access_token))) as {
+            url: string
+          }
+          const download = yield* testHost.fetch(ready.url)
+          expect(download.status).toBe(200)
+          const files = unzip(new Uint8Array(yield* Effect.promise(() => download.arrayBuffer())))
+          expect(JSON.parse(files["applications.json"] ?? "null")).toEqual([
+            {
+              id: app.id,
+              name: "Exported",
+              description: "",
+              bot_public: true,
+              bot_require_code_grant: false,
+              redirect_uris: [],
+              created_at: expect.any(String)
+            }
+          ])
+          expect(Object.values(files).join("\n")).not.toContain(token)
         })
       )
 
