@@ -2,11 +2,12 @@
  * The moderation domain as one layer: the staff actions (Moderation) and the ports of the domains
  * below that it answers: auth's AccountBlocks (the block logins and refreshes ask) and guilds'
  * AccountStandings (the restriction invitations ask). Hosts supply the sanctions store, who is
- * staff (`Staff.layerConfig` or a fixed list), and the accounts and users repositories it reads.
+ * staff (`Staff.layerConfig` or a fixed list; it still reads auth's AccountsRepo, see scripts/check-bounds.ts),
+ * and the users and accounts services it reads (PublicUsers, AccountLookup).
  */
-import type { AccountBlocks, AccountsRepo } from "@veche/auth"
+import type { AccountBlocks, AccountLookup, AccountsRepo } from "@veche/auth"
 import type { AccountStandings } from "@veche/guilds"
-import type { UsersRepo } from "@veche/users"
+import type { PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import * as GuildStandings from "./GuildStandings.ts"
 import { Moderation } from "./Moderation.ts"
@@ -25,5 +26,5 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = SanctionsRepo.
 export const layer: Layer.Layer<
   Services,
   never,
-  Repositories | Staff | UsersRepo.UsersRepo | AccountsRepo.AccountsRepo
+  Repositories | Staff | PublicUsers.PublicUsers | AccountLookup.AccountLookup | AccountsRepo.AccountsRepo
 > = Layer.merge(GuildStandings.layer, SanctionBlocks.layer).pipe(Layer.provideMerge(Moderation.layer))
