@@ -61,17 +61,12 @@ export const ALLOWED: ReadonlyArray<Allowed> = [
   },
   // Registering writes the user row and the credentials row in one transaction (PgAccountsRepo);
   // the port stays auth's (its contract is registering an account with its user record), but its
-  // memory adapter inserts through users' UsersRepo, and Registration asks it whether a username
-  // is taken. A users service (find by username, create) would replace both: left for a follow-up.
+  // memory adapter inserts through users' UsersRepo. A users service (create a user) over which
+  // the memory adapter writes would replace it: left for a follow-up.
   {
     file: "packages/auth/src/AccountsRepo.ts",
     binding: "UsersRepo",
     reason: "memory adapter of the atomic account+user registration writes the user through UsersRepo"
-  },
-  {
-    file: "packages/auth/src/Registration.ts",
-    binding: "UsersRepo",
-    reason: "asks whether a username is taken; needs a users service (find by username)"
   },
   // The account snapshot (GET /users/@me and friends) is one query on PostgreSQL over the user,
   // profile and credential tables; its memory answer reads the users' repositories. A users
@@ -89,12 +84,12 @@ export const ALLOWED: ReadonlyArray<Allowed> = [
   {
     file: "packages/auth/src/AuthDomain.ts",
     binding: "UsersRepo",
-    reason: "the requirement of AccountsRepo.layerMemory, Registration and AccountSnapshot above"
+    reason: "layerMemoryRepositories' requirement: AccountsRepo.layerMemory and AccountSnapshot above"
   },
   {
     file: "packages/auth/src/AuthDomain.ts",
     binding: "ProfilesRepo",
-    reason: "the requirement of AccountSnapshot above"
+    reason: "layerMemoryRepositories' requirement: AccountSnapshot above"
   }
 ]
 

@@ -9,7 +9,7 @@
 
 import type { Captcha, CarrierCheck, DeliveryQueue, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
-import type { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
+import type { PersonalData, ProfilesRepo, PublicUsers, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 import type { AccountBlocks } from "./AccountBlocks.ts"
@@ -40,9 +40,8 @@ export const layer: Layer.Layer<
   | Repositories
   // the account's block (logins, refreshes and recoveries ask it), answered by the moderation domain
   | AccountBlocks
-  // the users domain's stores
-  | UsersRepo.UsersRepo
-  | ProfilesRepo.ProfilesRepo
+  // users as everybody sees them (registration asks whether a username is taken)
+  | PublicUsers.PublicUsers
   // where its part of a user's personal data is registered (deletion and export read it)
   | PersonalData.PersonalData
   | DeliveryQueue.DeliveryQueue
