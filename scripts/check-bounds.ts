@@ -44,21 +44,6 @@ export interface Allowed {
  * matches anything is reported too, so the list only shrinks.
  */
 export const ALLOWED: ReadonlyArray<Allowed> = [
-  // Staff is host configuration: every host (node-server, test-host, examples/custom-host) builds
-  // `Staff.layer`/`layerConfig` beside the kit, over its repositories, before auth's services exist.
-  // Reading AccountLookup instead needs Staff split into a configured list (the host's) and the
-  // service (built in ModerationDomain over AccountLookup), which changes the kit's Configuration
-  // and every host: left for a follow-up.
-  {
-    file: "packages/moderation/src/Staff.ts",
-    binding: "AccountsRepo",
-    reason: "host-built configuration reads a staff phone; needs the StaffList/Staff split"
-  },
-  {
-    file: "packages/moderation/src/ModerationDomain.ts",
-    binding: "AccountsRepo",
-    reason: "the type of Staff's requirement, passed through ModerationDomain.layer (see Staff.ts)"
-  },
   // Registering writes the user row and the credentials row in one transaction (PgAccountsRepo);
   // the port stays auth's (its contract is registering an account with its user record), but its
   // memory adapter inserts through users' UsersRepo. A users service (create a user) over which

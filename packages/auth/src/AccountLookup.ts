@@ -6,10 +6,11 @@
 import type { Snowflake } from "@veche/platform"
 import { Context, type DateTime, Effect, Layer, Option } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"
+import type { PhoneNumber } from "./Phone.ts"
 
 export interface Facts {
   /** Canonical `+7XXXXXXXXXX`; null for accounts registered by e-mail. */
-  readonly phone: string | null
+  readonly phone: PhoneNumber | null
   /** An address is bound and confirmed. */
   readonly emailVerified: boolean
   /** A phone is bound (binding one confirms it). */

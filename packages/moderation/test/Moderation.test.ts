@@ -16,14 +16,14 @@ import type * as ModerationModule from "../src/Moderation.ts"
 import { Moderation } from "../src/Moderation.ts"
 import * as ModerationDomain from "../src/ModerationDomain.ts"
 import { SanctionsRepo } from "../src/SanctionsRepo.ts"
-import { Staff } from "../src/Staff.ts"
+import { StaffConfig } from "../src/Staff.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(16))
 const STAFF = Snowflake.Snowflake.make("1311000000000000091")
 const STAFF_PHONE = "+79160000091"
 
 const domain = ModerationDomain.layer.pipe(
-  Layer.provide(Staff.layer({ userIds: [STAFF], phones: ["8 (916) 000-00-92"] })),
+  Layer.provide(StaffConfig.layer({ userIds: [STAFF], phones: ["8 (916) 000-00-92"] })),
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),
   Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
