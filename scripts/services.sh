@@ -197,3 +197,19 @@ veche_services() {
 	veche__svc_ensure_db || return 1
 	veche__svc_log "PostgreSQL $VECHE_PG_HOST:$VECHE_PG_PORT (database '$VECHE_TEST_DB') and Redis $VECHE_REDIS_HOST:$VECHE_REDIS_PORT are ready"
 }
+
+# veche_chromium: Debian's chromium at /usr/bin/chromium for the web pages' browser tests
+# (playwright-core drives it; no test tool downloads a browser of its own). Installs the package
+# with apt-get when missing; a no-op otherwise.
+veche_chromium() {
+	if [[ -x /usr/bin/chromium ]]; then
+		veche__svc_log "chromium is installed: $(/usr/bin/chromium --version 2>/dev/null || echo '?')"
+		return 0
+	fi
+	veche__svc_apt_install chromium || return 1
+	[[ -x /usr/bin/chromium ]] || {
+		veche__svc_err "apt-get installed chromium but /usr/bin/chromium is missing"
+		return 1
+	}
+	veche__svc_log "chromium installed: $(/usr/bin/chromium --version 2>/dev/null || echo '?')"
+}

@@ -20,6 +20,7 @@ import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
+import { WebPageFiles, WebPages, WebPagesConfig } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
@@ -72,6 +73,16 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
         ? { ...loaded, dataDir: yield* DefaultDataDir.resolve(loaded.dataDir) }
         : loaded
 
+    // In dev, letters link to this server's own pages (unless SERVICE_WEB_URL says otherwise). Its
+    // port is known once it listens (PORT=0 lets the OS pick), after the domain is built: the links
+    // read this at each letter, and the listener sets it before any route is attached.
+    const own = { url: ServerConfig.ownUrl(config.host, config.port) }
+    const learnOwnUrl = Layer.effectDiscard(
+      Effect.map(HttpServer.HttpServer, (server) => {
+        if ("port" in server.address) own.url = ServerConfig.ownUrl(config.host, server.address.port)
+      })
+    )
+
     // One database layer (memoised by reference): the repositories and the delivery queue share it.
     const database = Database.layer(config)
     // Settings from the environment (keys from DevSecrets in dev).
@@ -81,7 +92,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       // sessions' lifetimes, and the interval of the worker that removes dead ones on every node
       SessionsConfig.SessionsConfig.layerConfig,
       Staff.StaffConfig.layerConfig,
-      WebLinks.WebLinks.layerConfig,
+      WebLinks.WebLinks.layerConfigWithDevDefault(() => own.url),
       VerificationCodes.VerificationCodes.layerConfig,
       SecretBox.SecretBox.layerConfig,
       Snowflake.SnowflakeGenerator.layerConfig
@@ -130,7 +141,14 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // only the routes see them: the server's request fibers start from the listener's context, which
     // every request copies too.
     const routeServices = RestApp.onlyServices.pipe(Layer.provide(domain))
-    const http = HttpRouter.serve(RestApp.routes.pipe(Layer.provide(routeServices)), {
+    // The API and, beside it, the web pages its letters link to (same origin: the pages call /api/v10).
+    // Their files are read before the listener starts (below), like the domain.
+    const webFiles = WebPageFiles.WebPageFiles.layer.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layerConfig))
+    const routes = Layer.mergeAll(
+      RestApp.routes.pipe(Layer.provide(routeServices)),
+      WebPages.routes.pipe(Layer.provide(webFiles))
+    )
+    const http = HttpRouter.serve(routes, {
       disableLogger: true,
       disableListenLog: true,
       middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog })
@@ -151,8 +169,10 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       host: config.host,
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout
-    }).pipe(Layer.provide(routeServices))
-    const app = Layer.mergeAll(http, announce(config).pipe(Layer.provide(routeServices))).pipe(Layer.provide(listener))
+    }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
+    const app = Layer.mergeAll(http, announce(config).pipe(Layer.provide(routeServices))).pipe(
+      Layer.provide(Layer.provideMerge(learnOwnUrl, listener))
+    )
     return app.pipe(
       Layer.provide(DevSecrets.layer(config.dataDir)),
       Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)),

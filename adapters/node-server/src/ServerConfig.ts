@@ -59,10 +59,13 @@ const configError = (message: string) => new Config.ConfigError(new ConfigProvid
 const LOG_LEVELS = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
 
 /** When the server listens on every interface, a browser or bot on this machine still reaches loopback. */
-const defaultGatewayUrl = (host: string, port: number) => {
-  const reachable = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
-  return `ws://${reachable}:${port}/gateway`
-}
+const reachableHost = (host: string) =>
+  host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
+
+const defaultGatewayUrl = (host: string, port: number) => `ws://${reachableHost(host)}:${port}/gateway`
+
+/** The server's own URL for a browser on this machine: where dev letters link to its web pages. */
+export const ownUrl = (host: string, port: number): string => `http://${reachableHost(host)}:${port}`
 
 export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(function* () {
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))

@@ -31,6 +31,7 @@ import {
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { type Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator, TrustedProxies } from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
+import { WebPages } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
 import { Digest, Mac, SecureRandom } from "effect/crypto"
@@ -122,7 +123,8 @@ const asLocalProxy = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResp
   )
 
 const make = Effect.gen(function* () {
-  const app = yield* HttpRouter.toHttpEffect(RestApp.routes)
+  // The API and the web pages its letters link to, as the reference server serves them.
+  const app = yield* HttpRouter.toHttpEffect(Layer.merge(RestApp.routes, WebPages.layer()))
   const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context

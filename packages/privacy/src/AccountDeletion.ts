@@ -12,13 +12,19 @@
 import { type MfaErrors, PasswordCheck, type RegistrationErrors } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
 import { Memberships, PersonalData } from "@veche/users"
-import { Context, DateTime, Duration, Effect, Layer, Option, type Redacted, type Scope } from "effect"
+import { Context, DateTime, Duration, Effect, Exit, Layer, Option, type Redacted, type Scope } from "effect"
 import { DELAY, type Deletion } from "./Deletion.ts"
 import { DeletionsRepo } from "./DeletionsRepo.ts"
 import { OwnsGuilds } from "./PrivacyErrors.ts"
 
 /** How often a worker looks for requests made on other nodes. */
 const LOOK_AGAIN = Duration.hours(1)
+
+/**
+ * How long a worker waits after a round in which a part failed (a database or storage outage):
+ * going round again at once would spin and flood the log while the outage lasts.
+ */
+export const RETRY_AFTER = Duration.minutes(1)
 
 export class AccountDeletion extends Context.Service<
   AccountDeletion,
@@ -81,9 +87,13 @@ export class AccountDeletion extends Context.Service<
         if (yield* deletions.complete(userId)) yield* Effect.logInfo(`account ${userId} deleted`)
       })
 
+      // Each due request on its own: one whose part keeps failing must not hold up the others behind
+      // it. The round still fails (with the first failure) so an operator's run and the worker see it.
       const carryOutDue = Effect.gen(function* () {
         const due = yield* deletions.due(yield* DateTime.now, 100)
-        yield* Effect.forEach(due, (deletion) => erase(deletion.userId), { discard: true })
+        const exits = yield* Effect.forEach(due, (deletion) => Effect.exit(erase(deletion.userId)))
+        const failed = exits.find(Exit.isFailure)
+        if (failed !== undefined) return yield* Effect.failCause(failed.cause)
         return due.length
       }).pipe(Effect.withSpan("AccountDeletion.carryOutDue"))
 
@@ -97,7 +107,9 @@ export class AccountDeletion extends Context.Service<
         })
         yield* Effect.sleep(wait)
       }).pipe(
-        Effect.catchCause((cause) => Effect.logError("account deletion worker", cause)),
+        Effect.catchCause((cause) =>
+          Effect.andThen(Effect.logError("account deletion worker", cause), Effect.sleep(RETRY_AFTER))
+        ),
         Effect.forever
       )
       yield* Effect.forkIn(worker, scope)

@@ -127,6 +127,30 @@ describe("AccountDeletion", () => {
     })
   )
 
+  it.effect("a request whose part fails does not hold up the next one due", () =>
+    Effect.gen(function* () {
+      const recorder = yield* makeRecorder
+      const other = Snowflake.Snowflake.make("1311000000000000002")
+      yield* Effect.gen(function* () {
+        const service = yield* AccountDeletion
+        const repo = yield* DeletionsRepo
+        const now = yield* DateTime.now
+        yield* repo.request({ userId, state: "pending", requestedAt: now, deleteAt: now })
+        yield* repo.request({ userId: other, state: "pending", requestedAt: now, deleteAt: now })
+        yield* Ref.set(recorder.failing, { auth: 1 })
+        // the round reports the failure, but the request after the failing one is carried out
+        expect(Exit.isFailure(yield* Effect.exit(service.carryOutDue))).toBe(true)
+        const states = yield* Effect.forEach([userId, other], (id) =>
+          Effect.map(
+            repo.find(id),
+            Option.map((found) => found.state)
+          )
+        )
+        expect(states).toEqual([Option.some("pending"), Option.some("completed")])
+      }).pipe(Effect.provide(deletion(recorder).pipe(Layer.provideMerge(below))))
+    })
+  )
+
   it.effect("the worker outlives a failing part and retries it", () =>
     Effect.gen(function* () {
       const recorder = yield* makeRecorder
@@ -134,7 +158,12 @@ describe("AccountDeletion", () => {
         yield* ask()
         yield* Ref.set(recorder.failing, { users: 1 })
         yield* TestClock.adjust(Duration.days(14))
-        // the failed round is logged and the worker goes round again at once
+        // the failed round is logged, and the worker waits before it goes round again (no spinning
+        // while an outage lasts)
+        expect(yield* stateOf).toEqual(Option.some("pending"))
+        yield* TestClock.adjust(Duration.seconds(59))
+        expect(yield* stateOf).toEqual(Option.some("pending"))
+        yield* TestClock.adjust(Duration.seconds(1))
         expect(yield* stateOf).toEqual(Option.some("completed"))
         expect(yield* Ref.get(recorder.erased)).toEqual([
           `guilds:${userId}`,

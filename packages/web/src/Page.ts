@@ -1,0 +1,34 @@
+/**
+ * A page of the web front end that the API links to: its path and the HTML file in the package's
+ * assets/ folder. A page's script and style are files beside it, served from `ASSETS_PATH`.
+ *
+ * Adding a page (the OAuth consent page, say): put `name.html` and `name.js` in assets/, add an
+ * entry to `all`. The routes, headers and tests pick it up from here.
+ */
+
+export interface Page {
+  /** Where it answers (GET only): the path the API's links use. */
+  readonly path: `/${string}`
+  /** Its HTML, a file in assets/. */
+  readonly file: string
+}
+
+/** `SERVICE_WEB_URL/verify-email?token=…`: the link in an e-mail confirmation letter. */
+export const verifyEmail: Page = { path: "/verify-email", file: "verify-email.html" }
+
+/** `SERVICE_WEB_URL/reset-password?token=…`: the link in a password recovery letter. */
+export const resetPassword: Page = { path: "/reset-password", file: "reset-password.html" }
+
+export const all: ReadonlyArray<Page> = [verifyEmail, resetPassword]
+
+/** Scripts and the style sheet of the pages; the pages load them from here (no inline script). */
+export const ASSETS_PATH = "/web-assets"
+
+/** The files under `ASSETS_PATH`, by name, with their content type; nothing else there is served. */
+export const assets: Readonly<Record<string, string>> = {
+  "page.css": "text/css; charset=utf-8",
+  "icon.svg": "image/svg+xml",
+  "api.js": "text/javascript; charset=utf-8",
+  "verify-email.js": "text/javascript; charset=utf-8",
+  "reset-password.js": "text/javascript; charset=utf-8"
+}

@@ -1,0 +1,112 @@
+/**
+ * The web pages the letters link to, through the test host: each page and asset answers with the
+ * headers a page holding a secret in its URL needs, unknown files are 404, and opening a link (GET,
+ * as a mail scanner or a link preview does) consumes nothing: the token still works afterwards.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { TestHost } from "@veche/test-host"
+import { Page } from "@veche/web"
+import { Effect } from "effect"
+import { awaitMessage, freshAddress, json, post, register } from "./support/Accounts.ts"
+
+const get = (path: string, init?: RequestInit) =>
+  Effect.flatMap(Effect.service(TestHost.TestHost), (host) => host.fetch(path, init))
+
+const text = (response: Response) => Effect.promise(() => response.text())
+
+describe("Web pages", () => {
+  layer(TestHost.layer())((it) => {
+    it.effect("each page answers HTML with a strict policy, no referrer, no caching and no framing", () =>
+      Effect.gen(function* () {
+        for (const page of Page.all) {
+          const response = yield* get(`${page.path}?token=vlk_anything`)
+          expect(response.status).toBe(200)
+          expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8")
+          expect(response.headers.get("referrer-policy")).toBe("no-referrer")
+          expect(response.headers.get("cache-control")).toBe("no-store")
+          expect(response.headers.get("x-frame-options")).toBe("DENY")
+          expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+          const policy = response.headers.get("content-security-policy") ?? ""
+          expect(policy).toContain("default-src 'none'")
+          expect(policy).toContain("script-src 'self'")
+          expect(policy).toContain("frame-ancestors 'none'")
+          expect(policy).not.toContain("unsafe-inline")
+          const html = yield* text(response)
+          expect(html).toMatch(/^<!doctype html>\n<html lang="en">/)
+          expect(html).toContain('<meta name="veche-api-base" content="/api/v10">')
+          // No inline script: every <script> loads a file (the policy would block any other).
+          for (const tag of html.split("<script").slice(1)) {
+            expect(tag.slice(0, tag.indexOf(">"))).toMatch(/^ type="module" src="\/web-assets\/[\w-]+\.js"$/)
+          }
+          // Every input has its label.
+          for (const id of [...html.matchAll(/<input id="([\w-]+)"/g)].map((m) => m[1])) {
+            expect(html).toContain(`<label for="${id}">`)
+          }
+        }
+      })
+    )
+
+    it.effect("the scripts and the style sheet are served with their types; other names are 404", () =>
+      Effect.gen(function* () {
+        for (const [name, type] of Object.entries(Page.assets)) {
+          const response = yield* get(`${Page.ASSETS_PATH}/${name}`)
+          expect(response.status).toBe(200)
+          expect(response.headers.get("content-type")).toBe(type)
+          expect(response.headers.get("x-content-type-options")).toBe("nosniff")
+          expect((yield* text(response)).length).toBeGreaterThan(100)
+        }
+        for (const path of [
+          `${Page.ASSETS_PATH}/missing.js`,
+          `${Page.ASSETS_PATH}/..%2Fpackage.json`,
+          `${Page.ASSETS_PATH}/../package.json`,
+          `${Page.ASSETS_PATH}/verify-email.html`,
+          "/web-assets",
+          "/verify-email/extra",
+          "/oauth2/authorize"
+        ]) {
+          const response = yield* get(path)
+          expect(response.status, path).toBe(404)
+          expect(yield* json(response), path).toEqual({ code: 0, message: "404: Not Found" })
+        }
+        // The pages answer GET only; a POST to a page's path is the API's 404, not a confirmation.
+        expect((yield* get("/verify-email?token=x", { method: "POST", body: "{}" })).status).toBe(404)
+      })
+    )
+
+    it.effect("opening the confirmation link consumes nothing: the token still confirms afterwards", () =>
+      Effect.gen(function* () {
+        yield* register("+79261190001", "web_confirm", { email: "web.confirm@example.org" })
+        const letter = yield* awaitMessage("web.confirm@example.org", "email_verify")
+        expect(letter?.link).toBe(`${TestHost.WEB_URL}/verify-email?token=${letter?.token}`)
+        const link = new URL(String(letter?.link))
+        for (let i = 0; i < 3; i++) expect((yield* get(link.pathname + link.search)).status).toBe(200)
+        const confirmed = yield* post("/api/v10/auth/email/verify", { token: letter?.token })
+        expect(confirmed.status).toBe(200)
+        expect(yield* json(confirmed)).toEqual({ email: "web.confirm@example.org" })
+      })
+    )
+
+    it.effect("opening the reset link consumes nothing: the token still sets the password afterwards", () =>
+      Effect.gen(function* () {
+        yield* register("+79261190002", "web_reset", { email: "web.reset@example.org" })
+        const confirm = yield* awaitMessage("web.reset@example.org", "email_verify")
+        expect((yield* post("/api/v10/auth/email/verify", { token: confirm?.token })).status).toBe(200)
+        yield* post(
+          "/api/v10/auth/recover/email",
+          { email: "web.reset@example.org", captcha_token: "dev" },
+          undefined,
+          freshAddress()
+        )
+        const letter = yield* awaitMessage("web.reset@example.org", "email_recover")
+        const link = new URL(String(letter?.link))
+        expect(link.pathname).toBe("/reset-password")
+        for (let i = 0; i < 3; i++) expect((yield* get(link.pathname + link.search)).status).toBe(200)
+        const done = yield* post("/api/v10/auth/recover/email/verify", {
+          token: letter?.token,
+          new_password: "a brand new password"
+        })
+        expect(done.status).toBe(200)
+      })
+    )
+  })
+})
