@@ -43,40 +43,7 @@ export interface Allowed {
  * Known exceptions, each with why it stays for now. Empty is the goal; an entry that no longer
  * matches anything is reported too, so the list only shrinks.
  */
-export const ALLOWED: ReadonlyArray<Allowed> = [
-  // Registering writes the user row and the credentials row in one transaction (PgAccountsRepo);
-  // the port stays auth's (its contract is registering an account with its user record), but its
-  // memory adapter inserts through users' UsersRepo. A users service (create a user) over which
-  // the memory adapter writes would replace it: left for a follow-up.
-  {
-    file: "packages/auth/src/AccountsRepo.ts",
-    binding: "UsersRepo",
-    reason: "memory adapter of the atomic account+user registration writes the user through UsersRepo"
-  },
-  // The account snapshot (GET /users/@me and friends) is one query on PostgreSQL over the user,
-  // profile and credential tables; its memory answer reads the users' repositories. A users
-  // service for the owner's own record (User and Profile) would replace it: left for a follow-up.
-  {
-    file: "packages/auth/src/AccountSnapshot.ts",
-    binding: "UsersRepo",
-    reason: "memory snapshot reads the user row; PostgreSQL answers it in one query"
-  },
-  {
-    file: "packages/auth/src/AccountSnapshot.ts",
-    binding: "ProfilesRepo",
-    reason: "memory snapshot reads the profile row; PostgreSQL answers it in one query"
-  },
-  {
-    file: "packages/auth/src/AuthDomain.ts",
-    binding: "UsersRepo",
-    reason: "layerMemoryRepositories' requirement: AccountsRepo.layerMemory and AccountSnapshot above"
-  },
-  {
-    file: "packages/auth/src/AuthDomain.ts",
-    binding: "ProfilesRepo",
-    reason: "layerMemoryRepositories' requirement: AccountSnapshot above"
-  }
-]
+export const ALLOWED: ReadonlyArray<Allowed> = []
 
 /** Every import, re-export, `import("…")` type and dynamic import in one file's text. */
 export const importsOf = (file: string, text: string): ReadonlyArray<Imported> => {

@@ -9,7 +9,7 @@ import { AccountBlocks, AccountLookup, AccountsRepo, Phone } from "@veche/auth"
 import { AccountStandings } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { capture } from "@veche/platform/test/support/CapturedLogs"
-import { ProfilesRepo, UsersDomain, UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersDomain, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Exit, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type * as ModerationModule from "../src/Moderation.ts"
@@ -27,6 +27,7 @@ const domain = ModerationDomain.layer.pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),
   Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
+  Layer.provideMerge(UserRecords.UserRecords.layer),
   Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
 )
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { AccountLookup, AccountsRepo } from "@veche/auth"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { Staff, StaffConfig } from "../src/Staff.ts"
 
@@ -11,7 +11,12 @@ const withEnv = (env: Record<string, string>) =>
         Layer.provide(StaffConfig.layerConfig),
         Layer.provide(
           AccountLookup.AccountLookup.layer.pipe(
-            Layer.provide(AccountsRepo.AccountsRepo.layerMemory.pipe(Layer.provide(UsersRepo.UsersRepo.layerMemory)))
+            Layer.provide(
+              AccountsRepo.AccountsRepo.layerMemory.pipe(
+                Layer.provide(UserRecords.UserRecords.layer),
+                Layer.provide(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
+              )
+            )
           )
         ),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))

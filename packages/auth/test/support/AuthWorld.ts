@@ -5,7 +5,7 @@
  */
 import { CarrierCheck, DevOutbox, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore } from "@veche/ratelimit"
-import { ProfilesRepo, UsersDomain, UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersDomain, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
@@ -50,7 +50,7 @@ const repositories = Layer.mergeAll(
   // blocks are the moderation domain's (above auth); here nobody is blocked
   Layer.provideMerge(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
   // users as everybody sees them (registration asks whether a username is taken), from the users domain
-  Layer.provideMerge(UsersDomain.layerDirectory),
+  Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, UserRecords.UserRecords.layer)),
   Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
 )
 
