@@ -91,7 +91,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
       // sessions' lifetimes, and the interval of the worker that removes dead ones on every node
       SessionsConfig.SessionsConfig.layerConfig,
-      Staff.Staff.layerConfig,
+      Staff.StaffConfig.layerConfig,
       WebLinks.WebLinks.layerConfigWithDevDefault(() => own.url),
       VerificationCodes.VerificationCodes.layerConfig,
       SecretBox.SecretBox.layerConfig,

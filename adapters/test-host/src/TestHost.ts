@@ -190,7 +190,7 @@ const configuration = (options: Options) =>
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
     SessionsConfig.SessionsConfig.layer(),
-    Staff.Staff.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
+    Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),
     VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET),
     SecretBox.SecretBox.layerEphemeral,

@@ -58,7 +58,7 @@ export const layer = (
     Layer.orDie(GatewayUrl.GatewayUrl.layer(`${options.webUrl.replace(/^http/, "ws")}/gateway`)),
     SessionsConfig.SessionsConfig.layer(),
     // No staff in this example: the moderation routes answer 403 to everyone.
-    Staff.Staff.layer({ userIds: [], phones: [] }),
+    Staff.StaffConfig.layer({ userIds: [], phones: [] }),
     WebLinks.WebLinks.layer(options.webUrl),
     Layer.orDie(VerificationCodes.VerificationCodes.layerConfig),
     SecretBox.SecretBox.layerEphemeral,

@@ -1,10 +1,10 @@
 /**
  * Everything CurrentUser shows about an account, read in one step: the hot path of every client
- * start (`GET /users/@me`). The memory adapter gathers it from the repositories; the PostgreSQL one
+ * start (`GET /users/@me`). The memory adapter gathers it from the repositories (users and profiles through the users domain's UserRecords); the PostgreSQL one
  * is a single query over users, credentials, profiles, 2FA and the newest open confirmation link.
  */
 import type { Snowflake } from "@veche/platform"
-import { type Profile, ProfilesRepo, type User, UsersRepo } from "@veche/users"
+import { type Profile, type User, UserRecords } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
@@ -25,24 +25,23 @@ export class AccountSnapshots extends Context.Service<
   AccountSnapshots,
   { readonly read: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Snapshot>> }
 >()("@veche/auth/AccountSnapshots") {
-  /** From the repositories, one lookup each (memory hosts). */
+  /** From the repositories and the users domain's UserRecords, one lookup each (memory hosts). */
   static readonly layerFromRepos: Layer.Layer<
     AccountSnapshots,
     never,
-    UsersRepo.UsersRepo | ProfilesRepo.ProfilesRepo | AccountsRepo | MfaRepo | EmailLinksRepo
+    UserRecords.UserRecords | AccountsRepo | MfaRepo | EmailLinksRepo
   > = Layer.effect(
     AccountSnapshots,
     Effect.gen(function* () {
-      const users = yield* UsersRepo.UsersRepo
-      const profiles = yield* ProfilesRepo.ProfilesRepo
+      const records = yield* UserRecords.UserRecords
       const accounts = yield* AccountsRepo
       const mfa = yield* MfaRepo
       const links = yield* EmailLinksRepo
       return AccountSnapshots.of({
         read: Effect.fnUntraced(function* (userId: Snowflake.Snowflake) {
-          const user = yield* users.findById(userId)
+          const user = yield* records.findUser(userId)
           if (Option.isNone(user)) return Option.none()
-          const profile = yield* profiles.get(userId)
+          const profile = yield* records.findProfile(userId)
           const credentials = Option.map(yield* accounts.findByUserId(userId), (account) => account.credentials)
           const totp = yield* mfa.find(userId)
           const pending = yield* links.newestOpen(userId, "bind", yield* DateTime.now)

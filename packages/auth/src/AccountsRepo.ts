@@ -2,12 +2,12 @@
  * The port to accounts (a user row plus its credentials row), and its in-memory adapter.
  *
  * Registration is all or nothing: either both rows exist afterwards or neither does. Phones,
- * e-mail addresses (case-insensitive) and usernames (case-insensitive, settled by UsersRepo) are
+ * e-mail addresses (case-insensitive) and usernames (case-insensitive, settled by the users domain) are
  * unique, and the store settles races on them, so of concurrent registrations of one phone, one
  * address or one username exactly one succeeds.
  */
 import type { Snowflake } from "@veche/platform"
-import { type UsersErrors, UsersRepo } from "@veche/users"
+import { UserRecords, type UsersErrors } from "@veche/users"
 import { Context, DateTime, Effect, Exit, Layer, Option, Ref } from "effect"
 import { type Account, type Credentials, emailKey } from "./Account.ts"
 import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
@@ -63,10 +63,10 @@ export class AccountsRepo extends Context.Service<
   }
 >()("@veche/auth/AccountsRepo") {
   /**
-   * Credentials in memory, users in whatever UsersRepo is given (the memory one in tests and the
-   * test host), so an account registered here is the user that GET /users/@me reads.
+   * Credentials in memory, users in the users domain's UserRecords (over its memory repositories in
+   * tests and the test host), so an account registered here is the user that GET /users/@me reads.
    */
-  static readonly layerMemory: Layer.Layer<AccountsRepo, never, UsersRepo.UsersRepo> = Layer.effect(
+  static readonly layerMemory: Layer.Layer<AccountsRepo, never, UserRecords.UserRecords> = Layer.effect(
     AccountsRepo,
     Effect.suspend(makeMemory)
   )
@@ -94,13 +94,13 @@ const clashes = (a: Credentials, b: Credentials): PhoneTaken | EmailTaken | unde
 
 function makeMemory() {
   return Effect.gen(function* () {
-    const users = yield* UsersRepo.UsersRepo
+    const users = yield* UserRecords.UserRecords
     const state = yield* Ref.make<State>({ credentials: new Map(), pending: new Map() })
 
     // Two stores cannot share a transaction, so the phone and e-mail are reserved first, in one
     // Ref.modify (check and claim are one step), and the user is inserted after; the reservation
     // is turned into the account, or released, by how the insert ended. A concurrent registration
-    // of the same phone or address meets the reservation; one of the same username meets UsersRepo.
+    // of the same phone or address meets the reservation; one of the same username meets the users domain's.
     const reserve = (credentials: Credentials) =>
       Ref.modify(state, (s): [Effect.Effect<void, PhoneTaken | EmailTaken>, State] => {
         for (const other of [...s.credentials.values(), ...s.pending.values()]) {
@@ -136,7 +136,7 @@ function makeMemory() {
       credentials === undefined
         ? Effect.succeed(Option.none<Account>())
         : Effect.map(
-            users.findById(credentials.userId),
+            users.findUser(credentials.userId),
             Option.map((user): Account => ({ user, credentials }))
           )
 

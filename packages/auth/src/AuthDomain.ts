@@ -9,7 +9,7 @@
 
 import type { Captcha, CarrierCheck, DeliveryQueue, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import type { QuotaLimiter } from "@veche/ratelimit"
-import type { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
+import type { PersonalData, PublicUsers, UserRecords } from "@veche/users"
 import { Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 import type { AccountBlocks } from "./AccountBlocks.ts"
@@ -40,9 +40,8 @@ export const layer: Layer.Layer<
   | Repositories
   // the account's block (logins, refreshes and recoveries ask it), answered by the moderation domain
   | AccountBlocks
-  // the users domain's stores
-  | UsersRepo.UsersRepo
-  | ProfilesRepo.ProfilesRepo
+  // users as everybody sees them (registration asks whether a username is taken)
+  | PublicUsers.PublicUsers
   // where its part of a user's personal data is registered (deletion and export read it)
   | PersonalData.PersonalData
   | DeliveryQueue.DeliveryQueue
@@ -70,20 +69,18 @@ export const layer: Layer.Layer<
  * Every repository of the domain in memory, fresh per build. Sessions read password changes from
  * the accounts beside them, so those are built once here and shared, and blocks through the
  * AccountBlocks port (the host's: the moderation domain's answer over its own store); the accounts
- * read the users domain's users, and the snapshots its users and profiles (the host's, shared with it).
+ * and the snapshots write and read users and profiles through the users domain's UserRecords (the
+ * host's, over the repositories the users domain serves).
  */
-export const layerMemoryRepositories: Layer.Layer<
-  Repositories,
-  never,
-  UsersRepo.UsersRepo | ProfilesRepo.ProfilesRepo | AccountBlocks
-> = AccountSnapshots.layerFromRepos.pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(
-      MfaRepo.layerMemory,
-      EmailLinksRepo.layerMemory,
-      SessionsRepo.layerMemory,
-      VerificationsRepo.layerMemory
-    )
-  ),
-  Layer.provideMerge(AccountsRepo.layerMemory)
-)
+export const layerMemoryRepositories: Layer.Layer<Repositories, never, UserRecords.UserRecords | AccountBlocks> =
+  AccountSnapshots.layerFromRepos.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        MfaRepo.layerMemory,
+        EmailLinksRepo.layerMemory,
+        SessionsRepo.layerMemory,
+        VerificationsRepo.layerMemory
+      )
+    ),
+    Layer.provideMerge(AccountsRepo.layerMemory)
+  )

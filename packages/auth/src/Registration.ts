@@ -6,7 +6,7 @@
  */
 import { GeoIp, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
-import { UsersErrors, UsersRepo } from "@veche/users"
+import { PublicUsers, UsersErrors } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { budgetKey, normaliseEmail } from "./Account.ts"
 import { EmailTaken, PhoneTaken } from "./AccountsErrors.ts"
@@ -100,7 +100,7 @@ export class Registration extends Context.Service<
     | VerificationsRepo
     | VerificationCodes
     | AccountsRepo
-    | UsersRepo.UsersRepo
+    | PublicUsers.PublicUsers
     | PasswordHasher
     | Sessions
     | QuotaLimiter.QuotaLimiter
@@ -116,7 +116,7 @@ export class Registration extends Context.Service<
       const verifications = yield* VerificationsRepo
       const codes = yield* VerificationCodes
       const accounts = yield* AccountsRepo
-      const users = yield* UsersRepo.UsersRepo
+      const users = yield* PublicUsers.PublicUsers
       const hasher = yield* PasswordHasher
       const sessions = yield* Sessions
       const quotas = yield* QuotaLimiter.QuotaLimiter

@@ -1,6 +1,7 @@
 /** @veche/auth: accounts and sessions. */
 export * as Account from "./Account.ts"
 export * as AccountBlocks from "./AccountBlocks.ts"
+export * as AccountLookup from "./AccountLookup.ts"
 export * as AccountPersonalData from "./AccountPersonalData.ts"
 export * as AccountSnapshot from "./AccountSnapshot.ts"
 export * as AccountsErrors from "./AccountsErrors.ts"

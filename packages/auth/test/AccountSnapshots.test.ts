@@ -1,5 +1,5 @@
 import { describe, layer } from "@effect/vitest"
-import { ProfilesRepo, UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import { AccountSnapshots } from "../src/AccountSnapshot.ts"
 import { AccountsRepo } from "../src/AccountsRepo.ts"
@@ -10,15 +10,9 @@ import { accountSnapshotsContract } from "./contracts/AccountSnapshotsContract.t
 describe("AccountSnapshots (memory, from the repositories)", () => {
   layer(
     AccountSnapshots.layerFromRepos.pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(
-          AccountsRepo.layerMemory,
-          ProfilesRepo.ProfilesRepo.layerMemory,
-          MfaRepo.layerMemory,
-          EmailLinksRepo.layerMemory
-        )
-      ),
-      Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
+      Layer.provideMerge(Layer.mergeAll(AccountsRepo.layerMemory, MfaRepo.layerMemory, EmailLinksRepo.layerMemory)),
+      Layer.provideMerge(UserRecords.UserRecords.layer),
+      Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
     )
   )((it) => accountSnapshotsContract(it))
 })

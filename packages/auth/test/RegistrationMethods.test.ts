@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { GeoIp, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
-import { UsersRepo } from "@veche/users"
+import { PublicUsers } from "@veche/users"
 import { Effect, Layer } from "effect"
 import { AccountsRepo } from "../src/AccountsRepo.ts"
 import { CaptchaGate } from "../src/CaptchaGate.ts"
@@ -33,7 +33,7 @@ const registration = Registration.layer.pipe(
       Layer.mock(VerificationsRepo)({}),
       Layer.mock(VerificationCodes)({}),
       Layer.mock(AccountsRepo)({}),
-      Layer.mock(UsersRepo.UsersRepo)({}),
+      Layer.mock(PublicUsers.PublicUsers)({}),
       Layer.mock(PasswordHasher)({}),
       Layer.mock(Sessions)({}),
       Layer.mock(QuotaLimiter.QuotaLimiter)({}),

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { DateTime, Duration, Effect, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { AccountBlocks } from "../src/AccountBlocks.ts"
@@ -36,7 +36,8 @@ const recording = (calls: Ref.Ref<Array<Swept>>, down: Ref.Ref<boolean>) =>
   ).pipe(
     Layer.provide(SessionsRepo.layerMemory),
     Layer.provide(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
-    Layer.provide(UsersRepo.UsersRepo.layerMemory)
+    Layer.provide(UserRecords.UserRecords.layer),
+    Layer.provide(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
   )
 
 /** `n` sessions revoked now, two tokens each. */

@@ -1,5 +1,5 @@
 import { describe, layer } from "@effect/vitest"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import { AccountBlocks } from "../src/AccountBlocks.ts"
 import { AccountsRepo } from "../src/AccountsRepo.ts"
@@ -10,7 +10,8 @@ describe("SessionsRepo (memory)", () => {
   layer(
     SessionsRepo.layerMemory.pipe(
       Layer.provide(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
-      Layer.provide(UsersRepo.UsersRepo.layerMemory)
+      Layer.provide(UserRecords.UserRecords.layer),
+      Layer.provide(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
     )
   )((it) => sessionsRepoContract(it))
 })

@@ -2,12 +2,12 @@
  * The guilds domain as one layer: its services (guilds, members and bans, roles, channels,
  * invitations), the events they publish and the GUILD_CREATE builder, and the users domain's
  * Memberships port and its part of a user's personal data (PersonalData) answered from the same
- * store. Hosts supply the store, the event bus, ids, account standings, secure randomness and the
- * PersonalData registry. Its repository list is `Repositories`; `layerMemoryRepositories` answers it
+ * store. Hosts supply the store, the event bus, ids, account standings, secure randomness, the
+ * users domain's PublicUsers (`UsersDomain.layerDirectory`) and the PersonalData registry. Its repository list is `Repositories`; `layerMemoryRepositories` answers it
  * in memory.
  */
 import type { EventBus, Snowflake } from "@veche/platform"
-import { type Memberships, type PersonalData, type ProfilesRepo, PublicUsers, type UsersRepo } from "@veche/users"
+import type { Memberships, PersonalData, PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { AccountStandings } from "./AccountStandings.ts"
@@ -33,15 +33,13 @@ export type Services =
   | Invites
   | GuildEvents
   | GuildSnapshots
-  | PublicUsers.PublicUsers
   | Memberships.Memberships
 
 export const layer: Layer.Layer<
   Services,
   never,
   | GuildsRepo
-  | UsersRepo.UsersRepo
-  | ProfilesRepo.ProfilesRepo
+  | PublicUsers.PublicUsers
   | EventBus.EventBus
   | Snowflake.SnowflakeGenerator
   | AccountStandings
@@ -55,11 +53,7 @@ export const layer: Layer.Layer<
   Invites.layer,
   GuildMemberships.layer,
   GuildPersonalData.layer
-).pipe(
-  Layer.provideMerge(GuildEvents.layer),
-  Layer.provideMerge(GuildSnapshots.layer),
-  Layer.provideMerge(PublicUsers.PublicUsers.layer)
-)
+).pipe(Layer.provideMerge(GuildEvents.layer), Layer.provideMerge(GuildSnapshots.layer))
 
 /** Every repository of the domain in memory, fresh per build. */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = GuildsRepo.layerMemory

@@ -12,7 +12,7 @@ export type Configuration =
   | ServiceInfo.ServiceInfo
   | GatewayUrl.GatewayUrl
   | SessionsConfig.SessionsConfig
-  | Staff.Staff
+  | Staff.StaffConfig
   | WebLinks.WebLinks
   | VerificationCodes.VerificationCodes
   | SecretBox.SecretBox

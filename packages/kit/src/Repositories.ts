@@ -7,7 +7,7 @@ import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { PrivacyDomain } from "@veche/privacy"
-import { UsersDomain } from "@veche/users"
+import { UserRecords, UsersDomain } from "@veche/users"
 import { Layer } from "effect"
 
 export type Repositories =
@@ -20,11 +20,14 @@ export type Repositories =
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
- * (accounts and snapshots read users and profiles; sessions read blocks through auth's
+ * (accounts and snapshots write and read users and profiles through the users domain's
+ * UserRecords, over the users' memory stores below; sessions read blocks through auth's
  * AccountBlocks port, answered over the moderation store) get the one store below them.
  */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll(
-  AuthDomain.layerMemoryRepositories.pipe(Layer.provide(SanctionBlocks.layer)),
+  AuthDomain.layerMemoryRepositories.pipe(
+    Layer.provide(Layer.merge(SanctionBlocks.layer, UserRecords.UserRecords.layer))
+  ),
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
   ApplicationsDomain.layerMemoryRepositories

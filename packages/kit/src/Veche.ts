@@ -9,14 +9,14 @@
  * it reads, below those reading it), its `Services` and `Repositories` in the unions.
  */
 import type { ApplicationsDomain } from "@veche/applications"
-import { AuthDomain } from "@veche/auth"
+import { AccountLookup, AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
-import { PersonalData, type UsersDomain } from "@veche/users"
+import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
@@ -64,8 +64,11 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   Layer.provideMerge(UsersOnAccounts.layer),
   Layer.provideMerge(GuildsDomain.layer),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
-  // AccountStandings); it reads only repositories and who is staff
+  // AccountStandings); it reads who is staff and the lookups below
   Layer.provideMerge(ModerationDomain.layer),
+  // what the domains below auth and users read of them, over their repositories alone: users as
+  // everybody sees them (guilds, moderation), an account's phone and verification (moderation)
+  Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),
   // shared by the domains: outgoing SMS and mail (sent by this node's worker), profile images, and
   // the registry every domain's part of a user's personal data registers in
   Layer.provideMerge(

@@ -12,7 +12,7 @@
  */
 import type { Block } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
-import { UsersRepo } from "@veche/users"
+import { PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import {
   BlockEndInPast,
@@ -91,16 +91,16 @@ export class Moderation extends Context.Service<
     readonly restriction: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Sanction.Restriction>>
   }
 >()("@veche/moderation/Moderation") {
-  static readonly layer: Layer.Layer<Moderation, never, Staff | SanctionsRepo | UsersRepo.UsersRepo> = Layer.effect(
+  static readonly layer: Layer.Layer<Moderation, never, Staff | SanctionsRepo | PublicUsers.PublicUsers> = Layer.effect(
     Moderation,
     Effect.gen(function* () {
       const staff = yield* Staff
       const sanctions = yield* SanctionsRepo
-      const users = yield* UsersRepo.UsersRepo
+      const users = yield* PublicUsers.PublicUsers
 
       const authorise = Effect.fnUntraced(function* (staffId: Snowflake.Snowflake, userId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
-        if (Option.isNone(yield* users.findById(userId))) return yield* new NoSuchUser()
+        if (Option.isNone(yield* users.find(userId))) return yield* new NoSuchUser()
       })
 
       const sanction = <View, OnSelf, EndInPast>(name: string, rules: Rules<View, OnSelf, EndInPast>) =>

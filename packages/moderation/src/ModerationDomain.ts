@@ -2,19 +2,20 @@
  * The moderation domain as one layer: the staff actions (Moderation) and the ports of the domains
  * below that it answers: auth's AccountBlocks (the block logins and refreshes ask) and guilds'
  * AccountStandings (the restriction invitations ask). Hosts supply the sanctions store, who is
- * staff (`Staff.layerConfig` or a fixed list), and the accounts and users repositories it reads.
+ * staff (`StaffConfig.layerConfig` or a fixed list), and the users and accounts services it reads
+ * (PublicUsers, and AccountLookup for staff listed by phone).
  */
-import type { AccountBlocks, AccountsRepo } from "@veche/auth"
+import type { AccountBlocks, AccountLookup } from "@veche/auth"
 import type { AccountStandings } from "@veche/guilds"
-import type { UsersRepo } from "@veche/users"
+import type { PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import * as GuildStandings from "./GuildStandings.ts"
 import { Moderation } from "./Moderation.ts"
 import * as SanctionBlocks from "./SanctionBlocks.ts"
 import { SanctionsRepo } from "./SanctionsRepo.ts"
-import type { Staff } from "./Staff.ts"
+import { Staff, type StaffConfig } from "./Staff.ts"
 
-export type Services = Moderation | AccountBlocks.AccountBlocks | AccountStandings.AccountStandings
+export type Services = Moderation | Staff | AccountBlocks.AccountBlocks | AccountStandings.AccountStandings
 
 /** The domain's repository ports (PostgreSQL: `PgSanctionsRepo`). */
 export type Repositories = SanctionsRepo
@@ -25,5 +26,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = SanctionsRepo.
 export const layer: Layer.Layer<
   Services,
   never,
-  Repositories | Staff | UsersRepo.UsersRepo | AccountsRepo.AccountsRepo
-> = Layer.merge(GuildStandings.layer, SanctionBlocks.layer).pipe(Layer.provideMerge(Moderation.layer))
+  Repositories | StaffConfig | PublicUsers.PublicUsers | AccountLookup.AccountLookup
+> = Layer.merge(GuildStandings.layer, SanctionBlocks.layer).pipe(
+  Layer.provideMerge(Moderation.layer),
+  Layer.provideMerge(Staff.layer)
+)

@@ -2,9 +2,12 @@
  * Who is platform staff: accounts listed by user id (`SERVICE_STAFF_USER_IDS`) or by phone
  * (`SERVICE_STAFF_PHONES`, any accepted spelling), both comma-separated. Read from configuration,
  * not the database, so that granting staff rights is an operator's act on the deployment.
+ *
+ * The host gives the lists (StaffConfig, a setting); the moderation domain builds Staff over them
+ * and the accounts domain's AccountLookup (a phone is matched against the account's own).
  */
 
-import { AccountsRepo, Phone } from "@veche/auth"
+import { AccountLookup, Phone } from "@veche/auth"
 import { Snowflake } from "@veche/platform"
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Schema } from "effect"
 
@@ -17,32 +20,35 @@ export class Staff extends Context.Service<
   Staff,
   { readonly isStaff: (userId: Snowflake.Snowflake) => Effect.Effect<boolean> }
 >()("@veche/moderation/Staff") {
-  static readonly layer = (list: StaffList): Layer.Layer<Staff, never, AccountsRepo.AccountsRepo> =>
-    Layer.effect(
-      Staff,
-      Effect.gen(function* () {
-        const accounts = yield* AccountsRepo.AccountsRepo
-        const ids = new Set(list.userIds)
-        // Any accepted spelling; an entry that is no phone at all matches nobody.
-        const phones = new Set(list.phones.flatMap((text) => Option.toArray(Phone.normalise(text))))
-        return Staff.of({
-          isStaff: (userId) =>
-            ids.has(userId)
-              ? Effect.succeed(true)
-              : phones.size === 0
-                ? Effect.succeed(false)
-                : Effect.map(accounts.findByUserId(userId), (account) =>
-                    Option.exists(
-                      account,
-                      (found) => found.credentials.phone !== null && phones.has(found.credentials.phone)
-                    )
-                  )
-        })
+  static readonly layer: Layer.Layer<Staff, never, StaffConfig | AccountLookup.AccountLookup> = Layer.effect(
+    Staff,
+    Effect.gen(function* () {
+      const list = yield* StaffConfig
+      const accounts = yield* AccountLookup.AccountLookup
+      const ids = new Set(list.userIds)
+      // Any accepted spelling; an entry that is no phone at all matches nobody.
+      const phones = new Set(list.phones.flatMap((text) => Option.toArray(Phone.normalise(text))))
+      return Staff.of({
+        isStaff: (userId) =>
+          ids.has(userId)
+            ? Effect.succeed(true)
+            : phones.size === 0
+              ? Effect.succeed(false)
+              : Effect.map(accounts.read(userId), (account) =>
+                  Option.exists(account, (found) => found.phone !== null && phones.has(found.phone))
+                )
       })
-    )
+    })
+  )
+}
+
+/** The staff lists as the host gives them (a setting, like the other Configuration services). */
+export class StaffConfig extends Context.Service<StaffConfig, StaffList>()("@veche/moderation/StaffConfig") {
+  static readonly layer = (list: StaffList): Layer.Layer<StaffConfig> =>
+    Layer.succeed(StaffConfig, StaffConfig.of(list))
 
   /** Both lists from configuration; a malformed entry stops the start rather than being ignored. */
-  static readonly layerConfig: Layer.Layer<Staff, Config.ConfigError, AccountsRepo.AccountsRepo> = Layer.unwrap(
+  static readonly layerConfig: Layer.Layer<StaffConfig, Config.ConfigError> = Layer.unwrap(
     Effect.gen(function* () {
       const split = (name: string) =>
         Config.String(name).pipe(
@@ -76,7 +82,7 @@ export class Staff extends Context.Service<
         }
         phones.push(phone.value)
       }
-      return Staff.layer({ userIds, phones })
+      return StaffConfig.layer({ userIds, phones })
     })
   )
 }

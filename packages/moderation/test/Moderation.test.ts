@@ -5,28 +5,30 @@
  * The wire (status codes, bodies) is pinned by test/blocks.test.ts and test/restrictions.test.ts.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { AccountBlocks, AccountsRepo, Phone } from "@veche/auth"
+import { AccountBlocks, AccountLookup, AccountsRepo, Phone } from "@veche/auth"
 import { AccountStandings } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { capture } from "@veche/platform/test/support/CapturedLogs"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersDomain, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Exit, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type * as ModerationModule from "../src/Moderation.ts"
 import { Moderation } from "../src/Moderation.ts"
 import * as ModerationDomain from "../src/ModerationDomain.ts"
 import { SanctionsRepo } from "../src/SanctionsRepo.ts"
-import { Staff } from "../src/Staff.ts"
+import { StaffConfig } from "../src/Staff.ts"
 
 const ids = Effect.runSync(Snowflake.SnowflakeGenerator.make(16))
 const STAFF = Snowflake.Snowflake.make("1311000000000000091")
 const STAFF_PHONE = "+79160000091"
 
 const domain = ModerationDomain.layer.pipe(
-  Layer.provide(Staff.layer({ userIds: [STAFF], phones: ["8 (916) 000-00-92"] })),
+  Layer.provide(StaffConfig.layer({ userIds: [STAFF], phones: ["8 (916) 000-00-92"] })),
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
+  Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),
   Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
-  Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
+  Layer.provideMerge(UserRecords.UserRecords.layer),
+  Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
 )
 
 /** An account (user and credentials) created now, with this phone or a fresh one. */

@@ -1,6 +1,6 @@
 import { describe, layer } from "@effect/vitest"
 import { AccountsRepo, SessionsRepo } from "@veche/auth"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { Layer } from "effect"
 import * as SanctionBlocks from "../src/SanctionBlocks.ts"
 import { SanctionsRepo } from "../src/SanctionsRepo.ts"
@@ -13,7 +13,8 @@ describe("SanctionsRepo (memory)", () => {
       Layer.provide(SanctionBlocks.layer),
       Layer.provideMerge(SanctionsRepo.layerMemory),
       Layer.provide(AccountsRepo.AccountsRepo.layerMemory),
-      Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
+      Layer.provide(UserRecords.UserRecords.layer),
+      Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
     )
   )((it) => sanctionsRepoContract(it))
 })

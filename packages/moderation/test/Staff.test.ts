@@ -1,20 +1,30 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AccountsRepo } from "@veche/auth"
-import { UsersRepo } from "@veche/users"
+import { AccountLookup, AccountsRepo } from "@veche/auth"
+import { ProfilesRepo, UserRecords, UsersRepo } from "@veche/users"
 import { ConfigProvider, Effect, Layer } from "effect"
-import { Staff } from "../src/Staff.ts"
+import { Staff, StaffConfig } from "../src/Staff.ts"
 
 const withEnv = (env: Record<string, string>) =>
   Effect.service(Staff).pipe(
     Effect.provide(
-      Staff.layerConfig.pipe(
-        Layer.provide(AccountsRepo.AccountsRepo.layerMemory.pipe(Layer.provide(UsersRepo.UsersRepo.layerMemory))),
+      Staff.layer.pipe(
+        Layer.provide(StaffConfig.layerConfig),
+        Layer.provide(
+          AccountLookup.AccountLookup.layer.pipe(
+            Layer.provide(
+              AccountsRepo.AccountsRepo.layerMemory.pipe(
+                Layer.provide(UserRecords.UserRecords.layer),
+                Layer.provide(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
+              )
+            )
+          )
+        ),
         Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))
       )
     )
   )
 
-describe("Staff.layerConfig", () => {
+describe("StaffConfig.layerConfig", () => {
   it.effect("reads user ids and phones in any spelling; nobody is staff by default", () =>
     Effect.gen(function* () {
       const staff = yield* withEnv({ SERVICE_STAFF_USER_IDS: " 1311000000000000042 , 1311000000000000043" })

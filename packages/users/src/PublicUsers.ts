@@ -13,6 +13,8 @@ export class PublicUsers extends Context.Service<
   PublicUsers,
   {
     readonly find: (userId: Snowflake.Snowflake, bot?: boolean) => Effect.Effect<Option.Option<PublicUser.PublicUser>>
+    /** By username, in any letter case (as usernames are unique): whether a name is taken. */
+    readonly findByUsername: (username: string) => Effect.Effect<Option.Option<PublicUser.PublicUser>>
     /** Several at once; unknown ids are left out. */
     readonly findMany: (
       userIds: ReadonlyArray<Snowflake.Snowflake>,
@@ -33,6 +35,10 @@ export class PublicUsers extends Context.Service<
         )
       return PublicUsers.of({
         find,
+        findByUsername: (username) =>
+          Effect.flatMap(users.findByUsername(username), (user) =>
+            Option.isNone(user) ? Effect.succeedNone : find(user.value.id)
+          ),
         findMany: (userIds, isBot = () => false) =>
           Effect.map(
             Effect.forEach([...new Set(userIds)], (userId) => find(userId, isBot(userId)), { concurrency: 8 }),

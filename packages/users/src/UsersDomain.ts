@@ -4,8 +4,9 @@
  * personal data (UserPersonalData). Its repository list is
  * `Repositories`; `layerMemoryRepositories` answers them in memory. Hosts supply the repositories,
  * the event bus and the ports other domains answer: Memberships (guilds), AccountDetails (auth),
- * UserImages (media). GuildsDomain builds its own PublicUsers (stateless, over the same
- * repositories): the guilds answer Memberships, so taking it from here would make a layer cycle.
+ * UserImages (media). `layerDirectory` is the part the domains below this one read (guilds,
+ * moderation: users as everybody sees them), over the repositories only: the guilds answer
+ * Memberships, so taking PublicUsers from `layer` would make a layer cycle.
  */
 import type { EventBus } from "@veche/platform"
 import { Layer } from "effect"
@@ -39,3 +40,9 @@ export const layer: Layer.Layer<
   never,
   Repositories | EventBus.EventBus | Memberships | AccountDetails | UserImages | PersonalData
 > = Layer.mergeAll(Profiles.layer, CurrentUser.layer, Relationships.layer, PublicUsers.layer, UserPersonalData.layer)
+
+/**
+ * Users as everybody sees them (PublicUsers) alone, over the repositories: what the domains below
+ * this one (guilds, moderation) read instead of the users' repositories.
+ */
+export const layerDirectory: Layer.Layer<PublicUsers, never, UsersRepo | ProfilesRepo> = PublicUsers.layer

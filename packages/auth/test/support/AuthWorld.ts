@@ -5,7 +5,7 @@
  */
 import { CarrierCheck, DevOutbox, GeoIp, SecretBox, SmsSender, Snowflake } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore } from "@veche/ratelimit"
-import { UsersRepo } from "@veche/users"
+import { ProfilesRepo, UserRecords, UsersDomain, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Layer, Redacted } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
@@ -49,7 +49,9 @@ const repositories = Layer.mergeAll(
 ).pipe(
   // blocks are the moderation domain's (above auth); here nobody is blocked
   Layer.provideMerge(Layer.merge(AccountBlocks.layerNone, AccountsRepo.layerMemory)),
-  Layer.provideMerge(UsersRepo.UsersRepo.layerMemory)
+  // users as everybody sees them (registration asks whether a username is taken), from the users domain
+  Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, UserRecords.UserRecords.layer)),
+  Layer.provideMerge(Layer.merge(UsersRepo.UsersRepo.layerMemory, ProfilesRepo.ProfilesRepo.layerMemory))
 )
 
 /** An address the country check places in Russia (e-mail registration is not offered there). */

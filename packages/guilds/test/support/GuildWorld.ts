@@ -4,7 +4,7 @@
  * service-level guild test provides instead of the HTTP host. Each test builds its own world.
  */
 import { EventBus, Snowflake } from "@veche/platform"
-import { PersonalData, ProfilesRepo, UsersRepo } from "@veche/users"
+import { PersonalData, ProfilesRepo, UsersDomain, UsersRepo } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
@@ -35,6 +35,8 @@ const clock = Layer.effectDiscard(TestClock.setTime(DateTime.toEpochMillis(START
 
 export const layer = GuildsDomain.layer.pipe(
   Layer.provideMerge(standings),
+  // users as everybody sees them, from the users domain over its memory stores
+  Layer.provideMerge(UsersDomain.layerDirectory),
   Layer.provideMerge(
     Layer.mergeAll(
       GuildsRepo.layerMemory,
