@@ -4,6 +4,7 @@
  * its type does the same, so a handler's error type is exactly the errors its endpoint declares.
  */
 import { MaxApplicationsReached, MissingAccess, TwoFactorRequiredForOperation, UnknownApplication } from "@veche/errors"
+import * as RefusalTable from "./RefusalTable.ts"
 
 const table = {
   NoSuchApplication: () => new UnknownApplication(),
@@ -12,20 +13,7 @@ const table = {
   MfaRequired: () => new TwoFactorRequiredForOperation()
 } as const
 
-type Table = typeof table
-
 /** The API error a refusal becomes; other errors stay as they are. */
-export type ApiErrorOf<E> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof Table
-    ? ReturnType<Table[Tag]>
-    : E
-  : E
+export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
-export const refuse = <E>(error: E): ApiErrorOf<E> => {
-  const tag = (error as { readonly _tag?: unknown })._tag
-  if (typeof tag === "string" && Object.hasOwn(table, tag)) {
-    const make = table[tag as keyof Table] as (refusal: never) => unknown
-    return make(error as never) as ApiErrorOf<E>
-  }
-  return error as ApiErrorOf<E>
-}
+export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)

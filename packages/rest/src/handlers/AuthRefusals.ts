@@ -31,6 +31,7 @@ import {
 import { RateLimitHeaders } from "@veche/ratelimit"
 import { Effect } from "effect"
 import { HttpEffect, HttpServerResponse } from "effect/http"
+import * as RefusalTable from "./RefusalTable.ts"
 
 /** 400 50035 with one problem on one field, as the mirrored platform answers a refused form. */
 const onField = (field: string, code: string, message: string) => InvalidFormBody.field([field], code, message)
@@ -97,30 +98,10 @@ const phoneChange = {
   PhoneTaken: () => new Conflict({ message: "This phone number is already registered." })
 } as const
 
-type Table = { readonly [Tag in string]: (refusal: never) => unknown }
+/** The API error a refusal becomes under a table (this domain's by default); others stay as they are. */
+export type ApiErrorOf<E, T extends RefusalTable.Table = typeof table> = RefusalTable.ApiErrorOf<E, T>
 
-/** The API error a refusal becomes under a table; other errors stay as they are. */
-export type ApiErrorOf<E, T extends Table = typeof table> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof T
-    ? ReturnType<T[Tag]>
-    : E
-  : E
-
-const tagOf = (error: unknown): string | undefined => {
-  const tag = (error as { readonly _tag?: unknown } | null)?._tag
-  return typeof tag === "string" ? tag : undefined
-}
-
-const refuseWith =
-  <T extends Table>(refusals: T) =>
-  <E>(error: E): ApiErrorOf<E, T> => {
-    const tag = tagOf(error)
-    if (tag !== undefined && Object.hasOwn(refusals, tag)) {
-      const make = refusals[tag] as (refusal: never) => unknown
-      return make(error as never) as ApiErrorOf<E, T>
-    }
-    return error as ApiErrorOf<E, T>
-  }
+const { refuseWith, tagOf } = RefusalTable
 
 /** The headers a refusal's answer carries besides its body: a quota's retry time and scope. */
 const headersOf = (error: unknown) =>
@@ -132,7 +113,7 @@ const headersOf = (error: unknown) =>
     : undefined
 
 const refusingWith =
-  <T extends Table>(refusals: T) =>
+  <T extends RefusalTable.Table>(refusals: T) =>
   <A, E, R>(self: Effect.Effect<A, E, R>) => {
     const toApi = refuseWith(refusals)
     return Effect.catch(self, (error) => {

@@ -26,6 +26,7 @@ import {
   VerificationRequired
 } from "@veche/errors"
 import type { GuildsErrors } from "@veche/guilds"
+import * as RefusalTable from "./RefusalTable.ts"
 
 const table = {
   NoSuchGuild: () => new UnknownGuild(),
@@ -51,20 +52,7 @@ const table = {
     InvalidFormBody.field(refusal.field.split("."), refusal.code, refusal.message)
 } as const
 
-type Table = typeof table
-
 /** The API error a refusal becomes; other errors stay as they are. */
-export type ApiErrorOf<E> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof Table
-    ? ReturnType<Table[Tag]>
-    : E
-  : E
+export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
-export const refuse = <E>(error: E): ApiErrorOf<E> => {
-  const tag = (error as { readonly _tag?: unknown })._tag
-  if (typeof tag === "string" && tag in table) {
-    const make = table[tag as keyof Table] as (refusal: never) => unknown
-    return make(error as never) as ApiErrorOf<E>
-  }
-  return error as ApiErrorOf<E>
-}
+export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)

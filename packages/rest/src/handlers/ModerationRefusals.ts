@@ -5,6 +5,7 @@
  * errors its endpoint declares.
  */
 import { InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
+import * as RefusalTable from "./RefusalTable.ts"
 
 /** 400 50035 with one problem on one field, as the mirrored platform answers a refused form. */
 const onField = (field: string, code: string, message: string) => InvalidFormBody.field([field], code, message)
@@ -18,20 +19,7 @@ const table = {
   RestrictionEndInPast: () => onField("until", "BASE_TYPE_BAD_DATE", "The end must be in the future.")
 } as const
 
-type Table = typeof table
-
 /** The API error a refusal becomes; other errors stay as they are. */
-export type ApiErrorOf<E> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof Table
-    ? ReturnType<Table[Tag]>
-    : E
-  : E
+export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
-export const refuse = <E>(error: E): ApiErrorOf<E> => {
-  const tag = (error as { readonly _tag?: unknown })._tag
-  if (typeof tag === "string" && Object.hasOwn(table, tag)) {
-    const make = table[tag as keyof Table] as (refusal: never) => unknown
-    return make(error as never) as ApiErrorOf<E>
-  }
-  return error as ApiErrorOf<E>
-}
+export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)

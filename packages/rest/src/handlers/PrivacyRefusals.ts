@@ -8,6 +8,7 @@
 import { Conflict, InvalidFormBody } from "@veche/errors"
 import { Effect } from "effect"
 import * as AuthRefusals from "./AuthRefusals.ts"
+import * as RefusalTable from "./RefusalTable.ts"
 
 const table = {
   /** Deletion asked by the owner of servers with other members: a form error on `guilds`. */
@@ -17,23 +18,10 @@ const table = {
   ExportInProgress: () => new Conflict({ message: "An export is being prepared already." })
 } as const
 
-type Table = typeof table
-
 /** The API error a refusal becomes; other errors stay as they are. */
-export type ApiErrorOf<E> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof Table
-    ? ReturnType<Table[Tag]>
-    : E
-  : E
+export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
-export const refuse = <E>(error: E): ApiErrorOf<E> => {
-  const tag = (error as { readonly _tag?: unknown } | null)?._tag
-  if (typeof tag === "string" && Object.hasOwn(table, tag)) {
-    const make = table[tag as keyof Table] as (refusal: never) => unknown
-    return make(error as never) as ApiErrorOf<E>
-  }
-  return error as ApiErrorOf<E>
-}
+export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)
 
 /** A privacy route's effect with its refusals, and the accounts domain's it meets, as API errors. */
 export const refusing = <A, E, R>(

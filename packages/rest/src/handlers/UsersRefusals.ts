@@ -6,6 +6,7 @@
  */
 import { InvalidFormBody, NotImplemented, ServiceUnavailable, UnknownUser } from "@veche/errors"
 import type { UsersErrors } from "@veche/users"
+import * as RefusalTable from "./RefusalTable.ts"
 
 const table = {
   /** An unknown user, or the caller's own account gone while its token was still valid. */
@@ -17,20 +18,7 @@ const table = {
   ImageStorageUnavailable: () => new ServiceUnavailable()
 } as const
 
-type Table = typeof table
-
 /** The API error a refusal becomes; other errors stay as they are. */
-export type ApiErrorOf<E> = E extends { readonly _tag: infer Tag }
-  ? Tag extends keyof Table
-    ? ReturnType<Table[Tag]>
-    : E
-  : E
+export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
-export const refuse = <E>(error: E): ApiErrorOf<E> => {
-  const tag = (error as { readonly _tag?: unknown })._tag
-  if (typeof tag === "string" && Object.hasOwn(table, tag)) {
-    const make = table[tag as keyof Table] as (refusal: never) => unknown
-    return make(error as never) as ApiErrorOf<E>
-  }
-  return error as ApiErrorOf<E>
-}
+export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)
