@@ -1,7 +1,8 @@
 /**
  * A body, path and query fuzzer over every route of the OpenAPI document, against the reference
  * server on PostgreSQL (DATABASE_URL when set, else the embedded one), without a token and with a
- * valid user's token. Whatever it sends, the server must answer within 5 s, never 5xx, and every
+ * valid user's token, and every route once with each of a list of junk credentials, all at once.
+ * Whatever it sends, the server must answer within 5 s, never 5xx, and every
  * error must be JSON with an integer `code` (429: `{message, retry_after, global}`).
  *
  * Each route gets: garbage in each path and query parameter (huge and negative ids, NUL, bad
@@ -506,9 +507,10 @@ const isErrorShape = (status: number, body: unknown): boolean => {
 const shorten = (text: string, max = 200) =>
   text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
 
-const judge = async (base: string, c: Case, token: string): Promise<Failure | undefined> => {
+/** `c.token` sends `authorization` (the user's `Bearer <token>`, or a junk credential). */
+const judge = async (base: string, c: Case, authorization: string): Promise<Failure | undefined> => {
   const headers: Record<string, string> = {}
-  if (c.token) headers.authorization = `Bearer ${token}`
+  if (c.token) headers.authorization = authorization
   if (c.body !== undefined && c.body.contentType !== "")
     headers["content-type"] = c.body.contentType ?? "application/json"
   const started = Date.now()
@@ -556,6 +558,18 @@ const judge = async (base: string, c: Case, token: string): Promise<Failure | un
     )
   }
 }
+
+/** Credentials that are no one's: each route must refuse them (or ignore them) in the API's shape. */
+const JUNK_CREDENTIALS = [
+  "Bearer junk",
+  "Bot junk",
+  `Bot vbt_${"A".repeat(43)}`,
+  `Bearer vat_${"A".repeat(43)}`,
+  `Bearer vbt_${"A".repeat(43)}`,
+  `Bot ${"a".repeat(8_000)}`,
+  "Basic Zm9vOmJhcg==",
+  "Bearer"
+]
 
 /** Raw requests fetch cannot send: bytes a URL parser would refuse, handed to the socket as they are. */
 const RAW_REQUESTS: ReadonlyArray<{ readonly input: string; readonly head: string }> = [
@@ -683,11 +697,34 @@ describe("fuzzing every route of the OpenAPI document", () => {
           lastRoute = c.route
           await ensureToken()
         }
-        const failure = await judge(server.base, { ...c, path: c.path.replace(/^\/api\/v1\//, "/api/v10/") }, token)
+        const failure = await judge(
+          server.base,
+          { ...c, path: c.path.replace(/^\/api\/v1\//, "/api/v10/") },
+          `Bearer ${token}`
+        )
         if (failure !== undefined) failures.push(failure)
       }
     }
     await Promise.all(Array.from({ length: CONCURRENCY }, worker))
+    // Junk credentials on every route (its first case: a plain request), all of them at once.
+    const firstOfRoute = [...new Map(cases.filter((c) => !c.token).map((c) => [c.route, c])).values()]
+    const junk = await Promise.all(
+      firstOfRoute.flatMap((c) =>
+        JUNK_CREDENTIALS.map((credential) =>
+          judge(
+            server.base,
+            {
+              ...c,
+              token: true,
+              input: `${c.input} + junk credential ${credential.slice(0, 20)}`,
+              path: c.path.replace(/^\/api\/v1\//, "/api/v10/")
+            },
+            credential
+          )
+        )
+      )
+    )
+    for (const failure of junk) if (failure !== undefined) failures.push(failure)
     for (const { input, head } of RAW_REQUESTS) {
       const received = await rawExchange(server.base, head)
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0)
@@ -713,7 +750,11 @@ describe("fuzzing every route of the OpenAPI document", () => {
     // last: on a server with the quadratic e-mail pattern each of these holds the event loop for seconds
     for (const c of redos) {
       await ensureToken()
-      const failure = await judge(server.base, { ...c, path: c.path.replace(/^\/api\/v1\//, "/api/v10/") }, token)
+      const failure = await judge(
+        server.base,
+        { ...c, path: c.path.replace(/^\/api\/v1\//, "/api/v10/") },
+        `Bearer ${token}`
+      )
       if (failure !== undefined) failures.push(failure)
     }
     const tookMs = Date.now() - startedAt
@@ -736,7 +777,7 @@ describe("fuzzing every route of the OpenAPI document", () => {
       .map((f) => `${f.route} [${f.token ? "token" : "no token"}] ${f.input} → ${f.status} ${f.body} (${f.why})`)
       .join("\n")
     console.log(
-      `fuzzer: ${cases.length + redos.length + RAW_REQUESTS.length} requests over ${new Set(cases.map((c) => c.route)).size} routes in ${tookMs} ms (seed ${SEED}), ${failures.length} failures`
+      `fuzzer: ${cases.length + junk.length + redos.length + RAW_REQUESTS.length} requests over ${new Set(cases.map((c) => c.route)).size} routes in ${tookMs} ms (seed ${SEED}), ${failures.length} failures`
     )
     expect(failures.length, `\n${report}\n`).toBe(0)
   }, 240_000)
