@@ -1,11 +1,11 @@
 /**
  * Bot tokens and client secrets: a type prefix and 32 random bytes (256 bits) in base64url, stored
- * only as their SHA-256 digest (as the accounts domain's Tokens). No prefix begins with "bot" or
+ * only as their SHA-256 digest (platform's OpaqueSecrets, as the accounts domain's Tokens). No prefix begins with "bot" or
  * "bearer" in any letter case: bot libraries strip such a leading word from the token they are given.
  */
-import { Context, Effect, Layer, Redacted } from "effect"
-import { Digest, SecureRandom } from "effect/crypto"
-import { Base64Url } from "effect/encoding"
+import * as OpaqueSecrets from "@veche/platform/OpaqueSecrets"
+import { Context, Effect, Layer, type Redacted } from "effect"
+import type { Digest, SecureRandom } from "effect/crypto"
 
 export const PREFIXES = {
   /** A bot's token (`Authorization: Bot <token>`). */
@@ -15,13 +15,7 @@ export const PREFIXES = {
 } as const
 export type Kind = keyof typeof PREFIXES
 
-export interface Minted {
-  /** Shown to the owner once. */
-  readonly token: Redacted.Redacted<string>
-  readonly digest: string
-}
-
-const encoder = new TextEncoder()
+export type Minted = OpaqueSecrets.Minted
 
 export class ApplicationSecrets extends Context.Service<
   ApplicationSecrets,
@@ -34,17 +28,10 @@ export class ApplicationSecrets extends Context.Service<
     Layer.effect(
       ApplicationSecrets,
       Effect.gen(function* () {
-        const random = yield* SecureRandom.SecureRandom
-        const hash = yield* Digest.Digest
-        const digest = (token: Redacted.Redacted<string>) =>
-          hash.digestHex(Digest.sha256, encoder.encode(Redacted.value(token)))
+        const secrets = yield* OpaqueSecrets.make
         return ApplicationSecrets.of({
-          mint: (kind) =>
-            Effect.gen(function* () {
-              const token = Redacted.make(`${PREFIXES[kind]}${Base64Url.encode(yield* random.randomBytes(32))}`)
-              return { token, digest: yield* digest(token) }
-            }),
-          digest
+          mint: (kind) => secrets.mint(PREFIXES[kind]),
+          digest: secrets.digest
         })
       })
     )

@@ -3,9 +3,9 @@
  * SHA-256 digest is ever stored, so a leaked table grants nothing. No prefix begins with "bot" or
  * "bearer" in any letter case: bot libraries strip such a leading word from the token they are given.
  */
+import * as OpaqueSecrets from "@veche/platform/OpaqueSecrets"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { Digest, SecureRandom } from "effect/crypto"
-import { Base64Url } from "effect/encoding"
+import type { Digest, SecureRandom } from "effect/crypto"
 
 export const PREFIXES = {
   access: "vat_",
@@ -17,14 +17,7 @@ export const PREFIXES = {
 } as const
 export type Kind = keyof typeof PREFIXES
 
-export interface Minted {
-  /** Shown to the client once. */
-  readonly token: Redacted.Redacted<string>
-  /** What the store keeps and looks up by. */
-  readonly digest: string
-}
-
-const encoder = new TextEncoder()
+export type Minted = OpaqueSecrets.Minted
 
 export class Tokens extends Context.Service<
   Tokens,
@@ -39,17 +32,10 @@ export class Tokens extends Context.Service<
   static readonly layer: Layer.Layer<Tokens, never, SecureRandom.SecureRandom | Digest.Digest> = Layer.effect(
     Tokens,
     Effect.gen(function* () {
-      const random = yield* SecureRandom.SecureRandom
-      const hash = yield* Digest.Digest
-      const digest = (token: Redacted.Redacted<string>) =>
-        hash.digestHex(Digest.sha256, encoder.encode(Redacted.value(token)))
+      const secrets = yield* OpaqueSecrets.make
       return Tokens.of({
-        mint: (kind) =>
-          Effect.gen(function* () {
-            const token = Redacted.make(`${PREFIXES[kind]}${Base64Url.encode(yield* random.randomBytes(32))}`)
-            return { token, digest: yield* digest(token) }
-          }),
-        digest,
+        mint: (kind) => secrets.mint(PREFIXES[kind]),
+        digest: secrets.digest,
         kindOf: (token) => {
           const value = Redacted.value(token)
           if (value.startsWith(PREFIXES.access)) return "access"
