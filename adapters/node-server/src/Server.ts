@@ -9,6 +9,7 @@ import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
+import { DispatchSource, Gateway, GatewayConfig, IdentifyLimits } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig } from "@veche/media"
@@ -89,6 +90,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const configuration = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
       GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
+      // heartbeat interval and this node's resume URL (SERVICE_GATEWAY_NODE_URL)
+      GatewayConfig.GatewayConfig.layerConfig(config.gatewayUrl),
       // sessions' lifetimes, and the interval of the worker that removes dead ones on every node
       SessionsConfig.SessionsConfig.layerConfig,
       Staff.StaffConfig.layerConfig,
@@ -116,7 +119,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       FflateZipWriter.layer,
       // counters (route limits and quotas)
       RateLimits.layer(config),
-      EventBus.EventBus.layerMemory
+      // the gateway's fan-out from the bus in this process, identify limits counted here (one node)
+      DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
+      IdentifyLimits.IdentifyLimits.layerMemory()
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)
@@ -170,7 +175,12 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       port: config.port,
       gracefulShutdownTimeout: config.shutdownTimeout
     }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
-    const app = Layer.mergeAll(http, announce(config).pipe(Layer.provide(routeServices))).pipe(
+    // Built after the listener, so torn down before it: every gateway session gets op 7 and its
+    // socket closed, and the listener's graceful shutdown does not wait on open WebSockets.
+    const gatewayShutdown = Layer.effectDiscard(
+      Effect.flatMap(Gateway.Gateway, (gateway) => Effect.addFinalizer(() => gateway.shutdown))
+    ).pipe(Layer.provide(routeServices))
+    const app = Layer.mergeAll(http, gatewayShutdown, announce(config).pipe(Layer.provide(routeServices))).pipe(
       Layer.provide(Layer.provideMerge(learnOwnUrl, listener))
     )
     return app.pipe(

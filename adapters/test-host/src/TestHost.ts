@@ -12,6 +12,7 @@ import { Authorization, RestApi } from "@veche/api"
 import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
+import { DispatchSource, GatewayConfig, IdentifyLimits } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -75,6 +76,15 @@ export class TestHost extends Context.Service<
     readonly adjustClock: (duration: Duration.Input) => Effect.Effect<void>
     /** Runs domain code inside the host (to arrange state a test needs, e.g. a session). */
     readonly run: <A, E>(effect: Effect.Effect<A, E, DomainServices>) => Effect.Effect<A, E>
+    /**
+     * The whole app (routes and edge) for a real HTTP server, e.g. `HttpServer.serveEffect(host.app)`
+     * under a Node listener: what `fetch` cannot carry, such as the gateway's WebSocket upgrade.
+     */
+    readonly app: Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      unknown,
+      HttpServerRequest.HttpServerRequest | Scope.Scope
+    >
   }
 >()("@veche/test-host/TestHost") {}
 
@@ -106,6 +116,8 @@ export interface Options {
    * All of them come from one layer so rows that refer to each other (accounts, users, guilds) meet.
    */
   readonly repositories?: Layer.Layer<Repositories> | undefined
+  /** READY's `resume_gateway_url` (default GATEWAY_URL). */
+  readonly gatewayNodeUrl?: string | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -165,7 +177,16 @@ const make = Effect.gen(function* () {
 
   const run = <A, E>(effect: Effect.Effect<A, E, DomainServices>) => Effect.provideContext(effect, context)
 
-  return TestHost.of({ fetch, fetchPromise, client, adjustClock, run })
+  // Requests from a real socket come from loopback already: the edge trusts it as a proxy.
+  const served = HttpEdge.middleware({ trustedProxies: [LOOPBACK], accessLog: false })(app)
+  const appWithContext = Effect.updateContext(
+    served,
+    (requestContext: Context.Context<HttpServerRequest.HttpServerRequest | Scope.Scope>) =>
+      // the host's services (its test clock among them) over whatever the listener's fiber carries
+      Context.merge(requestContext, context)
+  )
+
+  return TestHost.of({ fetch, fetchPromise, client, adjustClock, run, app: appWithContext })
 })
 
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
@@ -189,6 +210,7 @@ const configuration = (options: Options) =>
   Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
+    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayNodeUrl ?? GATEWAY_URL }),
     SessionsConfig.SessionsConfig.layer(),
     Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),
@@ -219,7 +241,9 @@ const providers = (options: Options) =>
     FflateZipWriter.layer,
     QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
     RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
-    EventBus.EventBus.layerMemory,
+    // the gateway's fan-out from the bus in this process, identify limits counted here
+    DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
+    IdentifyLimits.IdentifyLimits.layerMemory(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices
   ).pipe(

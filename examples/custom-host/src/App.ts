@@ -7,6 +7,7 @@
 import { NodeCrypto } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
+import { GatewayConfig } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -56,6 +57,7 @@ export const layer = (
   const adapters = Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "example", env: "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(`${options.webUrl.replace(/^http/, "ws")}/gateway`)),
+    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: `${options.webUrl.replace(/^http/, "ws")}/gateway` }),
     SessionsConfig.SessionsConfig.layer(),
     // No staff in this example: the moderation routes answer 403 to everyone.
     Staff.StaffConfig.layer({ userIds: [], phones: [] }),

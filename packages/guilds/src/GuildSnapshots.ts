@@ -6,18 +6,31 @@
 import type { Snowflake } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
+import type { Role } from "./Guild.ts"
 import { isBotMember } from "./GuildBots.ts"
 import type * as GuildSchemas from "./GuildSchemas.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
 import * as GuildViews from "./GuildViews.ts"
 
+export interface GuildCreateOptions {
+  readonly members?: "self" | "all" | undefined
+  /** The session's large_threshold (50–250; default 50). */
+  readonly largeThreshold?: number | undefined
+}
+
 export class GuildSnapshots extends Context.Service<
   GuildSnapshots,
   {
-    /** None when the guild is gone or the user is not (or no longer) a member. */
+    /**
+     * None when the guild is gone or the user is not (or no longer) a member. The members sent are
+     * the recipient alone unless `options.members` is "all" (a gateway session allowed to see the
+     * member list): then every member of a guild up to the large threshold, and the recipient alone
+     * past it (the guild is then `large`, and clients ask for members instead).
+     */
     readonly guildCreate: (
       guildId: Snowflake.Snowflake,
-      userId: Snowflake.Snowflake
+      userId: Snowflake.Snowflake,
+      options?: GuildCreateOptions
     ) => Effect.Effect<Option.Option<GuildSchemas.GuildCreate>>
   }
 >()("@veche/guilds/GuildSnapshots") {
@@ -26,8 +39,25 @@ export class GuildSnapshots extends Context.Service<
     Effect.gen(function* () {
       const repo = yield* GuildsRepo
       const users = yield* PublicUsers.PublicUsers
+      /** Every member of a small guild with its user (a member whose user is gone is left out). */
+      const everyMember = (guildId: Snowflake.Snowflake, roles: ReadonlyArray<Role>, limit: number) =>
+        Effect.gen(function* () {
+          const members = yield* repo.members(guildId, { limit })
+          const byId = new Map(members.map((m) => [m.userId, m] as const))
+          const found = yield* users.findMany(
+            members.map((m) => m.userId),
+            (userId) => {
+              const m = byId.get(userId)
+              return m !== undefined && isBotMember(roles, m)
+            }
+          )
+          return members.flatMap((m) => {
+            const u = found.get(m.userId)
+            return u === undefined ? [] : [{ member: m, user: u }]
+          })
+        })
       return GuildSnapshots.of({
-        guildCreate: Effect.fn("GuildSnapshots.guildCreate")(function* (guildId, userId) {
+        guildCreate: Effect.fn("GuildSnapshots.guildCreate")(function* (guildId, userId, options) {
           const [guild, member, roles, channels, memberCount] = yield* Effect.all(
             [
               repo.find(guildId),
@@ -41,14 +71,21 @@ export class GuildSnapshots extends Context.Service<
           if (Option.isNone(guild) || Option.isNone(member)) return Option.none()
           const user = yield* users.find(userId, isBotMember(roles, member.value))
           if (Option.isNone(user)) return Option.none()
+          const largeThreshold = options?.largeThreshold ?? GuildViews.DEFAULT_LARGE_THRESHOLD
+          const self = [{ member: member.value, user: user.value }]
+          const members =
+            options?.members === "all" && memberCount <= largeThreshold
+              ? yield* everyMember(guildId, roles, largeThreshold)
+              : self
           return Option.some(
             GuildViews.guildCreate({
               guild: guild.value,
               roles,
               channels,
-              members: [{ member: member.value, user: user.value }],
+              members: members.length === 0 ? self : members,
               memberCount,
-              joinedAt: member.value.joinedAt
+              joinedAt: member.value.joinedAt,
+              largeThreshold
             })
           )
         })

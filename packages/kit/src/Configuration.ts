@@ -4,6 +4,7 @@
  * lifetimes, staff, the keys for codes and sealed data, and this node's id generator.
  */
 import type { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
+import type { GatewayConfig } from "@veche/gateway"
 import type { Staff } from "@veche/moderation"
 import type { SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import type { GatewayUrl } from "@veche/rest"
@@ -11,6 +12,7 @@ import type { GatewayUrl } from "@veche/rest"
 export type Configuration =
   | ServiceInfo.ServiceInfo
   | GatewayUrl.GatewayUrl
+  | GatewayConfig.GatewayConfig
   | SessionsConfig.SessionsConfig
   | Staff.StaffConfig
   | WebLinks.WebLinks

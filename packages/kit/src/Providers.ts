@@ -5,6 +5,7 @@
  * and the dev outbox, and the crypto primitives (Node's or WebCrypto).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
+import type { DispatchSource, IdentifyLimits } from "@veche/gateway"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
   Captcha,
@@ -35,6 +36,8 @@ export type Providers =
   | QuotaLimiter.QuotaLimiter
   | RouteLimiter.RouteLimiter
   | EventBus.EventBus
+  | DispatchSource.DispatchSource
+  | IdentifyLimits.IdentifyLimits
   | DevOutbox.DevOutbox
   | SecureRandom.SecureRandom
   | Digest.Digest

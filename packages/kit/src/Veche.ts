@@ -10,12 +10,13 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import { Gateway, type Sessions } from "@veche/gateway"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
-import { type Authenticator, SessionAuthenticator } from "@veche/rest"
+import { type Authenticator, GatewayAuthenticator, SessionAuthenticator } from "@veche/rest"
 import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
@@ -31,6 +32,8 @@ export { layerMemoryRepositories, type Repositories } from "./Repositories.ts"
 
 /** What the kit builds. */
 export type Services =
+  | Gateway.Gateway
+  | Sessions.Sessions
   | Authenticator.Authenticator
   | AuthDomain.Services
   | UsersDomain.Services
@@ -51,7 +54,10 @@ export type Requirements = Repositories | Providers | Configuration
  * The stack, top to bottom: each line sees the lines below it. `SERVICE_MEDIA_CONCURRENCY` (uploads
  * processed at once) is read from the host's ConfigProvider.
  */
-export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
+export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Gateway.Gateway.layerWithSessions.pipe(
+  // the gateway: identifies through the same Authenticator as the routes, reads users and guilds
+  Layer.provide(GatewayAuthenticator.layer),
+  Layer.provideMerge(SessionAuthenticator.layer),
   // deletion and export: above every domain, reaching each through its part of PersonalData
   Layer.provideMerge(PrivacyDomain.layer),
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their

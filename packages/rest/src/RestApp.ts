@@ -19,6 +19,7 @@ import {
   Sessions
 } from "@veche/auth"
 import { ErrorBody } from "@veche/errors"
+import { Gateway } from "@veche/gateway"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Moderation } from "@veche/moderation"
@@ -40,6 +41,7 @@ import { HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiScalar, OpenApi } fr
 import { Authenticator } from "./Authenticator.ts"
 import * as AuthorizationMiddleware from "./AuthorizationMiddleware.ts"
 import * as FormBodyErrorsMiddleware from "./FormBodyErrorsMiddleware.ts"
+import * as GatewayRoute from "./GatewayRoute.ts"
 import { GatewayUrl } from "./GatewayUrl.ts"
 import * as HttpEdge from "./HttpEdge.ts"
 import * as ApplicationsHandlers from "./handlers/ApplicationsHandlers.ts"
@@ -80,6 +82,7 @@ export const DOCS_PATH = `${BASE_PATH}/docs`
 export const services = [
   ServiceInfo.ServiceInfo,
   GatewayUrl,
+  Gateway.Gateway,
   Authenticator,
   RouteLimiter.RouteLimiter,
   Sessions.Sessions,
@@ -152,7 +155,7 @@ export const handlers: Layer.Layer<
   Services
 > = Layer.mergeAll(
   isolated(ServiceHandlers.layer, [ServiceInfo.ServiceInfo, GatewayUrl, ...MIDDLEWARE]),
-  isolated(BotGatewayHandlers.layer, [GatewayUrl, ...MIDDLEWARE]),
+  isolated(BotGatewayHandlers.layer, [GatewayUrl, Gateway.Gateway, ...MIDDLEWARE]),
   isolated(AuthPublicHandlers.layer, [
     GeoIp.GeoIp,
     Sessions.Sessions,
@@ -274,6 +277,12 @@ export const routes: Layer.Layer<
   | FileSystem.FileSystem
   | HttpPlatform.HttpPlatform
   | Path.Path
-> = Layer.mergeAll(mountAt(PREFIXES[0]), mountAt(PREFIXES[1]), mountAt(PREFIXES[2]), Fallback, Docs).pipe(
-  Layer.provide(handlers)
-)
+> = Layer.mergeAll(
+  mountAt(PREFIXES[0]),
+  mountAt(PREFIXES[1]),
+  mountAt(PREFIXES[2]),
+  Fallback,
+  Docs,
+  // the WebSocket gateway on the same port (GET /gateway answers GatewayUrl's URL)
+  GatewayRoute.route
+).pipe(Layer.provide(handlers))

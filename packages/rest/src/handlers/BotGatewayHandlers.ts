@@ -1,22 +1,25 @@
-/** Handlers of the BotGateway group: a bot's gateway discovery. */
+/** Handlers of the BotGateway group: a bot's gateway discovery, with its real session-start budget. */
 import { Principal, RestApi } from "@veche/api"
+import { Gateway } from "@veche/gateway"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { GatewayUrl } from "../GatewayUrl.ts"
 import type * as GroupLayer from "./GroupLayer.ts"
 
-// What a single-shard bot may do until the gateway tracks identifies (the gateway issue replaces
-// these with the real per-bot budget).
-const SESSION_START_LIMIT = { total: 1000, remaining: 1000, reset_after: 0, max_concurrency: 1 }
-
-export const layer: GroupLayer.Authorized<"botGateway", GatewayUrl> = HttpApiBuilder.group(
+export const layer: GroupLayer.Authorized<"botGateway", GatewayUrl | Gateway.Gateway> = HttpApiBuilder.group(
   RestApi.RestApi,
   "botGateway",
   (handlers) =>
     Effect.gen(function* () {
-      const gateway = yield* GatewayUrl
+      const url = (yield* GatewayUrl).url
+      const gateway = yield* Gateway.Gateway
       return handlers.handle("gatewayBot", () =>
-        Effect.as(Principal.requireBot, { url: gateway.url, shards: 1, session_start_limit: SESSION_START_LIMIT })
+        Effect.gen(function* () {
+          const bot = yield* Principal.requireBot
+          // what the gateway counts: identifies per 5 s bucket and per day (IdentifyLimits)
+          const session_start_limit = yield* gateway.budget(bot.userId)
+          return { url, shards: 1, session_start_limit }
+        })
       )
     })
 )

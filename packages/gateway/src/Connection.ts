@@ -1,0 +1,253 @@
+/**
+ * One WebSocket connection to the gateway, from HELLO to close: the SessionMachine's actions carried
+ * out over the socket, IDENTIFY (token, intents, shard, identify budget, READY and one GUILD_CREATE
+ * per guild) and RESUME (replay of what was missed, then RESUMED, or op 9 `d: false`). Time comes
+ * from the Clock: the heartbeat deadline moves with a test clock.
+ */
+import { GuildSnapshots } from "@veche/guilds"
+import { CurrentUser, Memberships, Profiles } from "@veche/users"
+import { Clock, Duration, Effect, Exit, Option, Redacted } from "effect"
+import { SecureRandom } from "effect/crypto"
+import { Hex } from "effect/encoding"
+import * as Socket from "effect/socket/Socket"
+import * as CloseCodes from "./CloseCodes.ts"
+import * as Frames from "./Frames.ts"
+import { GatewayConfig } from "./GatewayConfig.ts"
+import { GatewayIdentity } from "./GatewayIdentity.ts"
+import { IdentifyLimits } from "./IdentifyLimits.ts"
+import * as Intents from "./Intents.ts"
+import * as Session from "./Session.ts"
+import * as SessionMachine from "./SessionMachine.ts"
+import { Sessions } from "./Sessions.ts"
+
+/** The query a client connects with (`?v=10&encoding=json`); absent values take the defaults. */
+export interface Params {
+  readonly version: string | undefined
+  readonly encoding: string | undefined
+}
+
+/** Gateway versions served: the platform's current two (the same protocol here). */
+export const VERSIONS: ReadonlySet<string> = new Set(["9", "10"])
+
+/** Guilds one shard may carry before the platform asks for more shards (close 4011). */
+export const MAX_GUILDS_PER_SHARD = 2500
+export const MAX_SHARDS = 4096
+
+/** The connection's close, once known: ours (code) or the client's. */
+const clientCloseCode = (error: Socket.SocketError): number | undefined =>
+  error.reason._tag === "SocketCloseError" ? error.reason.code : undefined
+
+export const make = Effect.gen(function* () {
+  const config = yield* GatewayConfig
+  const sessions = yield* Sessions
+  const identities = yield* GatewayIdentity
+  const limits = yield* IdentifyLimits
+  const currentUser = yield* CurrentUser.CurrentUser
+  const profiles = yield* Profiles.Profiles
+  const memberships = yield* Memberships.Memberships
+  const snapshots = yield* GuildSnapshots.GuildSnapshots
+  const random = yield* SecureRandom.SecureRandom
+
+  // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
+  const connections = new Set<Session.Sink>()
+  const closeAll = Effect.sync(() => {
+    for (const sink of connections) {
+      sink.send(Frames.RECONNECT)
+      sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
+    }
+  })
+
+  const connect = (socket: Socket.Socket, params: Params): Effect.Effect<void> =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        // The reader first: the socket's writes wait until it is open.
+        const pull = yield* Socket.readerString(socket)
+        const writer = yield* socket.writer
+        // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
+        const sink: Session.Sink = {
+          send: (text) => {
+            Effect.runSyncExit(writer.write(text))
+          },
+          close: (code, reason) => {
+            Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
+          }
+        }
+        const closeNow = (code: CloseCodes.CloseCode) => sink.close(code, CloseCodes.REASONS[code])
+        connections.add(sink)
+        yield* Effect.addFinalizer(() => Effect.sync(() => connections.delete(sink)))
+
+        if (params.version !== undefined && !VERSIONS.has(params.version))
+          return closeNow(CloseCodes.INVALID_API_VERSION)
+        // Only JSON is spoken here; `compress` is ignored (text frames only).
+        if (params.encoding !== undefined && params.encoding !== "json") return closeNow(CloseCodes.DECODE_ERROR)
+        const version = params.version === undefined ? 10 : Number(params.version)
+
+        let [state, hello] = SessionMachine.start(yield* Clock.currentTimeMillis, config.heartbeatIntervalMs)
+        let session: Session.Session | undefined
+        let closedWith: CloseCodes.CloseCode | undefined
+
+        const identify = Effect.fnUntraced(function* (data: Frames.IdentifyData) {
+          const found = yield* identities.identify(Redacted.make(data.token))
+          if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+          const identity = found.value
+          const bot = identity.kind === "bot"
+          const intents = data.intents ?? (bot ? undefined : Intents.USER_DEFAULT)
+          if (intents === undefined) return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
+          const checked = Intents.check(intents, bot, identity.applicationFlags)
+          if (checked._tag === "Invalid") return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
+          if (checked._tag === "Disallowed") return SessionMachine.closeWith(state, CloseCodes.DISALLOWED_INTENTS)
+          const shard = data.shard ?? [0, 1]
+          if (shard[1] < 1 || shard[1] > MAX_SHARDS || shard[0] < 0 || shard[0] >= shard[1])
+            return SessionMachine.closeWith(state, CloseCodes.INVALID_SHARD)
+          const guildIds = yield* memberships.guildsOf(identity.userId)
+          if (bot && guildIds.length > MAX_GUILDS_PER_SHARD * shard[1])
+            return SessionMachine.closeWith(state, CloseCodes.SHARDING_REQUIRED)
+          if (bot) {
+            const outcome = yield* limits.start(identity.userId, shard[0])
+            // The platform's answer to an identify past the budget: op 9, identify again later.
+            if (outcome !== "Started")
+              return [
+                SessionMachine.retryIdentify(state),
+                [{ _tag: "Send", text: Frames.invalidSession(false) }]
+              ] as const
+          }
+          const user = yield* Effect.option(currentUser.view(identity.userId, bot))
+          if (Option.isNone(user)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+          const settings = bot ? undefined : yield* profiles.settings(identity.userId)
+
+          const opened = Session.make({
+            id: Hex.encode(yield* random.randomBytes(16)),
+            userId: identity.userId,
+            bot,
+            intents,
+            shard,
+            largeThreshold: data.large_threshold ?? 50,
+            replayLimit: config.replayLimit,
+            sink
+          })
+          session = opened
+          // Listening before READY is built: what happens meanwhile follows READY and its guilds.
+          yield* sessions.open(opened)
+          const mine = guildIds.filter((guildId) => !bot || Session.inShard(shard, guildId))
+          for (const guildId of mine) yield* sessions.joinGuild(opened, guildId)
+          const ready = {
+            v: version,
+            user: user.value,
+            guilds: mine.map((id) => ({ id, unavailable: true })),
+            session_id: opened.id,
+            resume_gateway_url: config.resumeGatewayUrl,
+            session_type: "normal",
+            private_channels: [],
+            presences: [],
+            relationships: [],
+            guild_join_requests: [],
+            geo_ordered_rtc_regions: [],
+            auth: {},
+            ...(data.shard === undefined ? {} : { shard }),
+            ...(bot ? { application: { id: identity.userId, flags: identity.applicationFlags } } : {}),
+            ...(settings === undefined ? {} : { user_settings: settings })
+          }
+          Session.emit(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
+          if ((intents & Intents.GUILDS) !== 0) {
+            const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
+            for (const guildId of mine) {
+              const guild = yield* snapshots.guildCreate(guildId, identity.userId, {
+                members,
+                largeThreshold: opened.largeThreshold
+              })
+              if (Option.isSome(guild))
+                Session.emit(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(guild.value)))
+            }
+          }
+          Session.started(opened)
+          return [SessionMachine.ready(state), []] as const
+        })
+
+        const resume = Effect.fnUntraced(function* (data: Frames.ResumeData) {
+          const found = yield* identities.identify(Redacted.make(data.token))
+          if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+          const invalid = [
+            SessionMachine.retryIdentify(state),
+            [{ _tag: "Send", text: Frames.invalidSession(false) }]
+          ] as const
+          const held = yield* sessions.find(data.session_id)
+          if (Option.isNone(held) || held.value.userId !== found.value.userId) return invalid
+          const resumed = held.value
+          const missed = Session.missedAfter(resumed, data.seq)
+          if (missed === undefined) return invalid
+          // A socket still attached (a zombie connection) gives the session up to this one.
+          const previous = resumed.sink
+          resumed.sink = sink
+          resumed.detachedAt = undefined
+          previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
+          session = resumed
+          for (const text of missed) sink.send(text)
+          Session.emit(resumed, Frames.dispatchParts("RESUMED", "{}"))
+          return [SessionMachine.ready(state), []] as const
+        })
+
+        const apply = (step: SessionMachine.Step): Effect.Effect<void> =>
+          Effect.gen(function* () {
+            state = step[0]
+            for (const action of step[1]) {
+              switch (action._tag) {
+                case "Send":
+                  sink.send(action.text)
+                  break
+                case "Close":
+                  closedWith = action.code
+                  closeNow(action.code)
+                  break
+                case "Identify":
+                  yield* apply(yield* identify(action.data))
+                  break
+                case "Resume":
+                  yield* apply(yield* resume(action.data))
+                  break
+                case "PresenceUpdate":
+                  // Presence is not tracked yet (issue 19's presence work); the command is valid.
+                  break
+              }
+            }
+          })
+
+        yield* apply([state, hello])
+
+        // Heartbeat deadline: asks once, then closes with 4009.
+        yield* Effect.gen(function* () {
+          while (state.phase !== "Closed") {
+            const now = yield* Clock.currentTimeMillis
+            const wait = SessionMachine.nextCheckAt(state) - now
+            if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
+            else yield* apply(SessionMachine.tick(state, now))
+          }
+        }).pipe(Effect.forkScoped)
+
+        const open = () => state.phase !== "Closed"
+        const ended = yield* Effect.gen(function* () {
+          while (open()) {
+            const frames = yield* pull
+            for (const text of frames) {
+              if (!open()) break
+              yield* apply(SessionMachine.receive(state, text, yield* Clock.currentTimeMillis))
+            }
+          }
+        }).pipe(Effect.exit)
+
+        const clientCode = Exit.isFailure(ended)
+          ? Option.getOrUndefined(Option.map(Exit.findErrorOption(ended), clientCloseCode))
+          : undefined
+        if (session !== undefined && session.sink === sink) {
+          const ends =
+            closedWith !== undefined
+              ? CloseCodes.ENDS_SESSION.has(closedWith)
+              : clientCode === 1000 || clientCode === 1001
+          yield* sessions.detach(session, ends)
+        }
+      }).pipe(
+        // the socket failed before it opened (the client went away during the upgrade): nothing to serve
+        Effect.catchTag("SocketError", () => Effect.void)
+      )
+    )
+  return { connect, closeAll }
+})

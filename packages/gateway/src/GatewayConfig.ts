@@ -1,0 +1,60 @@
+/**
+ * The gateway's settings: the heartbeat interval HELLO announces, this node's own URL for
+ * `resume_gateway_url` (a resume must come back to the node holding the session), how long a
+ * dropped session stays resumable and how many dispatches it keeps for replay.
+ */
+import { Config, Context, Duration, Effect, Layer, Option } from "effect"
+
+export interface Settings {
+  readonly heartbeatIntervalMs: number
+  /** READY's `resume_gateway_url`: this node, reachable directly. */
+  readonly resumeGatewayUrl: string
+  /** How long a session whose socket dropped (not closed with 1000/1001) may be resumed. */
+  readonly resumeWindowMs: number
+  /** Dispatches kept per session for a resume; older ones are dropped (a resume past them gets op 9). */
+  readonly replayLimit: number
+}
+
+/** The platform's interval. */
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 41_250
+export const DEFAULT_RESUME_WINDOW_MS = 3 * 60_000
+export const DEFAULT_REPLAY_LIMIT = 1000
+
+export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@veche/gateway/GatewayConfig") {
+  static readonly layer = (
+    settings: Partial<Settings> & { readonly resumeGatewayUrl: string }
+  ): Layer.Layer<GatewayConfig> =>
+    Layer.succeed(
+      GatewayConfig,
+      GatewayConfig.of({
+        heartbeatIntervalMs: settings.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
+        resumeGatewayUrl: settings.resumeGatewayUrl,
+        resumeWindowMs: settings.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS,
+        replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT
+      })
+    )
+
+  /**
+   * From the environment: `SERVICE_GATEWAY_NODE_URL` (default `gatewayUrl`, right for a single
+   * node) and `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s).
+   */
+  static readonly layerConfig = (gatewayUrl: string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
+    Layer.effect(
+      GatewayConfig,
+      Effect.gen(function* () {
+        const nodeUrl = yield* Config.option(Config.String("SERVICE_GATEWAY_NODE_URL"))
+        const interval = yield* Config.Duration("SERVICE_GATEWAY_HEARTBEAT_INTERVAL").pipe(
+          Config.withDefault(Duration.millis(DEFAULT_HEARTBEAT_INTERVAL_MS))
+        )
+        return GatewayConfig.of({
+          heartbeatIntervalMs: Math.max(1000, Duration.toMillis(interval)),
+          resumeGatewayUrl: Option.getOrElse(
+            Option.filter(nodeUrl, (url) => url.trim() !== ""),
+            () => gatewayUrl
+          ),
+          resumeWindowMs: DEFAULT_RESUME_WINDOW_MS,
+          replayLimit: DEFAULT_REPLAY_LIMIT
+        })
+      })
+    )
+}

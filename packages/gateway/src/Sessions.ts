@@ -1,0 +1,152 @@
+/**
+ * This node's gateway sessions and the fan-out to them. Each session listens on its user's topic
+ * and on each guild it is in (in its shard); a dispatch goes to the sessions of the topics its
+ * audience names, filtered by their intents. The payload is serialised once per dispatch and
+ * written to each socket directly from the one fan-out fiber (a fiber per socket measured half the
+ * throughput, gateway-notes §5). Topics are reference-counted so a shared DispatchSource subscribes
+ * only to what this node needs. A session whose socket dropped stays resumable for the configured
+ * window; shutdown asks every session to reconnect (op 7).
+ */
+import type { Dispatch } from "@veche/platform"
+import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
+import * as CloseCodes from "./CloseCodes.ts"
+import { DispatchSource, guildTopic, type Topic, userTopic } from "./DispatchSource.ts"
+import * as Frames from "./Frames.ts"
+import { GatewayConfig } from "./GatewayConfig.ts"
+import * as Intents from "./Intents.ts"
+import * as Session from "./Session.ts"
+
+export class Sessions extends Context.Service<
+  Sessions,
+  {
+    /** A new session: listens on its user's topic at once (READY's guilds follow with `joinGuild`). */
+    readonly open: (session: Session.Session) => Effect.Effect<void>
+    readonly joinGuild: (session: Session.Session, guildId: string) => Effect.Effect<void>
+    /** Its socket is gone: kept for a resume unless `ends`, then forgotten after the window. */
+    readonly detach: (session: Session.Session, ends: boolean) => Effect.Effect<void>
+    /** A session of this node by id. */
+    readonly find: (sessionId: string) => Effect.Effect<Option.Option<Session.Session>>
+    /** Sends one dispatch to the sessions its audience names (what the fan-out fiber does). */
+    readonly deliver: (dispatch: Dispatch.Dispatch) => Effect.Effect<void>
+    /** op 7 to every attached session, then closes their sockets (they resume elsewhere). */
+    readonly shutdown: Effect.Effect<void>
+    /** Sessions on this node (attached or waiting for a resume). */
+    readonly size: Effect.Effect<number>
+  }
+>()("@veche/gateway/Sessions") {
+  static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig> = Layer.effect(
+    Sessions,
+    Effect.gen(function* () {
+      const source = yield* DispatchSource
+      const config = yield* GatewayConfig
+      const sessions = new Map<string, Session.Session>()
+      const topics = new Map<Topic, Set<Session.Session>>()
+
+      const listen = (topic: Topic, session: Session.Session) => {
+        const found = topics.get(topic)
+        if (found !== undefined) {
+          found.add(session)
+          return Effect.void
+        }
+        topics.set(topic, new Set([session]))
+        return source.subscribe(topic)
+      }
+      const stopListening = (topic: Topic, session: Session.Session) => {
+        const found = topics.get(topic)
+        if (found === undefined || !found.delete(session) || found.size > 0) return Effect.void
+        topics.delete(topic)
+        return source.unsubscribe(topic)
+      }
+      const joinGuild = (session: Session.Session, guildId: string) => {
+        if (session.guildIds.has(guildId)) return Effect.void
+        session.guildIds.add(guildId)
+        return listen(guildTopic(guildId), session)
+      }
+      const leaveGuild = (session: Session.Session, guildId: string) => {
+        if (!session.guildIds.delete(guildId)) return Effect.void
+        return stopListening(guildTopic(guildId), session)
+      }
+      const forget = (session: Session.Session) =>
+        Effect.gen(function* () {
+          if (sessions.get(session.id) !== session) return
+          sessions.delete(session.id)
+          yield* stopListening(userTopic(session.userId), session)
+          for (const guildId of [...session.guildIds]) yield* leaveGuild(session, guildId)
+        })
+
+      const deliver = Effect.fnUntraced(function* (dispatch: Dispatch.Dispatch) {
+        const guildIds = dispatch.guildIds ?? []
+        const toGuild = guildIds.length > 0
+        const targets = new Set<Session.Session>()
+        for (const userId of dispatch.userIds)
+          for (const session of topics.get(userTopic(userId)) ?? []) targets.add(session)
+        for (const guildId of guildIds)
+          for (const session of topics.get(guildTopic(guildId)) ?? []) targets.add(session)
+        if (targets.size === 0) return
+        // once for every recipient: only `s` differs between them
+        const parts = Frames.dispatchParts(dispatch.type, JSON.stringify(dispatch.data))
+        const needed = Intents.required(dispatch.type, toGuild)
+        for (const session of targets) {
+          // a guild joined or left, told to the member alone: the session's guild topics follow
+          if (!toGuild && dispatch.type === "GUILD_CREATE") {
+            if (session.bot && !Session.inShard(session.shard, dispatch.data.id)) continue
+            yield* joinGuild(session, dispatch.data.id)
+          } else if (!toGuild && dispatch.type === "GUILD_DELETE") {
+            yield* leaveGuild(session, dispatch.data.id)
+          }
+          if (needed !== 0 && (session.intents & needed) === 0) continue
+          Session.deliver(session, parts)
+        }
+      })
+
+      // The fan-out: one fiber for every dispatch this node receives.
+      yield* source.dispatches.pipe(
+        Stream.runForEach((dispatch) => deliver(dispatch)),
+        Effect.forkScoped
+      )
+
+      // Sessions that were not resumed in time are forgotten.
+      const sweep = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        for (const session of [...sessions.values()])
+          if (session.detachedAt !== undefined && now - session.detachedAt >= config.resumeWindowMs)
+            yield* forget(session)
+      })
+      yield* sweep.pipe(
+        Effect.repeat(Schedule.spaced(Duration.millis(Math.max(1000, config.resumeWindowMs / 6)))),
+        Effect.forkScoped
+      )
+
+      const shutdown = Effect.map(Clock.currentTimeMillis, (now) => {
+        for (const session of sessions.values()) {
+          const sink = session.sink
+          if (sink === undefined) continue
+          session.sink = undefined
+          session.detachedAt = now
+          sink.send(Frames.RECONNECT)
+          sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
+        }
+      })
+      yield* Effect.addFinalizer(() => shutdown)
+
+      return Sessions.of({
+        open: (session) =>
+          Effect.suspend(() => {
+            sessions.set(session.id, session)
+            return listen(userTopic(session.userId), session)
+          }),
+        joinGuild,
+        detach: (session, ends) =>
+          Effect.gen(function* () {
+            session.sink = undefined
+            if (ends) return yield* forget(session)
+            session.detachedAt = yield* Clock.currentTimeMillis
+          }),
+        find: (sessionId) => Effect.sync(() => Option.fromUndefinedOr(sessions.get(sessionId))),
+        deliver,
+        shutdown,
+        size: Effect.sync(() => sessions.size)
+      })
+    })
+  )
+}

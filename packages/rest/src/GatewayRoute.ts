@@ -1,0 +1,35 @@
+/**
+ * The WebSocket gateway on the API's own HTTP server and port: `GET /gateway?v=10&encoding=json`
+ * upgrades and hands the socket to `@veche/gateway`'s Gateway. A request that is not a WebSocket
+ * upgrade (a plain GET, or a host that cannot upgrade, such as the in-memory test host's fetch)
+ * answers 426 in the API's error shape.
+ */
+import { ErrorBody } from "@veche/errors"
+import { Gateway } from "@veche/gateway"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+
+export const PATH = "/gateway"
+
+const paramsOf = (url: string): Gateway.Params => {
+  const queryAt = url.indexOf("?")
+  const query = new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1))
+  return { version: query.get("v") ?? undefined, encoding: query.get("encoding") ?? undefined }
+}
+
+const upgradeRequired = HttpServerResponse.jsonUnsafe(ErrorBody.general(426), { status: 426 })
+
+export const route = HttpRouter.use((router) =>
+  Effect.gen(function* () {
+    const gateway = yield* Gateway.Gateway
+    yield* router.add("GET", PATH, (request) =>
+      Effect.gen(function* () {
+        if (request.headers.upgrade?.toLowerCase() !== "websocket") return upgradeRequired
+        const socket = yield* request.upgrade
+        yield* gateway.connect(socket, paramsOf(request.url))
+        // ignored after an upgrade: the socket has answered
+        return HttpServerResponse.empty()
+      }).pipe(Effect.catchTag("HttpServerError", () => Effect.succeed(upgradeRequired)))
+    )
+  })
+)
