@@ -33,7 +33,7 @@ export const layer = (options: TestHost.Options = {}): Layer.Layer<TestHost.Test
   Layer.unwrap(
     Effect.map(freePort, (port) => {
       const gatewayUrl = `ws://127.0.0.1:${port}/gateway`
-      const host = TestHost.layer({ ...options, gatewayNodeUrl: gatewayUrl })
+      const host = TestHost.layer({ ...options, gatewayUrl })
       const listening = Layer.effect(
         Listening,
         Effect.gen(function* () {

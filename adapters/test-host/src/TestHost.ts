@@ -116,8 +116,8 @@ export interface Options {
    * All of them come from one layer so rows that refer to each other (accounts, users, guilds) meet.
    */
   readonly repositories?: Layer.Layer<Repositories> | undefined
-  /** READY's `resume_gateway_url` (default GATEWAY_URL). */
-  readonly gatewayNodeUrl?: string | undefined
+  /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
+  readonly gatewayUrl?: string | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -209,8 +209,8 @@ export const COUNTRIES = { "77.88.55.242": "RU", "8.8.8.8": "US" } as const
 const configuration = (options: Options) =>
   Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
-    Layer.orDie(GatewayUrl.GatewayUrl.layer(GATEWAY_URL)),
-    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayNodeUrl ?? GATEWAY_URL }),
+    Layer.orDie(GatewayUrl.GatewayUrl.layer(options.gatewayUrl ?? GATEWAY_URL)),
+    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL }),
     SessionsConfig.SessionsConfig.layer(),
     Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),
