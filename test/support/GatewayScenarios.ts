@@ -1,0 +1,248 @@
+/**
+ * The WebSocket gateway through a real listening socket (the test host behind Node's HTTP server),
+ * with a raw `ws` client: HELLO, heartbeats, IDENTIFY as a user and as a bot, READY and GUILD_CREATE,
+ * close codes for bad input, the command rate limit, a missed heartbeat on the test clock, live
+ * dispatches filtered by intents, RESUME with replay, and the identify budget in GET /gateway/bot.
+ * Run on memory (test/gateway.test.ts) and on PostgreSQL (adapters/postgres/test/GatewayRoutes.test.ts).
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Guilds } from "@veche/guilds"
+import { Snowflake } from "@veche/platform"
+import { TestHost } from "@veche/test-host"
+import { Effect, type Layer } from "effect"
+import { json, post, register } from "./Accounts.ts"
+import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
+import * as GatewayServer from "./GatewayServer.ts"
+import { createGuild } from "./Guilds.ts"
+
+const GUILDS = 1 << 0
+const GUILD_MEMBERS = 1 << 1
+const GUILD_MESSAGES = 1 << 9
+
+const connect = (query = "?v=10&encoding=json") =>
+  Effect.flatMap(Effect.service(GatewayServer.Listening), (listening) =>
+    Effect.promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}${query}`))
+  )
+const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
+const identify = (token: string, extra: Record<string, unknown> = {}) => ({
+  op: 2,
+  d: { token, properties: { os: "linux", browser: "test", device: "test" }, ...extra }
+})
+
+/** A bot of a new application, in a new guild of its owner. */
+const botInGuild = (phone: string, name: string) =>
+  Effect.gen(function* () {
+    const owner = yield* register(phone, `${name}_owner`)
+    const guild = yield* createGuild(owner.access_token, `${name} guild`)
+    const app = yield* createApplication(owner.access_token, `${name} bot`)
+    const token = yield* resetBotToken(owner.access_token, app.id)
+    const host = yield* TestHost.TestHost
+    yield* host.run(
+      Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
+        guilds.addBot(
+          { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
+          Snowflake.Snowflake.make(guild.id),
+          { userId: Snowflake.Snowflake.make(app.id), name: `${name} bot` },
+          0n
+        )
+      )
+    )
+    return { owner, guild, app, token }
+  })
+
+export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) =>
+  describe("the gateway", () => {
+    layer(GatewayServer.layer({ repositories: repositories?.() }), { timeout: "60 seconds" })((it) => {
+      it.effect("says HELLO, acknowledges heartbeats, and a user's IDENTIFY gets READY then GUILD_CREATE", () =>
+        Effect.gen(function* () {
+          const user = yield* register("+79050009001", "gw_user")
+          const guild = yield* createGuild(user.access_token, "Gateway Guild")
+          const client = yield* connect()
+          const hello = yield* promise(() => client.next())
+          expect(hello).toMatchObject({ op: 10, d: { heartbeat_interval: 41250 } })
+          client.send({ op: 1, d: null })
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 11 })
+
+          client.send(identify(user.access_token))
+          const ready = yield* promise(() => client.next())
+          expect(ready).toMatchObject({
+            op: 0,
+            t: "READY",
+            s: 1,
+            d: {
+              v: 10,
+              user: { id: user.user_id, username: "gw_user" },
+              guilds: [{ id: guild.id, unavailable: true }],
+              user_settings: { status: "online", custom_status: null, theme: "dark", locale: "ru" }
+            }
+          })
+          const d = ready.d as { session_id: string; resume_gateway_url: string; application?: unknown }
+          expect(d.session_id).toMatch(/^[0-9a-f]{32}$/)
+          expect(d.resume_gateway_url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/)
+          expect(d.application).toBeUndefined()
+          const created = yield* promise(() => client.next())
+          expect(created).toMatchObject({
+            op: 0,
+            t: "GUILD_CREATE",
+            s: 2,
+            d: { id: guild.id, name: "Gateway Guild", unavailable: false, member_count: 1 }
+          })
+          expect((created.d as { channels: Array<unknown> }).channels.length).toBeGreaterThan(0)
+
+          // a live dispatch: a channel made through the API reaches the session
+          const made = yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "live" }, user.access_token)
+          expect(made.status).toBe(201)
+          const channel = (yield* json(made)) as { id: string }
+          const event = yield* promise(() => client.nextDispatch("CHANNEL_CREATE"))
+          expect(event).toMatchObject({ s: 3, d: { id: channel.id, name: "live", guild_id: guild.id } })
+
+          // a second IDENTIFY on the same connection
+          client.send(identify(user.access_token))
+          expect((yield* promise(() => client.closed)).code).toBe(4005)
+        })
+      )
+
+      it.effect("closes with the platform's codes for bad input", () =>
+        Effect.gen(function* () {
+          const user = yield* register("+79050009002", "gw_codes")
+          const expectClose = (code: number, query: string | undefined, ...frames: Array<unknown>) =>
+            Effect.gen(function* () {
+              const client = yield* connect(query)
+              for (const frame of frames) client.send(frame)
+              const closed = yield* promise(() => client.closed)
+              expect(closed.code).toBe(code)
+            })
+          yield* expectClose(4004, undefined, identify("vat_not-a-token"))
+          yield* expectClose(4002, undefined, "{not json")
+          yield* expectClose(4002, undefined, { op: 2, d: { token: 5 } })
+          yield* expectClose(4001, undefined, { op: 99, d: null })
+          yield* expectClose(4003, undefined, { op: 3, d: { since: null, activities: [], status: "idle", afk: false } })
+          yield* expectClose(4012, "?v=8&encoding=json")
+          yield* expectClose(4002, "?v=10&encoding=etf")
+          yield* expectClose(4013, undefined, identify(user.access_token, { intents: 1 << 30 }))
+          yield* expectClose(4013, undefined, identify(user.access_token, { intents: 1.5 }))
+          yield* expectClose(4010, undefined, identify(user.access_token, { shard: [2, 2] }))
+          // 121 commands within a minute
+          yield* expectClose(4008, undefined, ...Array.from({ length: 121 }, () => ({ op: 1, d: null })))
+        })
+      )
+
+      it.effect("asks for a missed heartbeat (op 1), then closes with 4009", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const client = yield* connect()
+          yield* promise(() => client.next())
+          yield* host.adjustClock("62 seconds")
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 1 })
+          client.send({ op: 1, d: null })
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 11 })
+          yield* host.adjustClock("62 seconds")
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 1 })
+          yield* host.adjustClock("21 seconds")
+          expect((yield* promise(() => client.closed)).code).toBe(4009)
+        })
+      )
+
+      it.effect("a bot: READY with application, GUILD_CREATE per intents, 4014 for privileged intents, budget", () =>
+        Effect.gen(function* () {
+          const { owner, guild, app, token } = yield* botInGuild("+79050009003", "gwbot")
+          const refused = yield* connect()
+          refused.send(identify(token, { intents: GUILDS | GUILD_MEMBERS }))
+          expect((yield* promise(() => refused.closed)).code).toBe(4014)
+          const missing = yield* connect()
+          missing.send(identify(token))
+          expect((yield* promise(() => missing.closed)).code).toBe(4013)
+
+          const client = yield* connect()
+          yield* promise(() => client.next())
+          client.send(identify(token, { intents: GUILDS | GUILD_MESSAGES, shard: [0, 1] }))
+          const ready = yield* promise(() => client.nextDispatch("READY"))
+          expect(ready.d).toMatchObject({
+            user: { id: app.id, bot: true },
+            application: { id: app.id, flags: 0 },
+            guilds: [{ id: guild.id, unavailable: true }],
+            shard: [0, 1]
+          })
+          expect((ready.d as { user_settings?: unknown }).user_settings).toBeUndefined()
+          const created = yield* promise(() => client.nextDispatch("GUILD_CREATE"))
+          // without GUILD_MEMBERS: its own member only
+          expect(created.d).toMatchObject({ id: guild.id, unavailable: false, member_count: 2 })
+          expect((created.d as { members: Array<{ user: { id: string } }> }).members.map((m) => m.user.id)).toEqual([
+            app.id
+          ])
+
+          // a member joining is a GUILD_MEMBERS dispatch: not for this bot; a role is GUILDS: delivered
+          const joiner = yield* register("+79050009004", "gw_joiner")
+          const invite = yield* post(`/api/v10/channels/${guild.system_channel_id}/invites`, {}, owner.access_token)
+          const code = ((yield* json(invite)) as { code: string }).code
+          expect((yield* post(`/api/v10/invites/${code}`, {}, joiner.access_token)).status).toBe(200)
+          expect((yield* post(`/api/v10/guilds/${guild.id}/roles`, { name: "after" }, owner.access_token)).status).toBe(
+            200
+          )
+          const role = yield* promise(() => client.nextDispatch("GUILD_ROLE_CREATE"))
+          expect(role.d).toMatchObject({ guild_id: guild.id, role: { name: "after" } })
+          const seen = client.frames.map((f) => f.t)
+          expect(seen).not.toContain("GUILD_MEMBER_ADD")
+
+          // one identify spent of the day, reported to the bot
+          const budget = yield* asBot("GET", "/api/v10/gateway/bot", token)
+          const body = (yield* json(budget)) as { session_start_limit: { remaining: number; reset_after: number } }
+          expect(body.session_start_limit).toMatchObject({ total: 1000, remaining: 999, max_concurrency: 1 })
+          expect(body.session_start_limit.reset_after).toBeGreaterThan(86_000_000)
+
+          // a second identify within 5 s of the first, same bucket: op 9, may identify again
+          const second = yield* connect()
+          yield* promise(() => second.next())
+          second.send(identify(token, { intents: GUILDS }))
+          expect(yield* promise(() => second.next())).toMatchObject({ op: 9, d: false })
+          second.send({ op: 1, d: null })
+          expect(yield* promise(() => second.next())).toMatchObject({ op: 11 })
+          yield* promise(() => second.close())
+          yield* promise(() => client.close())
+        })
+      )
+
+      it.effect("resumes a dropped session with what it missed, then RESUMED; unknown sessions get op 9", () =>
+        Effect.gen(function* () {
+          const user = yield* register("+79050009005", "gw_resume")
+          const guild = yield* createGuild(user.access_token, "Resume Guild")
+          const first = yield* connect()
+          first.send(identify(user.access_token))
+          const ready = yield* promise(() => first.nextDispatch("READY"))
+          const sessionId = (ready.d as { session_id: string }).session_id
+          const created = yield* promise(() => first.nextDispatch("GUILD_CREATE"))
+          // dropped without 1000/1001: resumable
+          yield* promise(() => first.close(4000))
+          yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "missed" }, user.access_token)
+
+          const second = yield* connect()
+          yield* promise(() => second.next())
+          second.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq: created.s } })
+          const missed = yield* promise(() => second.next())
+          expect(missed).toMatchObject({ op: 0, t: "CHANNEL_CREATE", s: 3, d: { name: "missed" } })
+          expect(yield* promise(() => second.next())).toMatchObject({ op: 0, t: "RESUMED", s: 4 })
+
+          const stranger = yield* connect()
+          yield* promise(() => stranger.next())
+          stranger.send({ op: 6, d: { token: user.access_token, session_id: "0".repeat(32), seq: 1 } })
+          expect(yield* promise(() => stranger.next())).toMatchObject({ op: 9, d: false })
+
+          // closed with 1000: the session ends, a resume is refused
+          yield* promise(() => second.close(1000))
+          const third = yield* connect()
+          yield* promise(() => third.next())
+          third.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq: 4 } })
+          expect(yield* promise(() => third.next())).toMatchObject({ op: 9, d: false })
+        })
+      )
+
+      it.effect("a plain GET /gateway (no upgrade) answers 426 in the API's error shape", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const response = yield* host.fetch("/gateway")
+          expect(response.status).toBe(426)
+          expect(yield* json(response)).toEqual({ code: 0, message: "426: Upgrade Required" })
+        })
+      )
+    })
+  })
