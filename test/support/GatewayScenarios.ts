@@ -10,7 +10,7 @@ import { Guilds } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, type Layer } from "effect"
-import { json, post, register } from "./Accounts.ts"
+import { json, post, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
 import * as GatewayServer from "./GatewayServer.ts"
 import { createGuild } from "./Guilds.ts"
@@ -100,6 +100,53 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
           client.send(identify(user.access_token))
           expect((yield* promise(() => client.closed)).code).toBe(4005)
         })
+      )
+
+      it.effect(
+        "a joining member's session gets GUILD_CREATE, then the guild's dispatches; settings go to the user",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* register("+79050009006", "gw_host")
+            const guest = yield* register("+79050009007", "gw_guest")
+            const guild = yield* createGuild(owner.access_token, "Joined Guild")
+            const ownerClient = yield* connect()
+            ownerClient.send(identify(owner.access_token))
+            yield* promise(() => ownerClient.nextDispatch("GUILD_CREATE"))
+            const client = yield* connect()
+            client.send(identify(guest.access_token))
+            const ready = yield* promise(() => client.nextDispatch("READY"))
+            expect(ready.d).toMatchObject({ guilds: [] })
+
+            const invite = yield* post(`/api/v10/channels/${guild.system_channel_id}/invites`, {}, owner.access_token)
+            const code = ((yield* json(invite)) as { code: string }).code
+            expect((yield* post(`/api/v10/invites/${code}`, {}, guest.access_token)).status).toBe(200)
+            const joined = yield* promise(() => client.nextDispatch("GUILD_CREATE"))
+            expect(joined.d).toMatchObject({ id: guild.id, unavailable: false, member_count: 2 })
+            // the owner (a user: every intent) hears of the new member
+            const added = yield* promise(() => ownerClient.nextDispatch("GUILD_MEMBER_ADD"))
+            expect(added.d).toMatchObject({ guild_id: guild.id, user: { id: guest.user_id } })
+            // and the guest now receives the guild's own dispatches
+            yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "after-join" }, owner.access_token)
+            const channel = yield* promise(() => client.nextDispatch("CHANNEL_CREATE"))
+            expect(channel.d).toMatchObject({ guild_id: guild.id, name: "after-join" })
+
+            // a user's own settings change reaches their session (and nobody else's)
+            const changed = yield* send("PATCH", "/api/v10/users/@me/settings", { status: "dnd" }, guest.access_token)
+            expect(changed.status).toBe(200)
+            const settings = yield* promise(() => client.nextDispatch("USER_SETTINGS_UPDATE"))
+            expect(settings.d).toMatchObject({ status: "dnd" })
+            expect((yield* promise(() => ownerClient.unread())).map((f) => f.t)).not.toContain("USER_SETTINGS_UPDATE")
+
+            // a new session of the owner sees both members in GUILD_CREATE (a user's session has every intent)
+            const again = yield* connect()
+            again.send(identify(owner.access_token))
+            const snapshot = yield* promise(() => again.nextDispatch("GUILD_CREATE"))
+            const members = (snapshot.d as { members: Array<{ user: { id: string } }> }).members.map((m) => m.user.id)
+            expect(members.sort()).toEqual([owner.user_id, guest.user_id].sort())
+            yield* promise(() => again.close())
+            yield* promise(() => client.close())
+            yield* promise(() => ownerClient.close())
+          })
       )
 
       it.effect("closes with the platform's codes for bad input", () =>
