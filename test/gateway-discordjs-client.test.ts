@@ -1,0 +1,80 @@
+/**
+ * discord.js 14's Client logs in as a bot against the gateway on a real port, with only `rest.api`
+ * changed: `clientReady` fires, its guild is in `guilds.cache` and available with its channels,
+ * and a channel made through the API afterwards arrives as `channelCreate`.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Guilds } from "@veche/guilds"
+import { Snowflake } from "@veche/platform"
+import { TestHost } from "@veche/test-host"
+import { type Channel, Client, Events, GatewayIntentBits } from "discord.js"
+import { Effect } from "effect"
+import { post, register } from "./support/Accounts.ts"
+import { createApplication, resetBotToken } from "./support/ApplicationScenarios.ts"
+import * as GatewayServer from "./support/GatewayServer.ts"
+import { createGuild } from "./support/Guilds.ts"
+
+const within = <A>(promise: Promise<A>, what: string) =>
+  new Promise<A>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: timed out`)), 15_000)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      }
+    )
+  })
+
+describe("discord.js Client against the gateway", () => {
+  layer(GatewayServer.layer())((it) => {
+    it.effect("logs in as a bot: clientReady, its guild in the cache, and live channelCreate", () =>
+      Effect.gen(function* () {
+        const owner = yield* register("+79050009201", "djs_client_owner")
+        const guild = yield* createGuild(owner.access_token, "Client Guild")
+        const app = yield* createApplication(owner.access_token, "Client Bot")
+        const token = yield* resetBotToken(owner.access_token, app.id)
+        const host = yield* TestHost.TestHost
+        yield* host.run(
+          Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
+            guilds.addBot(
+              { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
+              Snowflake.Snowflake.make(guild.id),
+              { userId: Snowflake.Snowflake.make(app.id), name: "Client Bot" },
+              0n
+            )
+          )
+        )
+        const listening = yield* GatewayServer.Listening
+        const client = new Client({
+          intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
+          rest: { api: `${listening.base}/api` }
+        })
+        try {
+          const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()))
+          yield* Effect.promise(() => within(client.login(token), "login"))
+          yield* Effect.promise(() => within(ready, "clientReady"))
+          expect(client.user?.id).toBe(app.id)
+          expect(client.application?.id).toBe(app.id)
+          const cached = client.guilds.cache.get(guild.id)
+          expect(cached?.available).toBe(true)
+          expect(cached?.name).toBe("Client Guild")
+          expect(cached?.channels.cache.has(guild.system_channel_id)).toBe(true)
+
+          const created = new Promise<Channel>((resolve) => client.once(Events.ChannelCreate, resolve))
+          expect(
+            (yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "from-api" }, owner.access_token)).status
+          ).toBe(201)
+          const channel = yield* Effect.promise(() => within(created, "channelCreate"))
+          expect(channel.id).toMatch(/^\d{17,19}$/)
+          expect(cached?.channels.cache.get(channel.id)?.name).toBe("from-api")
+        } finally {
+          yield* Effect.promise(() => client.destroy())
+        }
+      })
+    )
+  })
+})
