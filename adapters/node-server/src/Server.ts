@@ -34,7 +34,7 @@ import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
 
 /** One line that tells a person where everything is. */
-const announce = (config: ServerConfig.ServerConfig) =>
+const announce = (config: ServerConfig.ServerConfig, gatewayUrl: () => string) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const url = yield* HttpServer.addressFormattedWith(Effect.succeed)
@@ -50,7 +50,7 @@ const announce = (config: ServerConfig.ServerConfig) =>
             ? "dev mode: /dev/outbox shows codes, any captcha passes"
             : "dev mode EXPOSED to the network by SERVICE_DEV_ON_NETWORK: /dev/outbox shows codes, any captcha passes"
       yield* Effect.logInfo(
-        `Veche ${info.version} (${mode}) listening on ${url}${RestApp.BASE_PATH} — docs ${url}${RestApp.DOCS_PATH}, gateway ${config.gatewayUrl}, ${database}`
+        `Veche ${info.version} (${mode}) listening on ${url}${RestApp.BASE_PATH} — docs ${url}${RestApp.DOCS_PATH}, gateway ${gatewayUrl()}, ${database}`
       )
     })
   )
@@ -77,21 +77,27 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // In dev, letters link to this server's own pages (unless SERVICE_WEB_URL says otherwise). Its
     // port is known once it listens (PORT=0 lets the OS pick), after the domain is built: the links
     // read this at each letter, and the listener sets it before any route is attached.
-    const own = { url: ServerConfig.ownUrl(config.host, config.port) }
+    const own = { url: ServerConfig.ownUrl(config.host, config.port), port: config.port }
     const learnOwnUrl = Layer.effectDiscard(
       Effect.map(HttpServer.HttpServer, (server) => {
-        if ("port" in server.address) own.url = ServerConfig.ownUrl(config.host, server.address.port)
+        if ("port" in server.address) {
+          own.url = ServerConfig.ownUrl(config.host, server.address.port)
+          own.port = server.address.port
+        }
       })
     )
+    // The gateway's URL, unless configured, names the port actually listened on (PORT=0 too).
+    const gatewayUrl = () =>
+      config.gatewayUrlConfigured ? config.gatewayUrl : ServerConfig.defaultGatewayUrl(config.host, own.port)
 
     // One database layer (memoised by reference): the repositories and the delivery queue share it.
     const database = Database.layer(config)
     // Settings from the environment (keys from DevSecrets in dev).
     const configuration = Layer.mergeAll(
       ServiceInfo.ServiceInfo.layerConfig(VERSION),
-      GatewayUrl.GatewayUrl.layer(config.gatewayUrl),
+      GatewayUrl.GatewayUrl.layerLive(gatewayUrl),
       // heartbeat interval and this node's resume URL (SERVICE_GATEWAY_NODE_URL)
-      GatewayConfig.GatewayConfig.layerConfig(config.gatewayUrl),
+      GatewayConfig.GatewayConfig.layerConfig(gatewayUrl),
       // sessions' lifetimes, and the interval of the worker that removes dead ones on every node
       SessionsConfig.SessionsConfig.layerConfig,
       Staff.StaffConfig.layerConfig,
@@ -180,9 +186,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const gatewayShutdown = Layer.effectDiscard(
       Effect.flatMap(Gateway.Gateway, (gateway) => Effect.addFinalizer(() => gateway.shutdown))
     ).pipe(Layer.provide(routeServices))
-    const app = Layer.mergeAll(http, gatewayShutdown, announce(config).pipe(Layer.provide(routeServices))).pipe(
-      Layer.provide(Layer.provideMerge(learnOwnUrl, listener))
-    )
+    const app = Layer.mergeAll(
+      http,
+      gatewayShutdown,
+      announce(config, gatewayUrl).pipe(Layer.provide(routeServices))
+    ).pipe(Layer.provide(Layer.provideMerge(learnOwnUrl, listener)))
     return app.pipe(
       Layer.provide(DevSecrets.layer(config.dataDir)),
       Layer.provide(Layer.succeed(References.MinimumLogLevel, config.logLevel)),

@@ -28,6 +28,8 @@ export interface ServerConfig {
   /** Redis shared by several nodes (rate-limit counters); none keeps them in this process. */
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>
   readonly gatewayUrl: string
+  /** SERVICE_GATEWAY_URL was set; otherwise the URL follows the port the server listens on (PORT=0). */
+  readonly gatewayUrlConfigured: boolean
   readonly logLevel: LogLevel.LogLevel
   readonly accessLog: boolean
   /** Peers whose X-Forwarded-For is believed. */
@@ -62,7 +64,7 @@ const LOG_LEVELS = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "
 const reachableHost = (host: string) =>
   host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host
 
-const defaultGatewayUrl = (host: string, port: number) => `ws://${reachableHost(host)}:${port}/gateway`
+export const defaultGatewayUrl = (host: string, port: number): string => `ws://${reachableHost(host)}:${port}/gateway`
 
 /** The server's own URL for a browser on this machine: where dev letters link to its web pages. */
 export const ownUrl = (host: string, port: number): string => `http://${reachableHost(host)}:${port}`
@@ -107,9 +109,11 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
   )
   const dataDir = Option.getOrElse(configuredDataDir, () => "./.veche")
   const dataDirConfigured = Option.isSome(configuredDataDir)
-  const gatewayUrl = yield* Config.schema(GatewayUrl.GatewayUrlString, "SERVICE_GATEWAY_URL").pipe(
-    Config.withDefault(defaultGatewayUrl(host, port))
+  const configuredGatewayUrl = yield* Config.schema(GatewayUrl.GatewayUrlString, "SERVICE_GATEWAY_URL").pipe(
+    Config.option
   )
+  const gatewayUrl = Option.getOrElse(configuredGatewayUrl, () => defaultGatewayUrl(host, port))
+  const gatewayUrlConfigured = Option.isSome(configuredGatewayUrl)
   const logLevel = yield* Config.Literals(LOG_LEVELS, "SERVICE_LOG_LEVEL").pipe(Config.withDefault("Info" as const))
   const accessLog = yield* Config.Boolean("SERVICE_ACCESS_LOG").pipe(Config.withDefault(true))
   const shutdownTimeout = yield* Config.Duration("SERVICE_SHUTDOWN_TIMEOUT").pipe(
@@ -141,6 +145,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     dataDirConfigured,
     redisUrl,
     gatewayUrl,
+    gatewayUrlConfigured,
     logLevel,
     accessLog,
     trustedProxies,

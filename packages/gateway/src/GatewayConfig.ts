@@ -35,10 +35,10 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
     )
 
   /**
-   * From the environment: `SERVICE_GATEWAY_NODE_URL` (default `gatewayUrl`, right for a single
-   * node) and `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s).
+   * From the environment: `SERVICE_GATEWAY_NODE_URL` (default: what `gatewayUrl` answers when
+   * READY is sent, right for a single node) and `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s).
    */
-  static readonly layerConfig = (gatewayUrl: string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
+  static readonly layerConfig = (gatewayUrl: () => string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
     Layer.effect(
       GatewayConfig,
       Effect.gen(function* () {
@@ -46,12 +46,13 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         const interval = yield* Config.Duration("SERVICE_GATEWAY_HEARTBEAT_INTERVAL").pipe(
           Config.withDefault(Duration.millis(DEFAULT_HEARTBEAT_INTERVAL_MS))
         )
+        const own = Option.filter(nodeUrl, (url) => url.trim() !== "")
         return GatewayConfig.of({
           heartbeatIntervalMs: Math.max(1000, Duration.toMillis(interval)),
-          resumeGatewayUrl: Option.getOrElse(
-            Option.filter(nodeUrl, (url) => url.trim() !== ""),
-            () => gatewayUrl
-          ),
+          // read at each READY: the default follows the port the server ends up listening on
+          get resumeGatewayUrl() {
+            return Option.getOrElse(own, gatewayUrl)
+          },
           resumeWindowMs: DEFAULT_RESUME_WINDOW_MS,
           replayLimit: DEFAULT_REPLAY_LIMIT
         })

@@ -23,4 +23,18 @@ export class GatewayUrl extends Context.Service<GatewayUrl, { readonly url: stri
       GatewayUrl,
       Effect.map(Schema.decodeUnknownEffect(GatewayUrlString)(url), (valid) => GatewayUrl.of({ url: valid }))
     )
+
+  /**
+   * A URL known only once the server listens (the default `ws://HOST:PORT/gateway` with PORT=0):
+   * read at each request. The host answers for its validity.
+   */
+  static readonly layerLive = (url: () => string): Layer.Layer<GatewayUrl> =>
+    Layer.succeed(
+      GatewayUrl,
+      GatewayUrl.of({
+        get url() {
+          return url()
+        }
+      })
+    )
 }

@@ -11,14 +11,14 @@ export const layer: GroupLayer.Authorized<"botGateway", GatewayUrl | Gateway.Gat
   "botGateway",
   (handlers) =>
     Effect.gen(function* () {
-      const url = (yield* GatewayUrl).url
+      const gatewayUrl = yield* GatewayUrl
       const gateway = yield* Gateway.Gateway
       return handlers.handle("gatewayBot", () =>
         Effect.gen(function* () {
           const bot = yield* Principal.requireBot
           // what the gateway counts: identifies per 5 s bucket and per day (IdentifyLimits)
           const session_start_limit = yield* gateway.budget(bot.userId)
-          return { url, shards: 1, session_start_limit }
+          return { url: gatewayUrl.url, shards: 1, session_start_limit }
         })
       )
     })

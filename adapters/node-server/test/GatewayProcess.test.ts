@@ -1,0 +1,59 @@
+/**
+ * The gateway on the reference server as an operator runs it (a separate process on the embedded
+ * PostgreSQL): `GET /gateway` names a URL on the API's own port where a WebSocket client gets
+ * HELLO and, after IDENTIFY with a user's token, READY naming this node as `resume_gateway_url`
+ * (SERVICE_GATEWAY_NODE_URL); on SIGTERM every session gets op 7 and the server still exits at once.
+ */
+import * as fs from "node:fs"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { RawClient } from "~/test/support/GatewayServer"
+import { apiCaller, getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+
+afterEach(stopAll)
+
+const dataDir = tempDataDir()
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+describe("the gateway on the reference server", () => {
+  it("serves the gateway on the API's port, and sends op 7 to every session on SIGTERM", async () => {
+    const server = await start({
+      DATABASE_URL: "",
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_GATEWAY_NODE_URL: "wss://gw-1.veche.example/gateway"
+    })
+    const call = apiCaller(server.base)
+    const started = await call("POST", "/auth/register/phone", { phone: "+79057650001", captcha_token: "dev" })
+    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent("+79057650001")}`)
+    const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
+    const registered = await call("POST", "/auth/register/verify", {
+      verification_id: (started.body as { verification_id: string }).verification_id,
+      code,
+      username: "gw_process",
+      password: "correct horse battery",
+      date_of_birth: "1990-05-05",
+      consent: true
+    })
+    expect(registered.status).toBe(201)
+    const { access_token, user_id } = registered.body as { access_token: string; user_id: string }
+
+    const gateway = (await getJson(`${server.base}/api/v10/gateway`)).body as { url: string }
+    expect(new URL(gateway.url).port).toBe(new URL(server.base).port)
+    const client = await RawClient.connect(`${gateway.url}?v=10&encoding=json`)
+    expect(await client.next()).toMatchObject({ op: 10, d: { heartbeat_interval: 41250 } })
+    client.send({ op: 2, d: { token: access_token, properties: { os: "linux", browser: "t", device: "t" } } })
+    const ready = await client.nextDispatch("READY")
+    expect(ready.d).toMatchObject({
+      user: { id: user_id },
+      resume_gateway_url: "wss://gw-1.veche.example/gateway",
+      user_settings: { status: "online" }
+    })
+
+    const stoppedAt = Date.now()
+    const exited = server.stop("SIGTERM")
+    expect(await client.next()).toMatchObject({ op: 7 })
+    expect((await client.closed).code).toBe(4000)
+    expect(await exited).toBe(0)
+    // the open WebSocket did not hold the shutdown until SERVICE_SHUTDOWN_TIMEOUT
+    expect(Date.now() - stoppedAt).toBeLessThan(8_000)
+  }, 60_000)
+})
