@@ -9,14 +9,15 @@ import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
-import { DispatchSource, Gateway, GatewayConfig, IdentifyLimits } from "@veche/gateway"
+import { Gateway, GatewayConfig, IdentifyLimits } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig } from "@veche/media"
 import { Staff } from "@veche/moderation"
 import { OtplibTotpCodes } from "@veche/otplib"
-import { DevOutbox, EventBus, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
+import { DevOutbox, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
+import type { RedisDispatchBus } from "@veche/redis"
 import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
@@ -29,6 +30,7 @@ import type { Redis } from "effect/persistence"
 import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
+import * as GatewayBus from "./GatewayBus.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -62,6 +64,7 @@ export type StartError =
   | PgDatabase.Error
   | EmbeddedPostgres.EmbeddedPostgresError
   | Redis.RedisError
+  | RedisDispatchBus.DispatchBusUnavailable
   | HttpServerError.ServeError
   | MmdbGeoIp.GeoIpUnavailable
 
@@ -125,8 +128,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       FflateZipWriter.layer,
       // counters (route limits and quotas)
       RateLimits.layer(config),
-      // the gateway's fan-out from the bus in this process, identify limits counted here (one node)
-      DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
+      // dispatches between the domains and the gateway: over Redis pub/sub with REDIS_URL (every
+      // node's sessions), else in this process; identify limits counted on this node
+      GatewayBus.layer(config),
       IdentifyLimits.IdentifyLimits.layerMemory()
     ).pipe(
       Layer.provide(FetchHttpClient.layer),

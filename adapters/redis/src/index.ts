@@ -1,2 +1,4 @@
 /** @veche/redis: the Redis-backed adapters shared by several nodes. */
+
+export * as RedisDispatchBus from "./RedisDispatchBus.ts"
 export * as RedisRateLimits from "./RedisRateLimits.ts"

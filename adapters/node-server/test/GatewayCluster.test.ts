@@ -1,0 +1,57 @@
+/**
+ * Two reference-server processes on one PostgreSQL and one Redis: a user's gateway session on node
+ * B receives what the user and their guild do through node A (USER_SETTINGS_UPDATE to the user,
+ * CHANNEL_CREATE to the guild), carried by Redis pub/sub. Runs when REDIS_URL and DATABASE_URL are set.
+ */
+import { spawn } from "node:child_process"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import { RawClient } from "~/test/support/GatewayServer"
+import { apiCaller, start, stopAll } from "./ServerHarness.ts"
+
+afterEach(stopAll)
+
+const redisUrl = process.env.REDIS_URL
+const databaseUrl = process.env.DATABASE_URL
+
+describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== undefined && databaseUrl !== "")(
+  "the gateway across two nodes sharing Redis",
+  () => {
+    const schema = `veche_gateway_cluster_${process.pid}`
+    afterAll(async () => {
+      const drop = spawn("psql", [databaseUrl ?? "", "-qc", `DROP SCHEMA IF EXISTS "${schema}" CASCADE`])
+      await new Promise((done) => drop.once("exit", done))
+    })
+
+    it("delivers to a session on node B what happens through node A", async () => {
+      const env = { REDIS_URL: redisUrl ?? "", DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: schema }
+      const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
+      const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
+      const call = apiCaller(a.base)
+      const phone = `+7905${String(process.pid % 10_000_000).padStart(7, "0")}`
+      const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
+      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+      const registered = await call("POST", "/auth/register/verify", {
+        verification_id: (started.body as { verification_id: string }).verification_id,
+        code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+        username: `gw_cluster_${process.pid}`,
+        password: "correct horse battery",
+        date_of_birth: "1990-05-05",
+        consent: true
+      })
+      expect(registered.status).toBe(201)
+      const token = (registered.body as { access_token: string }).access_token
+      const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as { id: string }
+
+      const onB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+      onB.send({ op: 2, d: { token, properties: { os: "linux", browser: "t", device: "t" } } })
+      await onB.nextDispatch("READY")
+      expect((await onB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
+
+      expect((await call("PATCH", "/users/@me/settings", { status: "idle" }, token)).status).toBe(200)
+      expect((await onB.nextDispatch("USER_SETTINGS_UPDATE")).d).toMatchObject({ status: "idle" })
+      expect((await call("POST", `/guilds/${guild.id}/channels`, { name: "via-a" }, token)).status).toBe(201)
+      expect((await onB.nextDispatch("CHANNEL_CREATE")).d).toMatchObject({ guild_id: guild.id, name: "via-a" })
+      await onB.close()
+    }, 90_000)
+  }
+)
