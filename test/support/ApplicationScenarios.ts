@@ -14,6 +14,7 @@ import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, Effect, Layer } from "effect"
 import { json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 import { createGuild } from "./Guilds.ts"
+import { dataUri, png } from "./Png.ts"
 
 interface ApplicationBody {
   readonly id: string
@@ -155,6 +156,115 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             expect(((yield* json(refused)) as { code: number }).code).toBe(50035)
           }
           expect((yield* post(`${API}/applications`, { name: "" }, owner.access_token)).status).toBe(400)
+        })
+      )
+
+      it.effect("PATCH sets the icon from a data URI (served under /app-icons), replaces and clears it", () =>
+        Effect.gen(function* () {
+          const testHost = yield* TestHost.TestHost
+          const owner = yield* user("app_icon")
+          const app = yield* createApplication(owner.access_token, "Pictured")
+          const path = `${API}/applications/${app.id}`
+          const first = yield* answer(yield* send("PATCH", path, { icon: dataUri(png(64)) }, owner.access_token))
+          expect(first.status).toBe(200)
+          const icon = (first.body as { icon: string }).icon
+          expect(icon).toMatch(/^[0-9a-f]{32}$/)
+          const served = yield* testHost.fetch(`${API}/app-icons/${app.id}/${icon}.png`)
+          expect(served.status).toBe(200)
+          expect(served.headers.get("content-type")).toBe("image/png")
+          // the icon shows wherever the application does
+          for (const read of [path, `${API}/applications`]) {
+            expect(JSON.stringify(yield* json(yield* send("GET", read, undefined, owner.access_token)))).toContain(icon)
+          }
+          // a change that leaves the icon out keeps it
+          expect(
+            yield* answer(yield* send("PATCH", path, { description: "Has a face." }, owner.access_token))
+          ).toMatchObject({ status: 200, body: { icon } })
+
+          const second = yield* answer(yield* send("PATCH", path, { icon: dataUri(png(32)) }, owner.access_token))
+          const replaced = (second.body as { icon: string }).icon
+          expect(replaced).not.toBe(icon)
+          // the replaced image is no longer served; the new one is
+          expect((yield* testHost.fetch(`${API}/app-icons/${app.id}/${icon}`)).status).toBe(404)
+          expect((yield* testHost.fetch(`${API}/app-icons/${app.id}/${replaced}`)).status).toBe(200)
+          // someone else cannot set it
+          const other = yield* user("app_icon_other")
+          expect(yield* answer(yield* send("PATCH", path, { icon: dataUri(png(16)) }, other.access_token))).toEqual(
+            UNKNOWN_APPLICATION
+          )
+
+          // refused images: 400 50035 on `icon`, and the icon stays
+          for (const bad of [
+            dataUri(png(1024, 1025)),
+            `data:image/png;base64,${Buffer.from("not an image").toString("base64")}`,
+            "https://example.com/icon.png",
+            42
+          ]) {
+            const refused = yield* answer(yield* send("PATCH", path, { icon: bad }, owner.access_token))
+            expect(refused).toMatchObject({ status: 400, body: { code: 50035, errors: { icon: {} } } })
+          }
+          expect(yield* answer(yield* send("GET", path, undefined, owner.access_token))).toMatchObject({
+            body: { icon: replaced }
+          })
+
+          // null clears it, and the image goes
+          expect(yield* answer(yield* send("PATCH", path, { icon: null }, owner.access_token))).toMatchObject({
+            status: 200,
+            body: { icon: null }
+          })
+          expect((yield* testHost.fetch(`${API}/app-icons/${app.id}/${replaced}`)).status).toBe(404)
+
+          // deleting the application takes its icon with it
+          const last = yield* answer(yield* send("PATCH", path, { icon: dataUri(png(24)) }, owner.access_token))
+          const lastIcon = (last.body as { icon: string }).icon
+          expect((yield* send("DELETE", path, undefined, owner.access_token)).status).toBe(204)
+          expect((yield* testHost.fetch(`${API}/app-icons/${app.id}/${lastIcon}`)).status).toBe(404)
+        })
+      )
+
+      it.effect("PATCH refuses each bad field with 400 50035 naming it, and changes nothing", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("app_invalid")
+          const app = yield* createApplication(owner.access_token, "Strict")
+          const path = `${API}/applications/${app.id}`
+          for (const [field, value] of [
+            ["name", "x"],
+            ["name", "y".repeat(33)],
+            ["name", null],
+            ["description", "d".repeat(401)],
+            ["description", 7],
+            ["bot_public", "yes"],
+            ["bot_require_code_grant", null],
+            ["redirect_uris", "https://example.com/cb"],
+            ["redirect_uris", Array.from({ length: 11 }, (_, i) => `https://example.com/${i}`)],
+            // plain http only to this machine
+            ["redirect_uris", ["http://example.com/cb"]],
+            ["redirect_uris", ["http://localhost.example.com/cb"]],
+            // not https at all, relative, with a fragment or credentials, too long
+            ["redirect_uris", ["ftp://example.com/cb"]],
+            ["redirect_uris", ["javascript:alert(1)"]],
+            ["redirect_uris", ["/callback"]],
+            ["redirect_uris", ["https://example.com/cb#here"]],
+            ["redirect_uris", ["https://user:pass@example.com/cb"]],
+            ["redirect_uris", [`https://example.com/${"a".repeat(2048)}`]],
+            ["redirect_uris", [7]]
+          ] as const) {
+            const refused = yield* answer(yield* send("PATCH", path, { [field]: value }, owner.access_token))
+            expect([field, value, refused]).toMatchObject([
+              field,
+              value,
+              { status: 400, body: { code: 50035, message: "Invalid Form Body", errors: { [field]: {} } } }
+            ])
+          }
+          // loopback in every spelling the rule allows, with ports and queries kept byte for byte
+          const loopback = ["http://localhost:3000/cb", "http://127.0.0.1:8080/cb?x=1", "http://[::1]/cb"]
+          expect(
+            yield* answer(yield* send("PATCH", path, { redirect_uris: loopback }, owner.access_token))
+          ).toMatchObject({ status: 200, body: { redirect_uris: loopback } })
+          expect(yield* answer(yield* send("GET", path, undefined, owner.access_token))).toMatchObject({
+            status: 200,
+            body: { name: "Strict", description: "", bot_public: true, bot_require_code_grant: false }
+          })
         })
       )
 
