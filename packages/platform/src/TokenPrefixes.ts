@@ -23,11 +23,16 @@ export const TOKEN_PREFIXES = {
   /** A bot's token (`Authorization: Bot …`). */
   bot: "vbt_",
   /** An application's OAuth client secret. */
-  clientSecret: "vcs_"
+  clientSecret: "vcs_",
 
-  // OAuth 2.0 sign-in (the OAuth provider, issue 18): its authorization codes, access tokens and
-  // refresh tokens each add their line here, e.g. `oauthCode: "voc_"`, `oauthAccess: "voa_"`,
-  // `oauthRefresh: "vor_"`.
+  // OAuth 2.0 sign-in (the OAuth provider's OAuthSecrets, built on branch h18-oauth): declared here
+  // ahead of it, so its tokens are checked against every other kind from the start.
+  /** An OAuth access token (`Authorization: Bearer …`, only `GET /users/@me`). */
+  oauthAccess: "voa_",
+  /** An OAuth refresh token. */
+  oauthRefresh: "vor_",
+  /** An OAuth authorization code (single use, 10 minutes). */
+  oauthCode: "voc_"
 } as const
 
 export type TokenKind = keyof typeof TOKEN_PREFIXES

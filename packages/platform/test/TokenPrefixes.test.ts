@@ -12,7 +12,17 @@ const prefixes = entries.map(([, prefix]) => prefix)
 describe("TokenPrefixes", () => {
   it("declares the kinds the domains mint", () => {
     expect(Object.keys(TOKEN_PREFIXES)).toEqual(
-      expect.arrayContaining(["access", "refresh", "emailLink", "exportDownload", "bot", "clientSecret"])
+      expect.arrayContaining([
+        "access",
+        "refresh",
+        "emailLink",
+        "exportDownload",
+        "bot",
+        "clientSecret",
+        "oauthAccess",
+        "oauthRefresh",
+        "oauthCode"
+      ])
     )
   })
 
