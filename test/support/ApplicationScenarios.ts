@@ -13,7 +13,7 @@ import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
-import { createGuild } from "./Guilds.ts"
+import { createGuild, inviteTo } from "./Guilds.ts"
 import { dataUri, png } from "./Png.ts"
 
 interface ApplicationBody {
@@ -427,38 +427,129 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
         })
       )
 
-      it.effect("users get 20002 on the bots' routes; bots get 20001 on the users-only routes", () =>
+      it.effect("users get 20002 on the bots' routes; bots get 20001 on every users-only route", () =>
         Effect.gen(function* () {
           const owner = yield* user("policy_owner")
           const app = yield* createApplication(owner.access_token, "Policy Bot")
           const token = yield* resetBotToken(owner.access_token, app.id)
+          const guild = yield* createGuild(owner.access_token, "Policy Home")
+          const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
           for (const path of ["/applications/@me", "/oauth2/applications/@me", "/oauth2/@me", "/gateway/bot"]) {
             expect(yield* answer(yield* send("GET", `${API}${path}`, undefined, owner.access_token))).toEqual(ONLY_BOTS)
           }
-          for (const [method, path, body] of [
-            ["POST", "/applications", { name: "Bot's own" }],
-            ["GET", "/applications", undefined],
-            ["GET", `/applications/${app.id}`, undefined],
-            ["PATCH", `/applications/${app.id}`, { name: "Renamed" }],
-            ["DELETE", `/applications/${app.id}`, undefined],
-            ["POST", `/applications/${app.id}/bot/reset`, undefined],
-            ["POST", `/applications/${app.id}/secret/reset`, undefined],
-            ["POST", "/guilds", { name: "Bot Guild" }],
-            ["GET", "/auth/sessions", undefined],
-            ["GET", "/auth/mfa", undefined],
-            ["GET", "/users/@me/relationships", undefined],
-            ["POST", "/invites/abcdef", {}],
-            ["PUT", `/moderation/users/${owner.user_id}/block`, { reason: "spam" }]
-          ] as const) {
-            expect([path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([
+          // The spec's users-only list, as far as the routes exist today (reports, push and group DMs do
+          // not yet); each with a body the route accepts, so only the bot rule can refuse it.
+          const usersOnly: ReadonlyArray<readonly [string, string, string, unknown?]> = [
+            // sessions and two-factor authentication
+            ["sessions", "POST", "/auth/logout"],
+            ["sessions", "GET", "/auth/sessions"],
+            ["sessions", "DELETE", "/auth/sessions"],
+            ["2FA", "GET", "/auth/mfa"],
+            ["2FA", "POST", "/auth/mfa/totp", { password: PASSWORD, secret: SECRET, code: "123456" }],
+            ["2FA", "POST", "/auth/mfa/codes", { password: PASSWORD }],
+            ["2FA", "DELETE", "/auth/mfa/totp", { code: "123456" }],
+            // the account's own settings, which a bot has not
+            ["account", "PATCH", "/users/@me", { bio: "x" }],
+            ["account", "GET", "/users/@me/settings"],
+            ["account", "PATCH", "/users/@me/settings", { status: "idle" }],
+            ["account", "PATCH", "/users/@me/guild-order", { guilds: [] }],
+            ["account", "POST", "/users/@me/phone", { password: PASSWORD, phone: "+79670000001" }],
+            ["account", "PUT", "/users/@me/phone", { verification_id: "1311000000000000001", code: "123456" }],
+            ["account", "POST", "/users/@me/email", { password: PASSWORD, email: "bot@example.com" }],
+            ["account", "DELETE", "/users/@me/email", { password: PASSWORD }],
+            ["account", "POST", "/users/@me/email/resend"],
+            ["account", "POST", "/users/@me/delete", { password: PASSWORD }],
+            ["account", "DELETE", "/users/@me/delete"],
+            ["account", "GET", "/users/@me/export"],
+            ["account", "POST", "/users/@me/export"],
+            ["account", "GET", `/users/@me/guilds/${guild.id}/member`],
+            // friends
+            ["friends", "GET", "/users/@me/relationships"],
+            // accepting invitations (a real one) and creating servers
+            ["invitations", "POST", `/invites/${code}`, {}],
+            ["servers", "POST", "/guilds", { name: "Bot Guild" }],
+            // moderation
+            ["moderation", "PUT", `/moderation/users/${owner.user_id}/block`, { reason: "spam" }],
+            ["moderation", "DELETE", `/moderation/users/${owner.user_id}/block`],
+            ["moderation", "PUT", `/moderation/users/${owner.user_id}/restriction`, { reason: "spam" }],
+            ["moderation", "DELETE", `/moderation/users/${owner.user_id}/restriction`],
+            // the developer-applications section
+            ["applications", "POST", "/applications", { name: "Bot's own" }],
+            ["applications", "GET", "/applications"],
+            ["applications", "GET", `/applications/${app.id}`],
+            ["applications", "PATCH", `/applications/${app.id}`, { name: "Renamed" }],
+            ["applications", "DELETE", `/applications/${app.id}`],
+            ["applications", "POST", `/applications/${app.id}/bot/reset`],
+            ["applications", "POST", `/applications/${app.id}/secret/reset`]
+          ]
+          for (const [section, method, path, body] of usersOnly) {
+            expect([section, method, path, yield* answer(yield* asBot(method, `${API}${path}`, token, body))]).toEqual([
+              section,
+              method,
               path,
               BOTS_CANNOT
             ])
           }
-          // the bot's token still works and its application is unchanged
+          // nothing happened: the bot joined no guild, made none, its token and application stand
+          const guilds = (yield* json(yield* asBot("GET", `${API}/users/@me/guilds`, token))) as ReadonlyArray<unknown>
+          expect(guilds).toEqual([])
+          expect((yield* asBot("GET", `${API}/users/@me`, token)).status).toBe(200)
           expect(
             yield* answer(yield* send("GET", `${API}/applications/${app.id}`, undefined, owner.access_token))
           ).toMatchObject({ status: 200, body: { name: "Policy Bot" } })
+        })
+      )
+
+      it.effect("a bot reads itself, its guilds and their channels, members and roles; it may leave", () =>
+        Effect.gen(function* () {
+          const testHost = yield* TestHost.TestHost
+          const owner = yield* user("reads_owner")
+          const app = yield* createApplication(owner.access_token, "Reader Bot")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          const guild = yield* createGuild(owner.access_token, "Readable")
+          const elsewhere = yield* createGuild(owner.access_token, "Not the bot's")
+          yield* testHost.run(
+            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
+              guilds.addBot(
+                { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
+                Snowflake.Snowflake.make(guild.id),
+                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
+                0n
+              )
+            )
+          )
+          const role = guild.roles[0]?.id ?? ""
+          const channel = guild.system_channel_id
+          expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toMatchObject({
+            status: 200,
+            body: { id: app.id, bot: true }
+          })
+          const reads: ReadonlyArray<readonly [string, unknown]> = [
+            ["/users/@me/guilds", [{ id: guild.id }]],
+            [`/users/${owner.user_id}`, { id: owner.user_id }],
+            [`/guilds/${guild.id}`, { id: guild.id, name: "Readable" }],
+            [`/guilds/${guild.id}/channels`, expect.arrayContaining([expect.objectContaining({ id: channel })])],
+            [`/channels/${channel}`, { id: channel, guild_id: guild.id }],
+            [`/guilds/${guild.id}/members/${app.id}`, { user: { id: app.id, bot: true } }],
+            [`/guilds/${guild.id}/members/${owner.user_id}`, { user: { id: owner.user_id } }],
+            [`/guilds/${guild.id}/members?limit=10`, expect.arrayContaining([expect.objectContaining({})])],
+            [`/guilds/${guild.id}/roles`, expect.arrayContaining([expect.objectContaining({ id: role })])],
+            [`/guilds/${guild.id}/roles/${role}`, { id: role }]
+          ]
+          for (const [path, shape] of reads) {
+            expect([path, yield* answer(yield* asBot("GET", `${API}${path}`, token))]).toMatchObject([
+              path,
+              { status: 200, body: shape }
+            ])
+          }
+          // a guild it is not in stays closed to it
+          expect((yield* asBot("GET", `${API}/guilds/${elsewhere.id}`, token)).status).toBeGreaterThanOrEqual(403)
+          expect((yield* asBot("GET", `${API}/guilds/${elsewhere.id}/channels`, token)).status).toBeGreaterThanOrEqual(
+            403
+          )
+          // leaving is allowed to bots (the platform's DELETE /users/@me/guilds/{id})
+          expect((yield* asBot("DELETE", `${API}/users/@me/guilds/${guild.id}`, token)).status).toBe(204)
+          expect(yield* json(yield* asBot("GET", `${API}/users/@me/guilds`, token))).toEqual([])
         })
       )
 

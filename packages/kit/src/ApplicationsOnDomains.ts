@@ -43,7 +43,7 @@ const botUsers = Layer.effect(
         const createdAt = yield* DateTime.now
         for (let attempt = 0; ; attempt++) {
           const username = usernameFrom(name, id, attempt)
-          const inserted = yield* users.insert({ id, username, displayName: name, createdAt }).pipe(
+          const inserted = yield* users.insert({ id, username, displayName: name, createdAt, bot: true }).pipe(
             Effect.as(true),
             Effect.catchTag("UsernameTaken", () => Effect.succeed(false)),
             Effect.orDie
