@@ -160,6 +160,9 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
               expect(closed.code).toBe(code)
             })
           yield* expectClose(4004, undefined, identify("vat_not-a-token"))
+          // another kind of token of the same user, and an OAuth access token: not for the gateway
+          yield* expectClose(4004, undefined, identify(user.refresh_token))
+          yield* expectClose(4004, undefined, identify(`voa_${user.access_token.slice(4)}`))
           yield* expectClose(4002, undefined, "{not json")
           yield* expectClose(4002, undefined, { op: 2, d: { token: 5 } })
           yield* expectClose(4001, undefined, { op: 99, d: null })

@@ -1,11 +1,12 @@
 /**
  * The gateway's GatewayIdentity answered by the same Authenticator the REST routes use. An IDENTIFY
- * carries its token bare (as the platform's clients send it), so a token is tried as a bot's and
- * then as a user's access token; a user principal without a login session (an OAuth access token)
- * is refused, as are expired and blocked tokens.
+ * carries its token bare (as the platform's clients send it), so its registered prefix says whether
+ * it is a bot's token or a login session's access token; any other kind (OAuth access tokens among
+ * them), an expired or a blocked token is refused.
  */
 import { GatewayIdentity } from "@veche/gateway"
-import { Effect, Layer, Option } from "effect"
+import { TokenPrefixes } from "@veche/platform"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { Authenticator } from "./Authenticator.ts"
 
 /**
@@ -18,26 +19,30 @@ export const layer: Layer.Layer<GatewayIdentity.GatewayIdentity, never, Authenti
   GatewayIdentity.GatewayIdentity,
   Effect.map(Effect.service(Authenticator), (authenticator) =>
     GatewayIdentity.GatewayIdentity.of({
-      identify: (token) =>
-        authenticator.authenticate("Bot", token).pipe(
-          Effect.map(
-            (principal): Option.Option<GatewayIdentity.Identity> =>
-              Option.some({ kind: "bot", userId: principal.userId, applicationFlags: APPLICATION_FLAGS })
-          ),
-          Effect.catchTag("TokenInvalid", () =>
-            authenticator
-              .authenticate("Bearer", token)
-              .pipe(
-                Effect.map(
-                  (principal): Option.Option<GatewayIdentity.Identity> =>
-                    principal.kind === "user" && principal.sessionId !== undefined
-                      ? Option.some({ kind: "user", userId: principal.userId, applicationFlags: 0 })
-                      : Option.none()
-                )
-              )
-          ),
-          Effect.catch(() => Effect.succeedNone)
-        )
+      identify: (token) => {
+        const value = Redacted.value(token)
+        // The prefix says which kind a token claims to be (it must still be found by its digest).
+        if (value.startsWith(TokenPrefixes.TOKEN_PREFIXES.bot))
+          return authenticator.authenticate("Bot", token).pipe(
+            Effect.map(
+              (principal): Option.Option<GatewayIdentity.Identity> =>
+                Option.some({ kind: "bot", userId: principal.userId, applicationFlags: APPLICATION_FLAGS })
+            ),
+            Effect.catch(() => Effect.succeedNone)
+          )
+        // A login session's access token only: OAuth access tokens (and every other kind) are refused.
+        if (value.startsWith(TokenPrefixes.TOKEN_PREFIXES.access))
+          return authenticator.authenticate("Bearer", token).pipe(
+            Effect.map(
+              (principal): Option.Option<GatewayIdentity.Identity> =>
+                principal.kind === "user" && principal.sessionId !== undefined
+                  ? Option.some({ kind: "user", userId: principal.userId, applicationFlags: 0 })
+                  : Option.none()
+            ),
+            Effect.catch(() => Effect.succeedNone)
+          )
+        return Effect.succeedNone
+      }
     })
   )
 )
