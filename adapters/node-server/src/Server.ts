@@ -9,7 +9,7 @@ import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
-import { Gateway, GatewayConfig, IdentifyLimits } from "@veche/gateway"
+import { Gateway, GatewayConfig } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig } from "@veche/media"
@@ -128,10 +128,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       FflateZipWriter.layer,
       // counters (route limits and quotas)
       RateLimits.layer(config),
-      // dispatches between the domains and the gateway: over Redis pub/sub with REDIS_URL (every
-      // node's sessions), else in this process; identify limits counted on this node
-      GatewayBus.layer(config),
-      IdentifyLimits.IdentifyLimits.layerMemory()
+      // dispatches between the domains and the gateway (over Redis pub/sub with REDIS_URL, reaching
+      // every node's sessions) and bots' identify limits (in Redis too); else in this process
+      GatewayBus.layer(config)
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)

@@ -1,7 +1,8 @@
 /**
  * Two reference-server processes on one PostgreSQL and one Redis: a user's gateway session on node
  * B receives what the user and their guild do through node A (USER_SETTINGS_UPDATE to the user,
- * CHANNEL_CREATE to the guild), carried by Redis pub/sub. Runs when REDIS_URL and DATABASE_URL are set.
+ * CHANNEL_CREATE to the guild), carried by Redis pub/sub; a bot's identify on B is counted in the
+ * budget A reports. Runs when REDIS_URL and DATABASE_URL are set.
  */
 import { spawn } from "node:child_process"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -52,6 +53,21 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== unde
       expect((await call("POST", `/guilds/${guild.id}/channels`, { name: "via-a" }, token)).status).toBe(201)
       expect((await onB.nextDispatch("CHANNEL_CREATE")).d).toMatchObject({ guild_id: guild.id, name: "via-a" })
       await onB.close()
+
+      // a bot's identify on node B spends the budget node A reports (identify limits in Redis)
+      const app = (await call("POST", "/applications", { name: `Cluster Bot ${process.pid % 1000}` }, token)).body as {
+        id: string
+      }
+      const bot = (await call("POST", `/applications/${app.id}/bot/reset`, undefined, token)).body as { token: string }
+      const botOnB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+      botOnB.send({
+        op: 2,
+        d: { token: bot.token, intents: 1, properties: { os: "linux", browser: "t", device: "t" } }
+      })
+      expect((await botOnB.nextDispatch("READY")).d).toMatchObject({ application: { id: app.id } })
+      const budget = await call("GET", "/gateway/bot", undefined, undefined, { authorization: `Bot ${bot.token}` })
+      expect(budget.body).toMatchObject({ session_start_limit: { total: 1000, remaining: 999 } })
+      await botOnB.close()
     }, 90_000)
   }
 )

@@ -1,0 +1,65 @@
+/**
+ * The gateway's identify limits in Redis, shared by every node: a bot's day is a counter
+ * (`INCR`, expiring a day after its first start: `remaining` and `reset_after` read from it), and
+ * each `max_concurrency` bucket a key set for 5 s (`SET NX PX`). Two starts racing at the end of a
+ * day may both pass the check before either counts (the platform's budget is not that exact either).
+ */
+import { NodeRedis } from "@effect/platform-node"
+import { IdentifyLimits } from "@veche/gateway"
+import { Effect, Layer, Redacted } from "effect"
+import { Redis } from "effect/persistence"
+
+export interface Options {
+  readonly url: Redacted.Redacted<string>
+  readonly limits?: IdentifyLimits.Limits
+  /** Where the keys start (default `veche:identify:`). */
+  readonly prefix?: string
+}
+
+const asNumber = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0)) || 0
+
+export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimits, Redis.RedisError> =>
+  Layer.effect(
+    IdentifyLimits.IdentifyLimits,
+    Effect.gen(function* () {
+      const redis = yield* Redis.Redis
+      const limits = options.limits ?? IdentifyLimits.DEFAULT_LIMITS
+      const prefix = options.prefix ?? "veche:identify:"
+      const dayKey = (botId: string) => `${prefix}day:${botId}`
+      // Redis down: no session starts (op 9, the client retries), rather than an unlimited budget.
+      const orBusy = <A>(effect: Effect.Effect<A, Redis.RedisError>, busy: A) =>
+        effect.pipe(
+          Effect.catch((error) => Effect.as(Effect.logWarning("gateway identify limits: Redis failed", error), busy))
+        )
+      return IdentifyLimits.IdentifyLimits.of({
+        start: (botId, shardId) =>
+          orBusy(
+            Effect.gen(function* () {
+              const count = asNumber(yield* redis.send("GET", dayKey(botId)))
+              if (count >= limits.total) return "DailyLimitReached" as const
+              const bucket = `${prefix}bucket:${botId}:${shardId % limits.maxConcurrency}`
+              const taken = yield* redis.send("SET", bucket, "1", "NX", "PX", String(IdentifyLimits.BUCKET_MS))
+              if (taken === null) return "BucketBusy" as const
+              const counted = asNumber(yield* redis.send("INCR", dayKey(botId)))
+              if (counted === 1) yield* redis.send("PEXPIRE", dayKey(botId), String(IdentifyLimits.DAY_MS))
+              return "Started" as const
+            }),
+            "BucketBusy" as const
+          ),
+        budget: (botId) =>
+          orBusy(
+            Effect.gen(function* () {
+              const count = asNumber(yield* redis.send("GET", dayKey(botId)))
+              const ttl = asNumber(yield* redis.send("PTTL", dayKey(botId)))
+              return {
+                total: limits.total,
+                remaining: Math.max(0, limits.total - count),
+                reset_after: Math.max(0, ttl),
+                max_concurrency: limits.maxConcurrency
+              }
+            }),
+            { total: limits.total, remaining: 0, reset_after: 0, max_concurrency: limits.maxConcurrency }
+          )
+      })
+    })
+  ).pipe(Layer.provide(NodeRedis.layer({ url: Redacted.value(options.url) })))
