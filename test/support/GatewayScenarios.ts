@@ -252,6 +252,47 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
         })
       )
 
+      it.effect("an owner turns on the limited members intent: the bot asks for GUILD_MEMBERS and gets members", () =>
+        Effect.gen(function* () {
+          const { owner, guild, app, token } = yield* botInGuild("+79050009008", "gwpriv")
+          const host = yield* TestHost.TestHost
+          const patch = (flags: number) =>
+            host.fetch(`/api/v10/applications/${app.id}`, {
+              method: "PATCH",
+              headers: { authorization: `Bearer ${owner.access_token}`, "content-type": "application/json" },
+              body: JSON.stringify({ flags })
+            })
+          // the unlimited flags follow a review: not settable
+          const refused = yield* patch(1 << 14)
+          expect(refused.status).toBe(400)
+          expect(yield* json(refused)).toMatchObject({ code: 50035, errors: { flags: {} } })
+          const limited = (1 << 15) | (1 << 19)
+          const changed = yield* patch(limited)
+          expect(changed.status).toBe(200)
+          expect(yield* json(changed)).toMatchObject({ id: app.id, flags: limited })
+
+          const client = yield* connect()
+          client.send(identify(token, { intents: GUILDS | GUILD_MEMBERS }))
+          const ready = yield* promise(() => client.nextDispatch("READY"))
+          expect(ready.d).toMatchObject({ application: { id: app.id, flags: limited } })
+          const created = yield* promise(() => client.nextDispatch("GUILD_CREATE"))
+          const members = (created.d as { members: Array<{ user: { id: string } }> }).members.map((m) => m.user.id)
+          expect(members.sort()).toEqual([owner.user_id, app.id].sort())
+          // presences stay privileged without their flag
+          const presences = yield* connect()
+          presences.send(identify(token, { intents: GUILDS | (1 << 8) }))
+          expect((yield* promise(() => presences.closed)).code).toBe(4014)
+
+          const joiner = yield* register("+79050009009", "gw_priv_joiner")
+          const invite = yield* post(`/api/v10/channels/${guild.system_channel_id}/invites`, {}, owner.access_token)
+          const code = ((yield* json(invite)) as { code: string }).code
+          expect((yield* post(`/api/v10/invites/${code}`, {}, joiner.access_token)).status).toBe(200)
+          const added = yield* promise(() => client.nextDispatch("GUILD_MEMBER_ADD"))
+          expect(added.d).toMatchObject({ guild_id: guild.id, user: { id: joiner.user_id } })
+          yield* promise(() => client.close())
+        })
+      )
+
       it.effect("resumes a dropped session with what it missed, then RESUMED; unknown sessions get op 9", () =>
         Effect.gen(function* () {
           const user = yield* register("+79050009005", "gw_resume")

@@ -16,6 +16,7 @@ const Row = Schema.Struct({
   icon: Schema.NullOr(Schema.String),
   bot_public: Schema.Boolean,
   bot_require_code_grant: Schema.Boolean,
+  flags: Schema.Int,
   redirect_uris: Schema.Array(Schema.String),
   bot_token_digest: Schema.NullOr(Schema.String),
   secret_digest: Schema.NullOr(Schema.String),
@@ -31,6 +32,7 @@ const toApplication = (row: typeof Row.Type): Application.Application => ({
   icon: row.icon,
   botPublic: row.bot_public,
   botRequireCodeGrant: row.bot_require_code_grant,
+  flags: row.flags,
   redirectUris: row.redirect_uris,
   botTokenDigest: row.bot_token_digest,
   secretDigest: row.secret_digest,
@@ -38,7 +40,7 @@ const toApplication = (row: typeof Row.Type): Application.Application => ({
 })
 
 const COLUMNS =
-  "id, owner_id, name, description, icon, bot_public, bot_require_code_grant, redirect_uris, bot_token_digest, secret_digest, created_at"
+  "id, owner_id, name, description, icon, bot_public, bot_require_code_grant, flags, redirect_uris, bot_token_digest, secret_digest, created_at"
 
 export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlClient.SqlClient> = Layer.effect(
   ApplicationsRepo.ApplicationsRepo,
@@ -77,6 +79,7 @@ export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlCli
                   icon: application.icon,
                   bot_public: application.botPublic,
                   bot_require_code_grant: application.botRequireCodeGrant,
+                  flags: application.flags,
                   redirect_uris: JSON.stringify(application.redirectUris),
                   bot_token_digest: application.botTokenDigest,
                   secret_digest: application.secretDigest,
@@ -99,6 +102,7 @@ export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlCli
             icon = ${keep(changes.icon, "icon")},
             bot_public = ${keep(changes.botPublic, "bot_public")},
             bot_require_code_grant = ${keep(changes.botRequireCodeGrant, "bot_require_code_grant")},
+            flags = ${keep(changes.flags, "flags")},
             redirect_uris = ${keep(changes.redirectUris, "redirect_uris", (uris) => JSON.stringify(uris))}::jsonb
           WHERE id = ${id} RETURNING ${columns}`)
       },

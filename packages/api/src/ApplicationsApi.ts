@@ -52,6 +52,22 @@ export const RedirectUri = Schema.String.pipe(
 
 export const ApplicationName = Fields.lengthBetween(2, 32)
 
+/**
+ * The application flags an owner may set: the limited gateway intents (GATEWAY_PRESENCE_LIMITED
+ * 1 << 13, GATEWAY_GUILD_MEMBERS_LIMITED 1 << 15, GATEWAY_MESSAGE_CONTENT_LIMITED 1 << 19), as on
+ * the platform (the applications domain's `SETTABLE_FLAGS`).
+ */
+export const SETTABLE_APPLICATION_FLAGS = (1 << 13) | (1 << 15) | (1 << 19)
+
+export const ApplicationFlags = Schema.Int.pipe(
+  Schema.check(
+    Schema.makeFilter((flags: number) => flags >= 0 && (flags & ~SETTABLE_APPLICATION_FLAGS) === 0, {
+      expected: "only the limited gateway intent flags",
+      message: "Invalid flags."
+    })
+  )
+)
+
 export const CreateApplicationBody = Schema.Struct({ name: ApplicationName })
 
 export const UpdateApplicationBody = Schema.Struct({
@@ -61,7 +77,8 @@ export const UpdateApplicationBody = Schema.Struct({
   icon: Schema.optionalKey(Schema.NullOr(Fields.ImageData)),
   redirect_uris: Schema.optionalKey(Fields.arrayAtMost(RedirectUri, 10)),
   bot_public: Schema.optionalKey(Schema.Boolean),
-  bot_require_code_grant: Schema.optionalKey(Schema.Boolean)
+  bot_require_code_grant: Schema.optionalKey(Schema.Boolean),
+  flags: Schema.optionalKey(ApplicationFlags)
 })
 
 /** The v10 application object, with what this service can fill truthfully. */

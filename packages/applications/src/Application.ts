@@ -14,6 +14,8 @@ export const Application = Schema.Struct({
   icon: Schema.NullOr(Schema.String),
   botPublic: Schema.Boolean,
   botRequireCodeGrant: Schema.Boolean,
+  /** The v10 application flags (the gateway reads the privileged intents its bot may ask for). */
+  flags: Schema.Int,
   redirectUris: Schema.Array(Schema.String),
   /** The digest of the bot's current token; null when it has none (never after creation). */
   botTokenDigest: Schema.NullOr(Schema.String),
@@ -30,6 +32,7 @@ export interface Changes {
   readonly icon?: string | null | undefined
   readonly botPublic?: boolean | undefined
   readonly botRequireCodeGrant?: boolean | undefined
+  readonly flags?: number | undefined
   readonly redirectUris?: ReadonlyArray<string> | undefined
 }
 
@@ -37,6 +40,13 @@ export interface Changes {
 export interface Edit extends Omit<Changes, "icon"> {
   readonly icon?: string | null | undefined
 }
+
+/**
+ * The flags an owner may set, as on the platform: the `_LIMITED` gateway intents a bot in fewer
+ * than 100 servers may turn on itself (GATEWAY_PRESENCE_LIMITED, GATEWAY_GUILD_MEMBERS_LIMITED,
+ * GATEWAY_MESSAGE_CONTENT_LIMITED). The unlimited ones follow a review this service does not run.
+ */
+export const SETTABLE_FLAGS = (1 << 13) | (1 << 15) | (1 << 19)
 
 /** Applications one owner may have (the spec's entity counts; past it 400 30032). */
 export const MAX_PER_OWNER = 25

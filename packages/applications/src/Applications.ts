@@ -98,6 +98,7 @@ export class Applications extends Context.Service<
           icon: null,
           botPublic: true,
           botRequireCodeGrant: false,
+          flags: 0,
           redirectUris: [],
           botTokenDigest: null,
           secretDigest: null,

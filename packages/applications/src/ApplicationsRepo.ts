@@ -69,6 +69,7 @@ export class ApplicationsRepo extends Context.Service<
             ...(changes.icon === undefined ? {} : { icon: changes.icon }),
             ...(changes.botPublic === undefined ? {} : { botPublic: changes.botPublic }),
             ...(changes.botRequireCodeGrant === undefined ? {} : { botRequireCodeGrant: changes.botRequireCodeGrant }),
+            ...(changes.flags === undefined ? {} : { flags: changes.flags }),
             ...(changes.redirectUris === undefined ? {} : { redirectUris: [...changes.redirectUris] })
           })),
         setBotToken: (id, digest) =>

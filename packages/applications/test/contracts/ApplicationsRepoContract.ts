@@ -28,6 +28,7 @@ const application = (ownerId: Snowflake.Snowflake, overrides: Partial<Applicatio
       icon: null,
       botPublic: true,
       botRequireCodeGrant: false,
+      flags: 0,
       redirectUris: [],
       botTokenDigest: null,
       secretDigest: null,
@@ -91,19 +92,21 @@ export const applicationsRepoContract = (it: Vitest.MethodsNonLive<ApplicationsR
       const changed = yield* repo.update(app.id, {
         name: "Renamed",
         redirectUris: ["https://b.example/cb", "http://localhost/cb"],
-        botRequireCodeGrant: true
+        botRequireCodeGrant: true,
+        flags: 1 << 15
       })
       expect(changed).toEqual(
         Option.some({
           ...app,
           name: "Renamed",
           redirectUris: ["https://b.example/cb", "http://localhost/cb"],
-          botRequireCodeGrant: true
+          botRequireCodeGrant: true,
+          flags: 1 << 15
         })
       )
       const cleared = yield* repo.update(app.id, { icon: null, description: "d", botPublic: false })
-      expect(Option.map(cleared, (a) => [a.icon, a.description, a.botPublic, a.name])).toEqual(
-        Option.some([null, "d", false, "Renamed"])
+      expect(Option.map(cleared, (a) => [a.icon, a.description, a.botPublic, a.name, a.flags])).toEqual(
+        Option.some([null, "d", false, "Renamed", 1 << 15])
       )
       expect(yield* repo.update(app.id, {})).toEqual(cleared)
       expect(yield* repo.update(yield* ids.next, { name: "x" })).toEqual(Option.none())

@@ -36,7 +36,7 @@ export const layer: GroupLayer.Authorized<"applications", Applications.Applicati
           bot_public: application.botPublic,
           bot_require_code_grant: application.botRequireCodeGrant,
           team: null,
-          flags: 0,
+          flags: application.flags,
           redirect_uris: application.redirectUris,
           ...(owner === undefined ? {} : { owner }),
           ...(bot === undefined ? {} : { bot })
@@ -87,7 +87,8 @@ export const layer: GroupLayer.Authorized<"applications", Applications.Applicati
               icon: payload.icon,
               redirectUris: payload.redirect_uris,
               botPublic: payload.bot_public,
-              botRequireCodeGrant: payload.bot_require_code_grant
+              botRequireCodeGrant: payload.bot_require_code_grant,
+              flags: payload.flags
             })
             return yield* view(updated)
           }).pipe(Effect.mapError(refuse))
