@@ -99,9 +99,14 @@ export class Sessions extends Context.Service<
         }
       })
 
-      // The fan-out: one fiber for every dispatch this node receives.
+      // The fan-out: one fiber for every dispatch this node receives. A dispatch that cannot be
+      // delivered (a defect) is logged and skipped: it must never stop delivery of the next ones.
       yield* source.dispatches.pipe(
-        Stream.runForEach((dispatch) => deliver(dispatch)),
+        Stream.runForEach((dispatch) =>
+          deliver(dispatch).pipe(
+            Effect.catchCause((cause) => Effect.logError(`gateway: ${dispatch.type} not delivered`, cause))
+          )
+        ),
         Effect.forkScoped
       )
 
