@@ -343,6 +343,53 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           })
       )
 
+      it.effect(
+        "bot_require_code_grant: adding the bot needs a redirect URI and ends with a code; a bot-only token opens nothing",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("oa_codegrant")
+            const app = yield* client(owner, "Code Grant Bot")
+            const guild = yield* createGuild(owner.access_token, "Code Grant Home")
+            expect(
+              (yield* send(
+                "PATCH",
+                `${API}/applications/${app.id}`,
+                { bot_require_code_grant: true },
+                owner.access_token
+              )).status
+            ).toBe(200)
+            expect(yield* consent(owner.access_token, { client_id: app.id, scope: "bot" })).toMatchObject({
+              status: 400,
+              body: { code: 50035, errors: { redirect_uri: expect.anything() } }
+            })
+            const decided = yield* consent(
+              owner.access_token,
+              { client_id: app.id, scope: "bot", redirect_uri: REDIRECT, state: "g" },
+              { authorize: true, guild_id: guild.id }
+            )
+            expect(decided.status).toBe(200)
+            const location = new URL((decided.body as { location: string }).location)
+            expect(location.searchParams.get("state")).toBe("g")
+            const code = location.searchParams.get("code") ?? ""
+            expect(code).toMatch(/^voc_/)
+            expect(
+              (yield* send("GET", `${API}/guilds/${guild.id}/members/${app.id}`, undefined, owner.access_token)).status
+            ).toBe(200)
+            const tokens = tokensOf(
+              yield* tokenRequest("/oauth2/token", {
+                grant_type: "authorization_code",
+                code,
+                redirect_uri: REDIRECT,
+                client_id: app.id,
+                client_secret: app.secret
+              })
+            )
+            expect(tokens.scope).toBe("bot")
+            // without identify, not even GET /users/@me
+            expect(yield* me(tokens.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          })
+      )
+
       it.effect("scope bot by a member without Manage Guild is 403 50013; a private bot only its owner adds", () =>
         Effect.gen(function* () {
           const owner = yield* user("oa_private")
