@@ -14,6 +14,7 @@ import { Gateway, type Sessions } from "@veche/gateway"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
+import type { OAuthDomain } from "@veche/oauth"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, GatewayAuthenticator, SessionAuthenticator } from "@veche/rest"
@@ -21,6 +22,7 @@ import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
+import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
@@ -41,6 +43,7 @@ export type Services =
   | ModerationDomain.Services
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
+  | OAuthDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -60,6 +63,8 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   Layer.provideMerge(SessionAuthenticator.layer),
   // deletion and export: above every domain, reaching each through its part of PersonalData
   Layer.provideMerge(PrivacyDomain.layer),
+  // the OAuth provider (the Authenticator above asks it for OAuth access tokens), over applications
+  Layer.provideMerge(OAuthOnDomains.layer),
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),
