@@ -7,6 +7,11 @@
  *   BENCH_SECONDS (10)  BENCH_REPS (3)  BENCH_CONNECTIONS (50)  BENCH_WARMUP_SECONDS (3)
  *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder; either way
  *   the run works in a fresh schema, dropped at the end.
+ *   BENCH_ONLY: a comma-separated subset of the scenarios version, limiter, login, refresh, me
+ *   (profiling one path); BENCH_PROFILE_DIR: servers write V8 CPU profiles there when they stop;
+ *   BENCH_LOG_DIR: servers' stdout (the access log) goes to <name>.log there.
+ *
+ * A run with any failed or non-2xx answer (warm-up included) stops the bench with what was answered.
  */
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -27,6 +32,12 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3)
 const ROOT = path.resolve(import.meta.dirname, "..")
 const TIMING: Compare.Timing = { seconds: SECONDS, warmup: WARMUP, reps: REPS }
+const SCENARIOS = ["version", "limiter", "login", "refresh", "me"] as const
+const ONLY = (process.env.BENCH_ONLY ?? SCENARIOS.join(",")).split(",").map((name) => name.trim())
+for (const name of ONLY) {
+  if (!(SCENARIOS as ReadonlyArray<string>).includes(name)) throw new Error(`BENCH_ONLY: unknown scenario ${name}`)
+}
+const wanted = (scenario: (typeof SCENARIOS)[number]) => ONLY.includes(scenario)
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-"))
 chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres` and must enter it
@@ -132,73 +143,90 @@ const main = async () => {
 
     const rows: Array<{ row: Compare.Row; target: Report.Target; extra?: string }> = []
     const version = `/api/v10/version`
-    rows.push({
-      row: await Compare.measure(
+    if (wanted("version")) {
+      const ours = await Compare.measure(
         "GET /api/v10/version",
         TIMING,
         autocannon(`${veche.base}${version}`),
         autocannon(`${floor.base}${version}`)
-      ),
-      target: { minRatio: 0.8 }
-    })
-    // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
-    const bare = await Compare.measure(
-      "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
-      TIMING,
-      autocannon(`${framework.base}${version}`),
-      autocannon(`${floor.base}${version}`)
-    )
-    const ofBare = ((rows[0]?.row.veche.rps ?? Number.NaN) / bare.veche.rps).toFixed(2)
-    rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
-    const memoryLimiter = await Compare.measure(
-      "rate limiter, memory store (vs limiting off)",
-      TIMING,
-      autocannon(`${veche.base}${version}`),
-      autocannon(`${limiterOff.base}${version}`)
-    )
-    const redisLimiter = await Compare.measure(
-      "rate limiter, Redis store (vs limiting off)",
-      TIMING,
-      autocannon(`${limiterRedis.base}${version}`),
-      autocannon(`${limiterOff.base}${version}`)
-    )
-    for (const row of [memoryLimiter, redisLimiter]) {
-      const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
-      rows.push({ row, target: { note: "report added µs/request" }, extra })
+      )
+      rows.push({ row: ours, target: { minRatio: 0.8 } })
+      // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
+      const bare = await Compare.measure(
+        "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
+        TIMING,
+        autocannon(`${framework.base}${version}`),
+        autocannon(`${floor.base}${version}`)
+      )
+      const ofBare = (ours.veche.rps / bare.veche.rps).toFixed(2)
+      rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
+    }
+    let limiter: Record<string, string | number> | undefined
+    if (wanted("limiter")) {
+      const memoryLimiter = await Compare.measure(
+        "rate limiter, memory store (vs limiting off)",
+        TIMING,
+        autocannon(`${veche.base}${version}`),
+        autocannon(`${limiterOff.base}${version}`)
+      )
+      const redisLimiter = await Compare.measure(
+        "rate limiter, Redis store (vs limiting off)",
+        TIMING,
+        autocannon(`${limiterRedis.base}${version}`),
+        autocannon(`${limiterOff.base}${version}`)
+      )
+      for (const row of [memoryLimiter, redisLimiter]) {
+        const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
+        rows.push({ row, target: { note: "report added µs/request" }, extra })
+      }
+      limiter = {
+        scenario: "rate limiter added µs/request",
+        memory_server_us: addedServerMicros(memoryLimiter),
+        memory_latency_us: addedLatencyMicros(memoryLimiter),
+        redis_server_us: addedServerMicros(redisLimiter),
+        redis_latency_us: addedLatencyMicros(redisLimiter)
+      }
     }
 
-    await Accounts.register(auth.base)
-    rows.push({
-      row: await Compare.measure(
-        "POST /api/v10/auth/login (argon2id; floor: bare verify loop)",
-        TIMING,
-        autocannon(`${auth.base}/api/v10/auth/login`, { method: "POST", json: Accounts.LOGIN_BODY }),
-        argon2Floor
-      ),
-      target: { minRatio: 0.9, maxP99Ms: 100 }
-    })
-
-    const chains = await RefreshChains.start(auth.base, CONNECTIONS, () => Accounts.login(auth.base))
-    try {
+    // One account per connection, each from its own address (see Accounts): N people logging in.
+    if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
+    if (wanted("login")) {
       rows.push({
-        row: await Compare.measure(`POST /api/v10/auth/refresh (${CONNECTIONS} chains)`, TIMING, chains.run),
-        target: { note: "report req/s and p99" }
+        row: await Compare.measure(
+          `POST /api/v10/auth/login (argon2id; ${CONNECTIONS} accounts, one per connection and address; floor: bare verify loop)`,
+          TIMING,
+          autocannon(`${auth.base}/api/v10/auth/login`, { method: "POST", perConnection: Accounts.loginConnection }),
+          argon2Floor
+        ),
+        target: { minRatio: 0.9, maxP99Ms: 100 }
       })
-    } finally {
-      chains.close()
     }
 
-    const me = "/api/v10/users/@me"
-    const bearer = { headers: { authorization: `Bearer ${(await Accounts.login(auth.base)).access_token}` } }
-    rows.push({
-      row: await Compare.measure(
-        "GET /api/v10/users/@me (floor: node:http + pg)",
-        TIMING,
-        autocannon(`${veche.base}${me}`, bearer),
-        autocannon(`${meFloor.base}${me}`, bearer)
-      ),
-      target: { minRatio: 1.0, maxP99Ms: 10 }
-    })
+    if (wanted("refresh")) {
+      const chains = await RefreshChains.start(auth.base, CONNECTIONS, (index) => Accounts.login(auth.base, index))
+      try {
+        rows.push({
+          row: await Compare.measure(`POST /api/v10/auth/refresh (${CONNECTIONS} chains)`, TIMING, chains.run),
+          target: { note: "report req/s and p99" }
+        })
+      } finally {
+        chains.close()
+      }
+    }
+
+    if (wanted("me")) {
+      const me = "/api/v10/users/@me"
+      const bearer = { headers: { authorization: `Bearer ${(await Accounts.login(auth.base)).access_token}` } }
+      rows.push({
+        row: await Compare.measure(
+          "GET /api/v10/users/@me (floor: node:http + pg)",
+          TIMING,
+          autocannon(`${veche.base}${me}`, bearer),
+          autocannon(`${meFloor.base}${me}`, bearer)
+        ),
+        target: { minRatio: 1.0, maxP99Ms: 10 }
+      })
+    }
 
     // After all of its load (version, limiter, @me); the auth server after login and refresh.
     const loadedVeche = await veche.rssMb()
@@ -221,14 +249,7 @@ const main = async () => {
       floor_idle_mb: idleFloor,
       floor_loaded_mb: loadedFloor
     }
-    const limiter = {
-      scenario: "rate limiter added µs/request",
-      memory_server_us: addedServerMicros(memoryLimiter),
-      memory_latency_us: addedLatencyMicros(memoryLimiter),
-      redis_server_us: addedServerMicros(redisLimiter),
-      redis_latency_us: addedLatencyMicros(redisLimiter)
-    }
-    const results = [...rows.map(({ row }) => Report.result(row)), memory, limiter]
+    const results = [...rows.map(({ row }) => Report.result(row)), memory, ...(limiter === undefined ? [] : [limiter])]
     writeFileSync(path.join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`)
     console.log("\nwritten: bench/results.json")
   } finally {

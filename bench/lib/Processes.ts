@@ -1,6 +1,8 @@
 /** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { openSync } from "node:fs"
 import { createServer } from "node:net"
+import * as path from "node:path"
 
 export interface Running {
   readonly name: string
@@ -57,10 +59,17 @@ export const start = async (
   readyUrl: string,
   nodeFlags: ReadonlyArray<string> = []
 ): Promise<Running> => {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, script], {
+  // BENCH_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (`--cpu-prof`).
+  const profileDir = process.env.BENCH_PROFILE_DIR
+  const profile =
+    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+  // The server's own output (its access log included) goes to /dev/null, as to a log shipper, or
+  // with BENCH_LOG_DIR to <name>.log there.
+  const logDir = process.env.BENCH_LOG_DIR
+  const stdout = logDir === undefined ? "ignore" : openSync(path.join(logDir, `${name}.log`), "w")
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...profile, script], {
     env: { ...process.env, ...env },
-    // The server's own output (its access log included) goes to /dev/null, as to a log shipper.
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", stdout, "inherit"]
   })
   children.add(child)
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
