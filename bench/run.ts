@@ -42,11 +42,20 @@ const wanted = (scenario: (typeof SCENARIOS)[number]) => ONLY.includes(scenario)
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-"))
 chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres` and must enter it
 
-/** A side driven by autocannon at the bench's concurrency. */
+/**
+ * A side driven by autocannon at the bench's concurrency against `server`, whose CPU time per
+ * answered request is measured over the run too.
+ */
 const autocannon =
-  (url: string, request: Load.Request = {}): Compare.Side =>
-  (seconds) =>
-    Load.run(url, { connections: CONNECTIONS, seconds, ...request })
+  (server: Processes.Running, url: string, request: Load.Request = {}): Compare.Side =>
+  async (seconds) => {
+    const before = server.cpuMs()
+    const result = await Load.run(url, { connections: CONNECTIONS, seconds, ...request })
+    const answered = result.rps * seconds
+    const cpuUsPerRequest =
+      answered > 0 ? Number((((server.cpuMs() - before) * 1000) / answered).toFixed(1)) : undefined
+    return cpuUsPerRequest === undefined ? result : { ...result, cpuUsPerRequest }
+  }
 
 // Limits far above what the load generator can reach: the limiter does all its work, never refuses.
 // `default` is the bucket of every route the table does not name (@me, the auth routes).
@@ -147,16 +156,16 @@ const main = async () => {
       const ours = await Compare.measure(
         "GET /api/v10/version",
         TIMING,
-        autocannon(`${veche.base}${version}`),
-        autocannon(`${floor.base}${version}`)
+        autocannon(veche, `${veche.base}${version}`),
+        autocannon(floor, `${floor.base}${version}`)
       )
       rows.push({ row: ours, target: { minRatio: 0.8 } })
       // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
       const bare = await Compare.measure(
         "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
         TIMING,
-        autocannon(`${framework.base}${version}`),
-        autocannon(`${floor.base}${version}`)
+        autocannon(framework, `${framework.base}${version}`),
+        autocannon(floor, `${floor.base}${version}`)
       )
       const ofBare = (ours.veche.rps / bare.veche.rps).toFixed(2)
       rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
@@ -166,14 +175,14 @@ const main = async () => {
       const memoryLimiter = await Compare.measure(
         "rate limiter, memory store (vs limiting off)",
         TIMING,
-        autocannon(`${veche.base}${version}`),
-        autocannon(`${limiterOff.base}${version}`)
+        autocannon(veche, `${veche.base}${version}`),
+        autocannon(limiterOff, `${limiterOff.base}${version}`)
       )
       const redisLimiter = await Compare.measure(
         "rate limiter, Redis store (vs limiting off)",
         TIMING,
-        autocannon(`${limiterRedis.base}${version}`),
-        autocannon(`${limiterOff.base}${version}`)
+        autocannon(limiterRedis, `${limiterRedis.base}${version}`),
+        autocannon(limiterOff, `${limiterOff.base}${version}`)
       )
       for (const row of [memoryLimiter, redisLimiter]) {
         const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
@@ -195,7 +204,10 @@ const main = async () => {
         row: await Compare.measure(
           `POST /api/v10/auth/login (argon2id; ${CONNECTIONS} accounts, one per connection and address; floor: bare verify loop)`,
           TIMING,
-          autocannon(`${auth.base}/api/v10/auth/login`, { method: "POST", perConnection: Accounts.loginConnection }),
+          autocannon(auth, `${auth.base}/api/v10/auth/login`, {
+            method: "POST",
+            perConnection: Accounts.loginConnection
+          }),
           argon2Floor
         ),
         target: { minRatio: 0.9, maxP99Ms: 100 }
@@ -221,8 +233,8 @@ const main = async () => {
         row: await Compare.measure(
           "GET /api/v10/users/@me (floor: node:http + pg)",
           TIMING,
-          autocannon(`${veche.base}${me}`, bearer),
-          autocannon(`${meFloor.base}${me}`, bearer)
+          autocannon(veche, `${veche.base}${me}`, bearer),
+          autocannon(meFloor, `${meFloor.base}${me}`, bearer)
         ),
         target: { minRatio: 1.0, maxP99Ms: 10 }
       })
@@ -239,7 +251,7 @@ const main = async () => {
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))
     console.log(
-      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | idle <= 150 MB, loaded <= 250 MB |`
+      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | | idle <= 150 MB, loaded <= 250 MB |`
     )
     const memory = {
       scenario: "memory",

@@ -13,6 +13,8 @@ export interface Summary {
   readonly rps: number
   readonly p50Ms: number
   readonly p99Ms: number
+  /** Median server CPU µs per request, when measured. */
+  readonly cpuUsPerRequest: number | undefined
   /** The lowest and highest req/s of the repetitions. */
   readonly spread: readonly [number, number]
 }
@@ -33,6 +35,9 @@ const summary = (results: ReadonlyArray<Load.LoadResult>): Summary => ({
   rps: Load.median(results.map((r) => r.rps)),
   p50Ms: Load.median(results.map((r) => r.p50Ms)),
   p99Ms: Load.median(results.map((r) => r.p99Ms)),
+  cpuUsPerRequest: results.every((r) => r.cpuUsPerRequest !== undefined)
+    ? Number(Load.median(results.map((r) => r.cpuUsPerRequest ?? 0)).toFixed(1))
+    : undefined,
   spread: [Math.min(...results.map((r) => r.rps)), Math.max(...results.map((r) => r.rps))]
 })
 

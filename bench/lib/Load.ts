@@ -7,6 +7,11 @@ export interface LoadResult {
   readonly p99Ms: number
   readonly errors: number
   readonly non2xx: number
+  /**
+   * The server's CPU time per answered request (user + system, from /proc), when its process is
+   * known: unlike req/s it hardly moves when other work shares the machine's cores.
+   */
+  readonly cpuUsPerRequest?: number
   /** Answers per status code, to say what a failing run answered. */
   readonly statuses?: Readonly<Record<string, number>>
 }

@@ -1,6 +1,6 @@
 /** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { openSync } from "node:fs"
+import { openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import * as path from "node:path"
 
@@ -9,6 +9,8 @@ export interface Running {
   readonly pid: number
   readonly stop: () => Promise<void>
   readonly rssMb: () => Promise<number>
+  /** CPU time the process has used so far (user + system), in milliseconds. */
+  readonly cpuMs: () => number
 }
 
 export const freePort = (): Promise<number> =>
@@ -18,6 +20,12 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
     })
   })
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+export const cpuMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
 
 const rssOf = async (pid: number): Promise<number> => {
   const { readFile } = await import("node:fs/promises")
@@ -99,7 +107,8 @@ export const start = async (
       child.kill("SIGTERM")
       await exited
     },
-    rssMb: () => rssOf(child.pid ?? 0)
+    rssMb: () => rssOf(child.pid ?? 0),
+    cpuMs: () => cpuMsOf(child.pid ?? 0)
   }
 }
 
