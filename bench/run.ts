@@ -128,6 +128,14 @@ const main = async () => {
   let database: Database.Database | undefined
   try {
     database = await Database.open(path.join(dataDir, "pg"))
+    // The auth scenarios: a dev server (its outbox gives the registration code back), route limits
+    // off for throughput. Login's own protections stay on: the captcha is answered on every request.
+    const auth = await startVeche("veche-auth", database, { SERVICE_ENV: "dev", SERVICE_RATE_LIMITS_ENABLED: "false" })
+    servers.push(auth)
+    // One account per connection, each from its own address (see Accounts): N people logging in.
+    // Before the other servers start: every node runs the delivery worker of the shared queue, and
+    // a code another node sent would land in that node's outbox, not in this one's.
+    if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
     const floor = await startFloor("floor", "version.ts", "/api/v10/version")
     servers.push(floor)
     const framework = await startFloor("httpapi", "httpapi.ts", "/api/v10/version")
@@ -138,10 +146,6 @@ const main = async () => {
     servers.push(limiterOff)
     const limiterRedis = await startVeche("limiter-redis", database, { ...UNREACHABLE_LIMITS, REDIS_URL })
     servers.push(limiterRedis)
-    // The auth scenarios: a dev server (its outbox gives the registration code back), route limits
-    // off for throughput. Login's own protections stay on: the captcha is answered on every request.
-    const auth = await startVeche("veche-auth", database, { SERVICE_ENV: "dev", SERVICE_RATE_LIMITS_ENABLED: "false" })
-    servers.push(auth)
     const meFloor = await startFloor("floor-me", "me.ts", "/ready", {
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: database.schema
@@ -197,8 +201,6 @@ const main = async () => {
       }
     }
 
-    // One account per connection, each from its own address (see Accounts): N people logging in.
-    if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
     if (wanted("login")) {
       rows.push({
         row: await Compare.measure(

@@ -48,6 +48,25 @@ const call = async <A>(
   return JSON.parse(text) as A
 }
 
+/**
+ * The code last sent to `phone`, from the dev outbox. Codes go out through the delivery queue's
+ * worker, which may not have run yet on a busy machine: asked again for up to 30 s.
+ */
+const codeFor = async (base: string, phone: string): Promise<string> => {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const outbox = await call<{ messages: ReadonlyArray<{ code?: string }> }>(
+      base,
+      "GET",
+      `/dev/outbox?to=${encodeURIComponent(phone)}`
+    )
+    const code = outbox.messages.at(-1)?.code
+    if (code !== undefined) return code
+    if (Date.now() > deadline) throw new Error(`the dev outbox holds no code for ${phone} after 30 s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 /** Registers account `index` on `base`, a dev server with route limits off, from its own address. */
 export const register = async (base: string, index: number): Promise<TokenPair> => {
   const phone = phoneOf(index)
@@ -59,13 +78,7 @@ export const register = async (base: string, index: number): Promise<TokenPair> 
     { phone, captcha_token: CAPTCHA },
     address
   )
-  const outbox = await call<{ messages: ReadonlyArray<{ code?: string }> }>(
-    base,
-    "GET",
-    `/dev/outbox?to=${encodeURIComponent(phone)}`
-  )
-  const code = outbox.messages.at(-1)?.code
-  if (code === undefined) throw new Error(`the dev outbox holds no code for ${phone}`)
+  const code = await codeFor(base, phone)
   return call<TokenPair>(
     base,
     "POST",
