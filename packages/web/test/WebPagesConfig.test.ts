@@ -14,7 +14,7 @@ const load = (env: Record<string, string>) =>
 describe("WebPagesConfig", () => {
   it.effect("defaults to the API of the same origin", () =>
     Effect.gen(function* () {
-      expect(yield* load({})).toMatchObject({ apiBase: "/api/v10", apiOrigin: undefined })
+      expect(yield* load({})).toMatchObject({ apiBase: "/api/v10", apiOrigin: undefined, captcha: "dev" })
       expect(SecurityHeaders.forPage(undefined)["content-security-policy"]).toContain("connect-src 'self';")
     })
   )
@@ -26,6 +26,12 @@ describe("WebPagesConfig", () => {
       expect(SecurityHeaders.forPage(config.apiOrigin)["content-security-policy"]).toContain(
         "connect-src 'self' https://api.example.org;"
       )
+    })
+  )
+
+  it.effect("the consent page learns the API's captcha provider", () =>
+    Effect.gen(function* () {
+      expect(yield* load({ SERVICE_CAPTCHA_PROVIDER: "hcaptcha" })).toMatchObject({ captcha: "hcaptcha" })
     })
   )
 
