@@ -180,16 +180,19 @@ const checkbox = (bit, words, checked) => {
   input.id = id
   input.value = bit.toString()
   input.checked = checked
+  input.setAttribute("aria-describedby", `${id}-note`)
   const label = document.createElement("label")
   label.htmlFor = id
   label.textContent = words
+  // Said in words, not only by the greyed-out box.
   const note = document.createElement("span")
   note.className = "hint lacking"
   note.id = `${id}-note`
-  note.textContent = " (you do not have it in this server)"
+  note.textContent = "You do not have this permission in that server, so you cannot give it."
   note.hidden = true
-  label.append(note)
-  row.append(input, label)
+  const text = document.createElement("div")
+  text.append(label, note)
+  row.append(input, text)
   return row
 }
 
@@ -336,6 +339,8 @@ $("consent-form").addEventListener("submit", (event) => {
 })
 $("cancel").addEventListener("click", () => void answer(false))
 $("guild").addEventListener("change", () => {
+  // A complaint about the server is answered by choosing one.
+  if ($("guild").getAttribute("aria-invalid") === "true") showError(consentError, null)
   $("guild").removeAttribute("aria-invalid")
   syncPermissions()
 })
