@@ -288,7 +288,16 @@ const explainAnswer = (result) => {
     }
   if (code === 50035 && result.body?.errors?.guild_id !== undefined)
     return { text: "Choose a server to add the bot to.", fields: ["guild_id"] }
-  if (code === 10004) return { text: "That server no longer exists. Choose another one.", fields: ["guild_id"] }
+  if (code === 10004 || code === 50001)
+    return {
+      text: "That server no longer exists or you are no longer in it. Choose another one.",
+      fields: ["guild_id"]
+    }
+  if (code === 30005)
+    return {
+      text: "That server has as many roles as it may have, so the bot cannot get one. Remove a role first.",
+      fields: []
+    }
   return explain(result, { guild_id: "Server", permissions: "Permissions" })
 }
 
