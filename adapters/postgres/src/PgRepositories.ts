@@ -7,6 +7,7 @@ import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
 import type { GuildsDomain } from "@veche/guilds"
 import type { ModerationDomain } from "@veche/moderation"
+import type { OAuthDomain } from "@veche/oauth"
 import type { PrivacyDomain } from "@veche/privacy"
 import type { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
@@ -15,6 +16,7 @@ import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
+import * as PgOAuthRepositories from "./PgOAuthRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
 import * as PgUsersRepositories from "./PgUsersRepositories.ts"
 
@@ -25,7 +27,8 @@ export const layer: Layer.Layer<
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
-  | ApplicationsDomain.Repositories,
+  | ApplicationsDomain.Repositories
+  | OAuthDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -34,5 +37,6 @@ export const layer: Layer.Layer<
   PgGuildsRepositories.layer,
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
-  PgApplicationsRepositories.layer
+  PgApplicationsRepositories.layer,
+  PgOAuthRepositories.layer
 )

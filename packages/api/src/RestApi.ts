@@ -17,6 +17,7 @@ import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { MembersApi } from "./MembersApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
+import { OAuthApi, OAuthTokenApi } from "./OAuthApi.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { RolesApi } from "./RolesApi.ts"
 import { ServiceApi } from "./ServiceApi.ts"
@@ -39,6 +40,8 @@ export class RestApi extends HttpApi.make("veche")
     InvitesApi,
     ModerationApi,
     ApplicationsApi,
+    OAuthApi,
+    OAuthTokenApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

@@ -1,7 +1,7 @@
 /**
  * The applications domain as one layer: Applications over its store, the secrets it mints and its
  * setting. Hosts supply the repository, the id generator and the ports other domains answer:
- * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds).
+ * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds), ClientGrants (oauth).
  */
 import type { Snowflake } from "@veche/platform"
 import { Layer } from "effect"
@@ -12,6 +12,7 @@ import type { ApplicationsConfig } from "./ApplicationsConfig.ts"
 import { ApplicationsRepo } from "./ApplicationsRepo.ts"
 import type { BotGuilds } from "./BotGuilds.ts"
 import type { BotUsers } from "./BotUsers.ts"
+import type { ClientGrants } from "./ClientGrants.ts"
 import type { OwnerSecurity } from "./OwnerSecurity.ts"
 
 export type Services = Applications
@@ -29,6 +30,7 @@ export const layer: Layer.Layer<
   | ApplicationsConfig
   | BotUsers
   | BotGuilds
+  | ClientGrants
   | OwnerSecurity
   | Snowflake.SnowflakeGenerator
   | SecureRandom.SecureRandom

@@ -1,6 +1,6 @@
 /**
  * @veche/applications: developer applications and their bots (bot users, bot tokens, client
- * secrets). Ports other domains answer: BotUsers, OwnerSecurity, BotGuilds.
+ * secrets). Ports other domains answer: BotUsers, OwnerSecurity, BotGuilds, ClientGrants.
  */
 export * as Application from "./Application.ts"
 export * as ApplicationSecrets from "./ApplicationSecrets.ts"
@@ -11,4 +11,5 @@ export * as ApplicationsErrors from "./ApplicationsErrors.ts"
 export * as ApplicationsRepo from "./ApplicationsRepo.ts"
 export * as BotGuilds from "./BotGuilds.ts"
 export * as BotUsers from "./BotUsers.ts"
+export * as ClientGrants from "./ClientGrants.ts"
 export * as OwnerSecurity from "./OwnerSecurity.ts"

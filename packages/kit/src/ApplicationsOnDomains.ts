@@ -3,7 +3,8 @@
  * from the accounts domain (its AccountDetails answer), the bot's guilds from the guilds domain
  * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
- * Its part of a user's personal data is registered here too (the applications a user owns).
+ * Its part of a user's personal data is registered here too (the applications a user owns). The
+ * OAuth grants a deleted application loses are ended over the OAuth store (its ClientGrants port).
  */
 import {
   Applications,
@@ -15,6 +16,7 @@ import {
 } from "@veche/applications"
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
+import { OAuthClientGrants, type OAuthRepo } from "@veche/oauth"
 import type { Snowflake } from "@veche/platform"
 import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
@@ -140,6 +142,15 @@ export const layer: Layer.Layer<
   | Guilds.Guilds
   | Memberships.Memberships
   | PersonalData.PersonalData
+  | OAuthRepo.OAuthRepo
 > = Layer.provideMerge(personalData, ApplicationsDomain.layer).pipe(
-  Layer.provide(Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig))
+  Layer.provide(
+    Layer.mergeAll(
+      botUsers,
+      ownerSecurity,
+      botGuilds,
+      OAuthClientGrants.layer,
+      ApplicationsConfig.ApplicationsConfig.layerConfig
+    )
+  )
 )

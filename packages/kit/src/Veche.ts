@@ -13,6 +13,7 @@ import { AccountLookup, AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
+import type { OAuthDomain } from "@veche/oauth"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
@@ -20,6 +21,7 @@ import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
+import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
@@ -38,6 +40,7 @@ export type Services =
   | ModerationDomain.Services
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
+  | OAuthDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -54,6 +57,8 @@ export type Requirements = Repositories | Providers | Configuration
 export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
   // deletion and export: above every domain, reaching each through its part of PersonalData
   Layer.provideMerge(PrivacyDomain.layer),
+  // the OAuth provider (the Authenticator above asks it for OAuth access tokens), over applications
+  Layer.provideMerge(OAuthOnDomains.layer),
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),

@@ -22,6 +22,7 @@ import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Moderation } from "@veche/moderation"
+import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
@@ -54,6 +55,8 @@ import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as MembersHandlers from "./handlers/MembersHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
+import * as OAuthHandlers from "./handlers/OAuthHandlers.ts"
+import * as OAuthTokenHandlers from "./handlers/OAuthTokenHandlers.ts"
 import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
@@ -107,6 +110,8 @@ export const services = [
   Channels.Channels,
   Invites.Invites,
   Applications.Applications,
+  Authorizations.Authorizations,
+  OAuthTokens.OAuthTokens,
   PublicUsers.PublicUsers
 ] as const
 
@@ -146,6 +151,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
+  | HttpApiGroup.Service<"veche", "oauth">
+  | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -182,6 +189,8 @@ export const handlers: Layer.Layer<
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
