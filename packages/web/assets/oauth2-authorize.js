@@ -180,6 +180,11 @@ const checkbox = (bit, words, checked) => {
   input.id = id
   input.value = bit.toString()
   input.checked = checked
+  // The person's choice, kept while a server where they lack the permission shows it unticked.
+  input.dataset.wanted = String(checked)
+  input.addEventListener("change", () => {
+    input.dataset.wanted = String(input.checked)
+  })
   input.setAttribute("aria-describedby", `${id}-note`)
   const label = document.createElement("label")
   label.htmlFor = id
@@ -198,12 +203,13 @@ const checkbox = (bit, words, checked) => {
 
 let guilds = []
 
-/** Permissions the person lacks in the chosen server cannot be given: shown, but disabled. */
+/** Permissions the person lacks in the chosen server cannot be given: shown unticked and disabled. */
 const syncPermissions = () => {
   const guild = guilds.find((g) => g.id === $("guild").value)
   for (const input of $("permissions").querySelectorAll("input[type=checkbox]")) {
     const lacking = guild !== undefined && !canGrant(guild.permissions, BigInt(input.value))
     input.disabled = lacking
+    input.checked = !lacking && input.dataset.wanted === "true"
     $(`${input.id}-note`).hidden = !lacking
   }
 }
