@@ -3,7 +3,7 @@
 // means (GET /oauth2/authorize with the page's own query), shows it, and sends the answer
 // (POST /oauth2/authorize); the API answers where to go next. A request the API refuses (unknown
 // application, unregistered redirect_uri…) is explained here and never sent anywhere.
-import { call, explain, fieldMessages, showError } from "./api.js"
+import { apiBase, call, explain, fieldMessages, showError } from "./api.js"
 import { canGrant, PERMISSIONS, parsePermissions } from "./permissions.js"
 
 const TOKEN_KEY = "veche.access_token"
@@ -166,9 +166,26 @@ const SCOPE_WORDS = {
   bot: "Add a bot to a server you manage, with the permissions chosen below"
 }
 
-/** A square with the name's first letter, standing in for an image the page cannot load. */
-const mark = (element, name) => {
-  element.textContent = (Array.from(name.trim())[0] ?? "?").toUpperCase()
+/**
+ * A picture from the API's media routes (`/app-icons/{id}/{hash}`, `/avatars/{id}/{hash}`), or, when
+ * there is none or it does not load, a square with the name's first letter. Decorative: the name is
+ * written beside it.
+ */
+const picture = (element, route, id, hash, name) => {
+  const letter = () => {
+    element.replaceChildren((Array.from(name.trim())[0] ?? "?").toUpperCase())
+    element.classList.remove("pictured")
+  }
+  letter()
+  if (typeof hash !== "string" || !/^(a_)?[0-9a-f]{32}$/.test(hash)) return
+  const image = new Image()
+  image.alt = ""
+  image.addEventListener("load", () => {
+    element.replaceChildren(image)
+    element.classList.add("pictured")
+  })
+  image.addEventListener("error", letter)
+  image.src = `${apiBase()}/${route}/${encodeURIComponent(id)}/${hash}.png`
 }
 
 const checkbox = (bit, words, checked) => {
@@ -220,11 +237,12 @@ const showConsent = (answer) => {
   $("app-name").textContent = name
   $("app-name-2").textContent = name
   document.title = `Authorize ${name} · Veche`
-  mark($("app-mark"), name)
+  picture($("app-mark"), "app-icons", String(app.id), app.icon, name)
   const description = typeof app.description === "string" ? app.description.trim() : ""
   $("app-description").textContent = description
   $("app-description").hidden = description === ""
   const user = answer.user ?? {}
+  picture($("user-mark"), "avatars", String(user.id), user.avatar, String(user.username ?? "?"))
   $("user-name").textContent =
     typeof user.global_name === "string" && user.global_name !== ""
       ? `${user.global_name} (@${user.username})`

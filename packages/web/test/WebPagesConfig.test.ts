@@ -23,9 +23,9 @@ describe("WebPagesConfig", () => {
     Effect.gen(function* () {
       const config = yield* load({ SERVICE_WEB_API_URL: "https://api.example.org/api/v10//" })
       expect(config).toMatchObject({ apiBase: "https://api.example.org/api/v10", apiOrigin: "https://api.example.org" })
-      expect(SecurityHeaders.forPage(config.apiOrigin)["content-security-policy"]).toContain(
-        "connect-src 'self' https://api.example.org;"
-      )
+      const policy = SecurityHeaders.forPage(config.apiOrigin)["content-security-policy"]
+      expect(policy).toContain("connect-src 'self' https://api.example.org;")
+      expect(policy).toContain("img-src 'self' https://api.example.org;")
     })
   )
 
