@@ -7,7 +7,6 @@ import { createHash } from "node:crypto"
 import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
 import { Effect, type Layer } from "effect"
-import { TestClock } from "effect/testing"
 import { json, type Registered, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
 import { createGuild } from "./Guilds.ts"
@@ -126,11 +125,13 @@ const tokensOf = (got: Answer) => {
 
 const me = (accessToken: string) => Effect.flatMap(send("GET", `${API}/users/@me`, undefined, accessToken), answer)
 
+const STAFF_PHONE = "+79673999999"
 const INVALID_TOKEN = { code: 50014, message: "Invalid authentication token" }
 const rfc = (error: string) => ({ error, error_description: expect.any(String) })
 
 export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
-  const host = () => TestHost.layer({ rateLimits: { enabled: false }, repositories: repositories?.() })
+  const host = () =>
+    TestHost.layer({ rateLimits: { enabled: false }, repositories: repositories?.(), staff: { phones: [STAFF_PHONE] } })
 
   let phone = 79673000000
   const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
@@ -381,10 +382,428 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
     })
   })
 
+  describe("OAuth token endpoint: POST /oauth2/token and /oauth2/token/revoke", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      /** A confidential client's code exchanged with its secret in the body. */
+      const exchange = (app: { id: string; secret: string }, code: string, extra: Record<string, string> = {}) =>
+        tokenRequest("/oauth2/token", {
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: REDIRECT,
+          client_id: app.id,
+          client_secret: app.secret,
+          ...extra
+        })
+
+      it.effect("a confidential client: opaque tokens, no-store, the token works on GET /users/@me only", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_owner")
+          const someone = yield* user("ot_someone")
+          const app = yield* client(owner, "Token App")
+          const got = yield* exchange(app, yield* approve(someone, app.id))
+          const tokens = tokensOf(got)
+          expect(tokens).toEqual({
+            access_token: expect.stringMatching(/^voa_[A-Za-z0-9_-]{43}$/),
+            refresh_token: expect.stringMatching(/^vor_[A-Za-z0-9_-]{43}$/),
+            token_type: "Bearer",
+            expires_in: 604800,
+            scope: "identify"
+          })
+          expect(got.headers.get("cache-control")).toBe("no-store")
+          expect(got.headers.get("pragma")).toBe("no-cache")
+          for (const token of [tokens.access_token, tokens.refresh_token]) expect(token).not.toMatch(/^(bot|bearer)/i)
+          const mine = yield* me(tokens.access_token)
+          expect(mine.status).toBe(200)
+          // who the user is, not how to reach them
+          expect(mine.body).toMatchObject({ id: someone.user_id, bot: false, email: null, phone: null })
+          // every other route answers as for an invalid token, whatever the method
+          for (const [method, path, body] of [
+            ["GET", `${API}/users/@me/guilds`, undefined],
+            ["PATCH", `${API}/users/@me`, { bio: "owned" }],
+            ["GET", `${API}/users/@me/settings`, undefined],
+            ["GET", `${API}/auth/sessions`, undefined],
+            ["POST", `${API}/guilds`, { name: "By OAuth" }],
+            ["GET", `${API}/applications`, undefined],
+            ["GET", `${API}/oauth2/@me`, undefined]
+          ] as const) {
+            expect(yield* Effect.flatMap(send(method, path, body, tokens.access_token), answer), path).toMatchObject({
+              status: 401,
+              body: INVALID_TOKEN
+            })
+          }
+          // the refresh token is no access token anywhere
+          expect(yield* me(tokens.refresh_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          // a week later the access token has expired (40001): the client refreshes
+          const testHost = yield* TestHost.TestHost
+          yield* testHost.adjustClock("7 days")
+          expect(yield* me(tokens.access_token)).toMatchObject({ status: 401, body: { code: 40001 } })
+          const refreshed = tokensOf(
+            yield* tokenRequest("/oauth2/token", {
+              grant_type: "refresh_token",
+              refresh_token: tokens.refresh_token,
+              client_id: app.id,
+              client_secret: app.secret
+            })
+          )
+          expect((yield* me(refreshed.access_token)).status).toBe(200)
+        })
+      )
+
+      it.effect(
+        "HTTP Basic: URL-decoded credentials, client_id from Basic alone, never both ways; failures 401 invalid_client",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("ot_basic")
+            const app = yield* client(owner, "Basic App")
+            const encoded = encodeURIComponent(app.secret)
+            const basic = (
+              code: string,
+              extra: Record<string, string> = {},
+              credentials: readonly [string, string] = [app.id, encoded]
+            ) =>
+              tokenRequest(
+                "/oauth2/token",
+                { grant_type: "authorization_code", code, redirect_uri: REDIRECT, ...extra },
+                { basic: credentials }
+              )
+            tokensOf(yield* basic(yield* approve(owner, app.id)))
+            // the client_id may be repeated in the body when it is the same
+            tokensOf(yield* basic(yield* approve(owner, app.id), { client_id: app.id }))
+            // a secret both ways, or two different ids: a malformed request, and the code is not spent
+            const code = yield* approve(owner, app.id)
+            expect(yield* basic(code, { client_secret: app.secret })).toMatchObject({
+              status: 400,
+              body: rfc("invalid_request")
+            })
+            expect(yield* basic(code, { client_id: "1311000000000000999" })).toMatchObject({
+              status: 400,
+              body: rfc("invalid_request")
+            })
+            const refused = yield* basic(code, {}, [app.id, `${encoded}x`])
+            expect(refused).toMatchObject({ status: 401, body: rfc("invalid_client") })
+            expect(refused.headers.get("www-authenticate")).toMatch(/^Basic /)
+            expect(refused.headers.get("cache-control")).toBe("no-store")
+            expect(yield* basic(code, {}, ["1311000000000000999", encoded])).toMatchObject({ status: 401 })
+            expect(yield* basic(code, {}, ["not%zz", encoded])).toMatchObject({ status: 401 })
+            // in the body: 401 without the Basic challenge
+            const inBody = yield* exchange({ id: app.id, secret: `${app.secret}x` }, code)
+            expect(inBody).toMatchObject({ status: 401, body: rfc("invalid_client") })
+            expect(inBody.headers.get("www-authenticate")).toBeNull()
+            // no client at all
+            expect(
+              yield* tokenRequest("/oauth2/token", { grant_type: "authorization_code", code, redirect_uri: REDIRECT })
+            ).toMatchObject({ status: 401, body: rfc("invalid_client") })
+            // none of those spent it
+            tokensOf(yield* basic(code))
+          })
+      )
+
+      it.effect(
+        "PKCE: a public client redeems with the S256 verifier; a wrong or malformed verifier burns the code",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("ot_pkce")
+            const app = yield* client(owner, "Public App")
+            const pkce = { code_challenge: challengeOf(VERIFIER), code_challenge_method: "S256" }
+            const publicExchange = (code: string, verifier?: string) =>
+              tokenRequest("/oauth2/token", {
+                grant_type: "authorization_code",
+                code,
+                redirect_uri: LOCAL,
+                client_id: app.id,
+                ...(verifier === undefined ? {} : { code_verifier: verifier })
+              })
+            const code = yield* approve(owner, app.id, pkce, LOCAL)
+            const tokens = tokensOf(yield* publicExchange(code, VERIFIER))
+            expect((yield* me(tokens.access_token)).status).toBe(200)
+            // wrong, short (42), long (129), missing: each burns its code
+            for (const verifier of [`${VERIFIER.slice(0, -1)}x`, "a".repeat(42), "a".repeat(129), undefined]) {
+              const burned = yield* approve(owner, app.id, pkce, LOCAL)
+              expect(yield* publicExchange(burned, verifier), String(verifier)).toMatchObject({
+                status: 400,
+                body: rfc("invalid_grant")
+              })
+              expect(yield* publicExchange(burned, VERIFIER)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            }
+            // 43 and 128 characters are fine
+            for (const verifier of ["b".repeat(43), "c".repeat(128)]) {
+              const fresh = yield* approve(
+                owner,
+                app.id,
+                { code_challenge: challengeOf(verifier), code_challenge_method: "S256" },
+                LOCAL
+              )
+              tokensOf(yield* publicExchange(fresh, verifier))
+            }
+            // a verifier for a code issued without a challenge: refused (no downgrade), even with the secret
+            const plainCode = yield* approve(owner, app.id, {}, LOCAL)
+            expect(
+              yield* tokenRequest("/oauth2/token", {
+                grant_type: "authorization_code",
+                code: plainCode,
+                redirect_uri: LOCAL,
+                client_id: app.id,
+                client_secret: app.secret,
+                code_verifier: VERIFIER
+              })
+            ).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            // a code without a challenge needs the secret: a public client gets invalid_client
+            expect(yield* publicExchange(yield* approve(owner, app.id, {}, LOCAL))).toMatchObject({
+              status: 401,
+              body: rfc("invalid_client")
+            })
+          })
+      )
+
+      it.effect(
+        "a code is bound to its client and redirect URI, lives 10 minutes, and a second use revokes the first use's tokens",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("ot_bound")
+            const someone = yield* user("ot_bound_user")
+            const app = yield* client(owner, "Bound App")
+            const other = yield* client(owner, "Other App")
+            const testHost = yield* TestHost.TestHost
+            const first = yield* approve(someone, app.id)
+            const tokens = tokensOf(yield* exchange(app, first))
+            const replay = yield* exchange(app, first)
+            expect(replay).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            expect(yield* me(tokens.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+            expect(
+              yield* tokenRequest("/oauth2/token", {
+                grant_type: "refresh_token",
+                refresh_token: tokens.refresh_token,
+                client_id: app.id,
+                client_secret: app.secret
+              })
+            ).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            // another redirect URI (even one registered), another client, none: refused
+            expect(yield* exchange(app, yield* approve(someone, app.id), { redirect_uri: LOCAL })).toMatchObject({
+              status: 400,
+              body: rfc("invalid_grant")
+            })
+            expect(yield* exchange(other, yield* approve(someone, app.id))).toMatchObject({
+              status: 400,
+              body: rfc("invalid_grant")
+            })
+            const noRedirect = yield* tokenRequest("/oauth2/token", {
+              grant_type: "authorization_code",
+              code: yield* approve(someone, app.id),
+              client_id: app.id,
+              client_secret: app.secret
+            })
+            expect(noRedirect).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            expect(yield* exchange(app, "voc_unknown")).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            // ten minutes
+            const late = yield* approve(someone, app.id)
+            const inTime = yield* approve(someone, app.id)
+            yield* testHost.adjustClock("9 minutes")
+            tokensOf(yield* exchange(app, inTime))
+            yield* testHost.adjustClock("1 minute")
+            expect(yield* exchange(app, late)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+          })
+      )
+
+      it.effect("refresh: bound to the client, rotates, and a spent refresh token used again revokes the chain", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_refresh")
+          const app = yield* client(owner, "Refresh App")
+          const other = yield* client(owner, "Thief App")
+          const refresh = (token: string, by = app, extra: Record<string, string> = {}) =>
+            tokenRequest("/oauth2/token", {
+              grant_type: "refresh_token",
+              refresh_token: token,
+              client_id: by.id,
+              client_secret: by.secret,
+              ...extra
+            })
+          const first = tokensOf(yield* exchange(app, yield* approve(owner, app.id)))
+          // another client cannot use it, and trying does not spend it
+          expect(yield* refresh(first.refresh_token, other)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+          // a confidential grant's refresh needs the secret
+          expect(
+            yield* tokenRequest("/oauth2/token", {
+              grant_type: "refresh_token",
+              refresh_token: first.refresh_token,
+              client_id: app.id
+            })
+          ).toMatchObject({ status: 401, body: rfc("invalid_client") })
+          const second = yield* refresh(first.refresh_token)
+          const rotated = tokensOf(second)
+          expect(second.headers.get("cache-control")).toBe("no-store")
+          expect(rotated.refresh_token).not.toBe(first.refresh_token)
+          expect(rotated.scope).toBe("identify")
+          const third = tokensOf(yield* refresh(rotated.refresh_token))
+          expect((yield* me(third.access_token)).status).toBe(200)
+          // the first refresh token again: refused, and every token of the chain stops
+          expect(yield* refresh(first.refresh_token)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+          for (const token of [first.access_token, rotated.access_token, third.access_token]) {
+            expect(yield* me(token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          }
+          expect(yield* refresh(third.refresh_token)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+          expect(yield* refresh("vor_unknown")).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+          expect(yield* refresh(third.access_token)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+        })
+      )
+
+      it.effect("revocation answers 200 for any token and ends only the client's own grant", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_revoke")
+          const app = yield* client(owner, "Revoke App")
+          const other = yield* client(owner, "Bystander App")
+          const revoke = (token: string, by = app) =>
+            tokenRequest("/oauth2/token/revoke", { token, client_id: by.id, client_secret: by.secret })
+          const mine = tokensOf(yield* exchange(app, yield* approve(owner, app.id)))
+          const theirs = tokensOf(yield* exchange(other, yield* approve(owner, other.id)))
+          for (const token of ["voa_unknown", "vor_unknown", "junk", theirs.access_token, theirs.refresh_token]) {
+            const revoked = yield* revoke(token)
+            expect(revoked.status, token).toBe(200)
+            expect(revoked.headers.get("cache-control")).toBe("no-store")
+          }
+          // the other client's tokens are untouched
+          expect((yield* me(theirs.access_token)).status).toBe(200)
+          // revoking the refresh token ends the grant: its access token too
+          expect((yield* revoke(mine.refresh_token)).status).toBe(200)
+          expect(yield* me(mine.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          expect((yield* revoke(mine.refresh_token)).status).toBe(200)
+          // revoking an access token by HTTP Basic (URL-encoded secret)
+          expect(
+            (yield* tokenRequest(
+              "/oauth2/token/revoke",
+              { token: theirs.access_token },
+              { basic: [other.id, encodeURIComponent(other.secret)] }
+            )).status
+          ).toBe(200)
+          expect(yield* me(theirs.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          // a client that cannot authenticate is told so; a request without a token is malformed
+          expect(yield* revoke("voa_unknown", { id: app.id, secret: "wrong" })).toMatchObject({
+            status: 401,
+            body: rfc("invalid_client")
+          })
+          expect(yield* tokenRequest("/oauth2/token/revoke", { client_id: app.id })).toMatchObject({
+            status: 400,
+            body: rfc("invalid_request")
+          })
+        })
+      )
+
+      it.effect("malformed requests: RFC 6749 errors, never the API's shape", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_malformed")
+          const app = yield* client(owner, "Strict Token App")
+          const credentials = { client_id: app.id, client_secret: app.secret }
+          expect(yield* tokenRequest("/oauth2/token", { ...credentials, grant_type: "password" })).toMatchObject({
+            status: 400,
+            body: rfc("unsupported_grant_type")
+          })
+          expect(yield* tokenRequest("/oauth2/token", { grant_type: "client_credentials" })).toMatchObject({
+            status: 400,
+            body: rfc("unsupported_grant_type")
+          })
+          expect(yield* tokenRequest("/oauth2/token", credentials)).toMatchObject({
+            status: 400,
+            body: rfc("invalid_request")
+          })
+          expect(
+            yield* tokenRequest("/oauth2/token", { ...credentials, grant_type: "authorization_code" })
+          ).toMatchObject({
+            status: 400,
+            body: rfc("invalid_request")
+          })
+          for (const [raw, contentType] of [
+            [JSON.stringify({ grant_type: "authorization_code" }), "application/json"],
+            ["grant_type=refresh_token&grant_type=authorization_code", undefined],
+            [`grant_type=authorization_code&code=a%00b&client_id=${app.id}`, undefined],
+            [`grant_type=${"x".repeat(5000)}`, undefined],
+            ["%FF%FE=%E0%A4%A", undefined],
+            ["", "text/plain"]
+          ] as const) {
+            const refused = yield* tokenRequest(
+              "/oauth2/token",
+              {},
+              { raw, ...(contentType === undefined ? {} : { contentType }) }
+            )
+            expect(refused.status, raw).toBe(400)
+            expect(refused.body, raw).toMatchObject({
+              error: expect.any(String),
+              error_description: expect.any(String)
+            })
+            expect(refused.headers.get("cache-control")).toBe("no-store")
+          }
+        })
+      )
+
+      it.effect(
+        "a blocked account gets no tokens and its tokens answer 40007; deleting the application ends its grants",
+        () =>
+          Effect.gen(function* () {
+            const staff = yield* register(STAFF_PHONE, "oauth_staff")
+            const owner = yield* user("ot_delete")
+            const target = yield* user("ot_blocked")
+            const app = yield* client(owner, "Doomed App")
+            const tokens = tokensOf(yield* exchange(app, yield* approve(target, app.id)))
+            const pending = yield* approve(target, app.id)
+            const blockPath = `${API}/moderation/users/${target.user_id}/block`
+            expect((yield* send("PUT", blockPath, { reason: "spam" }, staff.access_token)).status).toBe(200)
+            expect(yield* me(tokens.access_token)).toMatchObject({ status: 403, body: { code: 40007 } })
+            expect(yield* exchange(app, pending)).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            expect(
+              yield* tokenRequest("/oauth2/token", {
+                grant_type: "refresh_token",
+                refresh_token: tokens.refresh_token,
+                client_id: app.id,
+                client_secret: app.secret
+              })
+            ).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+            expect((yield* send("DELETE", blockPath, undefined, staff.access_token)).status).toBe(204)
+            expect((yield* me(tokens.access_token)).status).toBe(200)
+
+            const unused = yield* approve(target, app.id)
+            expect((yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)).status).toBe(
+              204
+            )
+            expect(yield* me(tokens.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+            expect(yield* exchange(app, unused)).toMatchObject({ status: 401, body: rfc("invalid_client") })
+          })
+      )
+
+      it.effect(
+        "concurrent redemptions of one code: exactly one succeeds, the others are invalid_grant, none a 500",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("ot_race")
+            const app = yield* client(owner, "Race App")
+            const code = yield* approve(owner, app.id)
+            const answers = yield* Effect.all(
+              Array.from({ length: 8 }, () => exchange(app, code)),
+              { concurrency: "unbounded" }
+            )
+            expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+            expect(
+              answers.filter((a) => a.status === 400 && (a.body as { error: string }).error === "invalid_grant")
+            ).toHaveLength(7)
+            // concurrent refreshes of one token: at most one rotation, never a 500
+            const tokens = tokensOf(yield* exchange(app, yield* approve(owner, app.id)))
+            const refreshes = yield* Effect.all(
+              Array.from({ length: 6 }, () =>
+                tokenRequest("/oauth2/token", {
+                  grant_type: "refresh_token",
+                  refresh_token: tokens.refresh_token,
+                  client_id: app.id,
+                  client_secret: app.secret
+                })
+              ),
+              { concurrency: "unbounded" }
+            )
+            expect(refreshes.every((a) => a.status === 200 || a.status === 400)).toBe(true)
+            expect(refreshes.filter((a) => a.status === 200).length).toBeLessThanOrEqual(1)
+          })
+      )
+    })
+  })
+
   return { user, host }
 }
 
 export type { Answer, Tokens }
 export { API, answer, INVALID_TOKEN, LOCAL, me, REDIRECT, rfc, tokensOf, VERIFIER, WEB_URL }
-
-void TestClock

@@ -1,6 +1,6 @@
 /**
  * OAuthRepo on PostgreSQL (`oauth_codes`, `oauth_grants`, `oauth_access_tokens`,
- * `oauth_refresh_tokens`, migration 0020). Races are settled by conditional updates: a code is
+ * `oauth_refresh_tokens`, migration 0021). Races are settled by conditional updates: a code is
  * spent and its grant created in one statement (concurrent redemptions wait on the row and find it
  * spent), a refresh token is spent by `UPDATE … WHERE NOT spent` in the transaction that adds its
  * successor pair. A revoked grant's tokens are refused by the join that finds them.

@@ -114,7 +114,8 @@ export class OAuthRepo extends Context.Service<
             const row = s.codes.get(digest)
             if (row === undefined) return [{ _tag: "Unknown" }, s]
             if (row.usedAt !== null) {
-              return row.grantId === null ? [{ _tag: "Replayed" }, s] : [{ _tag: "Replayed" }, revoked(s, row.grantId)]
+              // Spent by its application's deletion, not by a redemption: no grant to end.
+              return row.grantId === null ? [{ _tag: "Unknown" }, s] : [{ _tag: "Replayed" }, revoked(s, row.grantId)]
             }
             if (DateTime.isGreaterThanOrEqualTo(now, row.code.expiresAt)) return [{ _tag: "Unknown" }, s]
             const grant: Grant = {

@@ -6,16 +6,18 @@
  * or "bearer" in any letter case.
  */
 import * as OpaqueSecrets from "@veche/platform/OpaqueSecrets"
+import { TOKEN_PREFIXES } from "@veche/platform/TokenPrefixes"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Digest, type SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 
 const encoder = new TextEncoder()
 
+/** Declared with every other kind in platform's TokenPrefixes (distinct, none a prefix of another). */
 export const PREFIXES = {
-  access: "voa_",
-  refresh: "vor_",
-  code: "voc_"
+  access: TOKEN_PREFIXES.oauthAccess,
+  refresh: TOKEN_PREFIXES.oauthRefresh,
+  code: TOKEN_PREFIXES.oauthCode
 } as const
 export type Kind = keyof typeof PREFIXES
 

@@ -120,7 +120,7 @@ const requiredField = (fields: ReadonlyMap<string, string>, name: string) => {
     : Effect.succeed(value)
 }
 
-export const layer: GroupLayer.Public<"oauthToken", OAuthTokens.OAuthTokens> = HttpApiBuilder.group(
+export const layer: GroupLayer.RateLimited<"oauthToken", OAuthTokens.OAuthTokens> = HttpApiBuilder.group(
   RestApi.RestApi,
   "oauthToken",
   (handlers) =>
