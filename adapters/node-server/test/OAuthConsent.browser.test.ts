@@ -14,6 +14,7 @@ import type { AddressInfo } from "node:net"
 import { Permissions } from "@veche/guilds"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { dataUri, png } from "~/test/support/Png"
 import { available, launch, open, PASSWORD, person, shot, stepCode } from "./Browser.ts"
 import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
@@ -41,6 +42,7 @@ const clientListener = async () => {
 
 interface Application {
   readonly id: string
+  readonly icon: string | null
   readonly bot?: { readonly id: string }
 }
 
@@ -73,6 +75,7 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
       `/applications/${app.id}`,
       {
         description: "Reads who you are to greet you by name.",
+        icon: dataUri(png(64)),
         redirect_uris: [client.callback]
       },
       developer
@@ -142,6 +145,11 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     ])
     await expect(page.getByLabel("Add the bot to this server").isVisible()).resolves.toBe(false)
     await expect(page.locator("#redirect").textContent()).resolves.toContain(client.callback)
+    // The application's icon, loaded from the API's media route (the page's policy allows it).
+    const icon = page.locator("#app-mark img")
+    await icon.waitFor()
+    await expect(icon.getAttribute("src")).resolves.toBe(`/api/v10/app-icons/${app.id}/${app.icon}.png`)
+    await expect(page.evaluate("document.querySelector('#app-mark img').naturalWidth")).resolves.toBe(64)
     // Only the access token is kept, and only for this tab.
     // (A string: this project's types have no DOM.)
     const stored = await page.evaluate(
