@@ -51,7 +51,11 @@ describe("Authorization in the contract", () => {
         "GET /icons/:guild_id/:hash",
         "GET /banners/:guild_id/:hash",
         "GET /avatars/:user_id/:hash",
-        "GET /user-banners/:user_id/:hash"
+        "GET /user-banners/:user_id/:hash",
+        "GET /app-icons/:application_id/:hash",
+        // The client authenticates in the form (client_secret, PKCE verifier) or by Basic, not a user token.
+        "POST /oauth2/token",
+        "POST /oauth2/token/revoke"
       ].sort()
     )
   })
