@@ -210,6 +210,25 @@ export const layer: Layer.Layer<OAuthRepo.OAuthRepo, never, SqlClient.SqlClient>
             )
           )
           .pipe(Effect.asVoid, Effect.orDie),
+      grantsOf: (userId) =>
+        Effect.flatMap(
+          sql`
+            SELECT ${grantColumns} FROM oauth_grants g
+            WHERE g.user_id = ${userId} AND g.revoked_at IS NULL ORDER BY g.id`,
+          decodeGrants
+        ).pipe(
+          Effect.map((rows) => rows.map(toGrant)),
+          Effect.orDie
+        ),
+      revokeUser: (userId, now) =>
+        sql
+          .withTransaction(
+            Effect.andThen(
+              sql`UPDATE oauth_grants SET revoked_at = ${date(now)} WHERE user_id = ${userId} AND revoked_at IS NULL`,
+              sql`UPDATE oauth_codes SET used_at = ${date(now)} WHERE user_id = ${userId} AND used_at IS NULL`
+            )
+          )
+          .pipe(Effect.asVoid, Effect.orDie),
       hasLiveGrant: (applicationId, userId) =>
         sql<{ readonly live: boolean }>`
           SELECT EXISTS (

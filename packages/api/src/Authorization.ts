@@ -27,10 +27,11 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
 ) {}
 
 /**
- * An endpoint annotation: this route also takes OAuth access tokens (the spec: only GET /users/@me).
- * Read by the middleware only when the credential is one, so other requests pay nothing for it.
+ * An endpoint annotation: this route also takes OAuth access tokens granted this scope (the spec:
+ * only GET /users/@me, with `identify`). Read by the middleware only when the credential is an
+ * OAuth token, so other requests pay nothing for it; unset, the route takes none.
  */
-export const AdmitsOAuthTokens: Context.Reference<boolean> = Context.Reference<boolean>(
+export const AdmitsOAuthTokens: Context.Reference<string | undefined> = Context.Reference<string | undefined>(
   "@veche/api/AdmitsOAuthTokens",
-  { defaultValue: () => false }
+  { defaultValue: () => undefined }
 )

@@ -129,7 +129,7 @@ const usersOnly = [BotsCannotUseThisEndpoint] as const
 
 export class UsersApi extends HttpApiGroup.make("users")
   .add(
-    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }).annotate(AdmitsOAuthTokens, true),
+    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }).annotate(AdmitsOAuthTokens, "identify"),
     HttpApiEndpoint.patch("updateMe", me, {
       payload: ProfilePatch,
       success: CurrentUser,

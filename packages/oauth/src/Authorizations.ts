@@ -54,6 +54,13 @@ export type DecisionError =
   | GuildsErrors.BannedFromGuild
   | GuildsErrors.RoleLimitReached
 
+/**
+ * Whether approving gives the client a code: for `identify`, and for `bot` when the application asks
+ * for the full code grant (`bot_require_code_grant`: the bot's adder comes back to it with a code).
+ */
+const issuesCode = (application: Application.Application, request: Request): boolean =>
+  request.scopes.includes("identify") || (request.scopes.includes("bot") && application.botRequireCodeGrant)
+
 /** More guilds than anyone may be in: the whole list in one page. */
 const ALL_GUILDS = 1000
 
@@ -87,8 +94,9 @@ export class Authorizations extends Context.Service<
         const application = yield* applications.find(request.clientId)
         const redirectUri = request.redirectUri
         if (redirectUri === undefined) {
-          // Only adding a bot may do without: its browser ends on the front end's own page.
-          if (request.scopes.includes("identify")) return yield* new InvalidRedirectUri()
+          // Only adding a bot may do without (its browser ends on the front end's own page), unless
+          // the application wants its bot added through the full code grant.
+          if (issuesCode(application, request)) return yield* new InvalidRedirectUri()
         } else if (!application.redirectUris.includes(redirectUri)) {
           return yield* new InvalidRedirectUri()
         }
@@ -155,7 +163,7 @@ export class Authorizations extends Context.Service<
               ])
         }
         const bot = request.scopes.includes("bot") ? yield* addBot(userId, application, decision) : undefined
-        if (request.scopes.includes("identify") && redirectUri !== undefined) {
+        if (issuesCode(application, request) && redirectUri !== undefined) {
           const minted = yield* secrets.mint("code")
           const now = yield* DateTime.now
           yield* repo.insertCode({

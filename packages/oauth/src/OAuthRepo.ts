@@ -58,6 +58,10 @@ export class OAuthRepo extends Context.Service<
     ) => Effect.Effect<void>
     /** Every grant of the application, and its unredeemed codes (the application is deleted). */
     readonly revokeApplication: (applicationId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
+    /** The user's live grants, oldest first (their data export). */
+    readonly grantsOf: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Grant>>
+    /** Every grant of the user, and their unredeemed codes (the account is erased). */
+    readonly revokeUser: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
     /** Whether the user has a live grant for the application (the consent page's `authorized`). */
     readonly hasLiveGrant: (applicationId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<boolean>
   }
@@ -96,6 +100,20 @@ export class OAuthRepo extends Context.Service<
         const row = s.grants.get(grantId)
         if (row === undefined || row.revoked) return s
         return { ...s, grants: new Map(s.grants).set(grantId, { ...row, revoked: true }) }
+      }
+      /** Every grant matching, and the matching codes not yet redeemed (spent without a grant). */
+      const revokedWhere = (
+        s: State,
+        now: DateTime.Utc,
+        matches: (owner: { readonly applicationId: string; readonly userId: string }) => boolean
+      ): State => {
+        let next = s
+        for (const [id, row] of s.grants) if (matches(row.grant)) next = revoked(next, id)
+        const codes = new Map(next.codes)
+        for (const [digest, row] of codes) {
+          if (matches(row.code) && row.usedAt === null) codes.set(digest, { ...row, usedAt: now })
+        }
+        return { ...next, codes }
       }
       const withPair = (s: State, grantId: string, pair: StoredPair): State => ({
         ...s,
@@ -168,16 +186,15 @@ export class OAuthRepo extends Context.Service<
             return revoked(s, grantId)
           }),
         revokeApplication: (applicationId, now) =>
-          Ref.update(state, (s) => {
-            let next = s
-            for (const [id, row] of s.grants) if (row.grant.applicationId === applicationId) next = revoked(next, id)
-            const codes = new Map(next.codes)
-            for (const [digest, row] of codes) {
-              if (row.code.applicationId === applicationId && row.usedAt === null)
-                codes.set(digest, { ...row, usedAt: now })
-            }
-            return { ...next, codes }
-          }),
+          Ref.update(state, (s) => revokedWhere(s, now, (owner) => owner.applicationId === applicationId)),
+        grantsOf: (userId) =>
+          Effect.map(Ref.get(state), (s) =>
+            [...s.grants.values()]
+              .filter((row) => !row.revoked && row.grant.userId === userId)
+              .map((row) => row.grant)
+              .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+          ),
+        revokeUser: (userId, now) => Ref.update(state, (s) => revokedWhere(s, now, (owner) => owner.userId === userId)),
         hasLiveGrant: (applicationId, userId) =>
           Effect.map(Ref.get(state), (s) => {
             for (const row of s.grants.values()) {

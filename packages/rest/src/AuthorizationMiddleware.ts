@@ -52,13 +52,15 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
         .pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
     }
 
-    // An OAuth token where the route does not take one is no credential at all here.
-    const admitted = (outcome: Outcome, endpoint: HttpApiEndpoint.Top): Outcome =>
-      Result.isSuccess(outcome) &&
-      outcome.success.oauth !== undefined &&
-      !Context.get(endpoint.annotations, Authorization.AdmitsOAuthTokens)
-        ? Result.fail(unstacked(() => new InvalidAuthenticationToken()))
-        : outcome
+    // An OAuth token where the route does not take one, or without the scope it asks, is no
+    // credential at all here.
+    const admitted = (outcome: Outcome, endpoint: HttpApiEndpoint.Top): Outcome => {
+      if (Result.isFailure(outcome) || outcome.success.oauth === undefined) return outcome
+      const scope = Context.get(endpoint.annotations, Authorization.AdmitsOAuthTokens)
+      return scope !== undefined && outcome.success.oauth.scopes.includes(scope)
+        ? outcome
+        : Result.fail(unstacked(() => new InvalidAuthenticationToken()))
+    }
 
     // HttpApi tries one function per security scheme in turn. The first does the whole job from
     // the raw header (so `Bot` tokens, malformed and missing headers are classified exactly once)

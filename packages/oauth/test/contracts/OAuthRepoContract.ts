@@ -179,6 +179,16 @@ export const oauthRepoContract = (it: Vitest.MethodsNonLive<Requirements>) => {
         yield* repo.revokeByToken(theirs.tokens.access.digest, theirs.applicationId, at(2))
         expect(yield* repo.findRefreshGrant(theirs.tokens.refresh.digest)).toEqual(Option.none())
 
+        const erased = yield* granted
+        expect((yield* repo.grantsOf(erased.userId)).map((g) => g.id)).toEqual([erased.grant.id])
+        const erasedCode = yield* newCode(erased.applicationId, erased.userId)
+        yield* repo.revokeUser(erased.userId, at(3))
+        expect(yield* repo.grantsOf(erased.userId)).toEqual([])
+        expect(yield* repo.findAccess(erased.tokens.access.digest, at(4))).toEqual({ _tag: "Unknown" })
+        expect(yield* repo.redeemCode(erasedCode.digest, { id: yield* ids.next, confidential: true }, at(4))).toEqual({
+          _tag: "Unknown"
+        })
+
         const doomed = yield* granted
         const pending = yield* newCode(doomed.applicationId, doomed.userId)
         yield* repo.revokeApplication(doomed.applicationId, at(3))
