@@ -249,6 +249,9 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     await page.emulateMedia({ colorScheme: "dark" })
     await shot(page, "oauth2-5-consent-bot-dark")
     await page.emulateMedia({ colorScheme: "light" })
+    await page.setViewportSize({ width: 380, height: 760 })
+    await shot(page, "oauth2-5-consent-bot-narrow")
+    await page.setViewportSize({ width: 800, height: 760 })
 
     // Authorize without a server: the page says so and moves the focus to the picker.
     await page.getByRole("button", { name: "Authorize" }).click()
