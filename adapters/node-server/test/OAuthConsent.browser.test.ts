@@ -213,6 +213,16 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     )
     await signIn(page, "+79051240003")
     await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
+    // "Not you?" ends the page's session, on the server too, and asks to sign in again.
+    const first = String(await page.evaluate("window.sessionStorage.getItem('veche.access_token')"))
+    expect((await api.call("GET", "/users/@me", undefined, first)).status).toBe(200)
+    await page.getByRole("button", { name: "Not you? Sign in as someone else" }).click()
+    await page.getByRole("heading", { name: "Sign in to continue" }).waitFor()
+    await expect(page.locator(":focus").getAttribute("id")).resolves.toBe("login-title")
+    await expect(page.evaluate("window.sessionStorage.length")).resolves.toBe(0)
+    await expect.poll(async () => (await api.call("GET", "/users/@me", undefined, first)).status).toBe(401)
+    await signIn(page, "+79051240003")
+    await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
     const landed = client.landed.length
     await page.getByRole("button", { name: "Cancel" }).click()
     await page.waitForURL((url) => url.href.startsWith(client.callback))

@@ -378,6 +378,8 @@ $("guild").addEventListener("change", () => {
   syncPermissions()
 })
 $("switch").addEventListener("click", () => {
+  // The session this page opened ends on the server too, not only in this tab.
+  if (memoryToken !== null) void call("POST", "/auth/logout", { token: memoryToken })
   session.clear()
   showError(loginError, null)
   showError(consentError, null)
