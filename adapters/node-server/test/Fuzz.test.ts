@@ -628,6 +628,7 @@ const JUNK_CREDENTIALS = [
   `Bot vbt_${"A".repeat(43)}`,
   `Bearer vat_${"A".repeat(43)}`,
   `Bearer vbt_${"A".repeat(43)}`,
+  `Bearer voa_${"A".repeat(43)}`,
   `Bot ${"a".repeat(8_000)}`,
   "Basic Zm9vOmJhcg==",
   "Bearer"

@@ -13,7 +13,8 @@ import {
   MissingAccess,
   MissingPermissions,
   UnknownApplication,
-  UnknownGuild
+  UnknownGuild,
+  UnknownUser
 } from "@veche/errors"
 import * as Permissions from "@veche/guilds/Permissions"
 import * as Snowflake from "@veche/platform/Snowflake"
@@ -177,7 +178,8 @@ const consentErrors = [
   MissingAccess,
   MissingPermissions,
   Banned,
-  MaxRolesReached
+  MaxRolesReached,
+  UnknownUser
 ] as const
 
 export class OAuthApi extends HttpApiGroup.make("oauth")

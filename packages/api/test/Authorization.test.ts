@@ -53,7 +53,7 @@ describe("Authorization in the contract", () => {
         "GET /avatars/:user_id/:hash",
         "GET /user-banners/:user_id/:hash",
         "GET /app-icons/:application_id/:hash",
-        // The client authenticates in the form (client_secret, PKCE verifier) or by Basic, not a user token.
+        // the OAuth token routes: the client proves itself in the form body or by HTTP Basic
         "POST /oauth2/token",
         "POST /oauth2/token/revoke"
       ].sort()

@@ -6,7 +6,7 @@
  */
 import { type OAuthApi, Principal, RestApi } from "@veche/api"
 import type { Application } from "@veche/applications"
-import { FormCode, InvalidFormBody } from "@veche/errors"
+import { FormCode, InvalidFormBody, UnknownUser } from "@veche/errors"
 import { Permissions } from "@veche/guilds"
 import { Authorizations } from "@veche/oauth"
 import type { Snowflake } from "@veche/platform"
@@ -65,7 +65,7 @@ export const layer: GroupLayer.Authorized<"oauth", Authorizations.Authorizations
               described.scopes.includes("bot") ? userOf(described.application.id, true) : Effect.succeed(undefined)
             ])
             // The caller's own user row exists while their token does; none is a race with deletion.
-            if (user === undefined) return yield* Effect.die(new Error("the caller's user is gone"))
+            if (user === undefined) return yield* new UnknownUser()
             return {
               application: applicationView(described.application),
               user,
