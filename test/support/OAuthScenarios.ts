@@ -739,6 +739,31 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
         })
       )
 
+      it.effect("revocation with only `token` (the spec's form): 200 always, and the holder's token ends", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_revoke_bare")
+          const app = yield* client(owner, "Bare Revoke App")
+          const held = tokensOf(yield* exchange(app, yield* approve(owner, app.id)))
+          for (const token of ["voa_unknown", "vor_unknown", "junk"]) {
+            const revoked = yield* tokenRequest("/oauth2/token/revoke", { token })
+            expect(revoked.status, token).toBe(200)
+            expect(revoked.headers.get("cache-control")).toBe("no-store")
+          }
+          expect((yield* me(held.access_token)).status).toBe(200)
+          expect((yield* tokenRequest("/oauth2/token/revoke", { token: held.access_token })).status).toBe(200)
+          expect(yield* me(held.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          // the grant is over: its refresh token too
+          expect(
+            yield* tokenRequest("/oauth2/token", {
+              grant_type: "refresh_token",
+              refresh_token: held.refresh_token,
+              client_id: app.id,
+              client_secret: app.secret
+            })
+          ).toMatchObject({ status: 400, body: rfc("invalid_grant") })
+        })
+      )
+
       it.effect("malformed requests: RFC 6749 errors, never the API's shape", () =>
         Effect.gen(function* () {
           const owner = yield* user("ot_malformed")

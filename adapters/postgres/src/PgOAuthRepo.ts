@@ -193,7 +193,7 @@ export const layer: Layer.Layer<OAuthRepo.OAuthRepo, never, SqlClient.SqlClient>
       revokeByToken: (digest, applicationId, now) =>
         sql`
           UPDATE oauth_grants SET revoked_at = coalesce(revoked_at, ${date(now)})
-          WHERE application_id = ${applicationId} AND id IN (
+          WHERE (${applicationId}::bigint IS NULL OR application_id = ${applicationId}) AND id IN (
             SELECT grant_id FROM oauth_access_tokens WHERE digest = ${digest}
             UNION ALL SELECT grant_id FROM oauth_refresh_tokens WHERE digest = ${digest}
           )`.pipe(Effect.asVoid, Effect.orDie),

@@ -50,10 +50,13 @@ export class OAuthRepo extends Context.Service<
     /** Spends the refresh token and adds `next` to its grant, in one step; a spent one revokes the grant. */
     readonly rotate: (digest: string, next: StoredPair, now: DateTime.Utc) => Effect.Effect<Rotation>
     readonly revokeGrant: (grantId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
-    /** Revokes the grant of this access or refresh token if it is `applicationId`'s; others stay. */
+    /**
+     * Revokes the grant of this access or refresh token if it is `applicationId`'s (others stay);
+     * with `applicationId` null (the holder revokes without naming a client), whoever's it is.
+     */
     readonly revokeByToken: (
       digest: string,
-      applicationId: Snowflake.Snowflake,
+      applicationId: Snowflake.Snowflake | null,
       now: DateTime.Utc
     ) => Effect.Effect<void>
     /** Every grant of the application, and its unredeemed codes (the application is deleted). */
@@ -182,7 +185,8 @@ export class OAuthRepo extends Context.Service<
         revokeByToken: (digest, applicationId) =>
           Ref.update(state, (s) => {
             const grantId = s.access.get(digest)?.grantId ?? s.refresh.get(digest)?.grantId
-            if (grantId === undefined || s.grants.get(grantId)?.grant.applicationId !== applicationId) return s
+            if (grantId === undefined) return s
+            if (applicationId !== null && s.grants.get(grantId)?.grant.applicationId !== applicationId) return s
             return revoked(s, grantId)
           }),
         revokeApplication: (applicationId, now) =>

@@ -178,6 +178,12 @@ export const oauthRepoContract = (it: Vitest.MethodsNonLive<Requirements>) => {
         expect(yield* repo.findAccess(mine.tokens.access.digest, at(3))).toEqual({ _tag: "Unknown" })
         yield* repo.revokeByToken(theirs.tokens.access.digest, theirs.applicationId, at(2))
         expect(yield* repo.findRefreshGrant(theirs.tokens.refresh.digest)).toEqual(Option.none())
+        // no application named: the token's own grant ends, whoever's it is
+        const held = yield* granted
+        yield* repo.revokeByToken(digest(), null, at(2))
+        expect((yield* repo.findAccess(held.tokens.access.digest, at(3)))._tag).toBe("Found")
+        yield* repo.revokeByToken(held.tokens.access.digest, null, at(2))
+        expect(yield* repo.findAccess(held.tokens.access.digest, at(3))).toEqual({ _tag: "Unknown" })
 
         const erased = yield* granted
         expect((yield* repo.grantsOf(erased.userId)).map((g) => g.id)).toEqual([erased.grant.id])
