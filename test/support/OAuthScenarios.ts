@@ -251,6 +251,11 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               [{ code_challenge_method: "S256" }, "code_challenge"],
               [{ code_challenge: "short", code_challenge_method: "S256" }, "code_challenge"]
             ]
+            // a code needs response_type=code (only a bot invitation may leave it out)
+            expect(yield* consent(token, { ...base, response_type: undefined })).toMatchObject({
+              status: 400,
+              body: { code: 50035, errors: { response_type: expect.anything() } }
+            })
             for (const [extra, field] of fields) {
               const refused = yield* consent(token, { ...base, ...extra })
               expect(refused.status, field).toBe(400)
@@ -321,10 +326,11 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
                 { authorize: true, guild_id: other.id }
               )).status
             ).toBe(403)
-            // Send Messages (2048) and Administrator (8): the admin owns the guild, so both are theirs
+            // Send Messages (2048) and Administrator (8): the admin owns the guild, so both are theirs.
+            // The link as bot libraries generate it: no response_type for a bot invitation.
             const added = yield* consent(
               admin.access_token,
-              { client_id: app.id, scope: "bot", permissions: "2056" },
+              { client_id: app.id, scope: "bot", permissions: "2056", response_type: undefined },
               { authorize: true, guild_id: guild.id }
             )
             expect(added).toMatchObject({ status: 200, body: { location: `${WEB_URL}/oauth2/authorized` } })
@@ -736,6 +742,31 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
             status: 400,
             body: rfc("invalid_request")
           })
+        })
+      )
+
+      it.effect("revocation with only `token` (the spec's form): 200 always, and the holder's token ends", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("ot_revoke_bare")
+          const app = yield* client(owner, "Bare Revoke App")
+          const held = tokensOf(yield* exchange(app, yield* approve(owner, app.id)))
+          for (const token of ["voa_unknown", "vor_unknown", "junk"]) {
+            const revoked = yield* tokenRequest("/oauth2/token/revoke", { token })
+            expect(revoked.status, token).toBe(200)
+            expect(revoked.headers.get("cache-control")).toBe("no-store")
+          }
+          expect((yield* me(held.access_token)).status).toBe(200)
+          expect((yield* tokenRequest("/oauth2/token/revoke", { token: held.access_token })).status).toBe(200)
+          expect(yield* me(held.access_token)).toMatchObject({ status: 401, body: INVALID_TOKEN })
+          // the grant is over: its refresh token too
+          expect(
+            yield* tokenRequest("/oauth2/token", {
+              grant_type: "refresh_token",
+              refresh_token: held.refresh_token,
+              client_id: app.id,
+              client_secret: app.secret
+            })
+          ).toMatchObject({ status: 400, body: rfc("invalid_grant") })
         })
       )
 

@@ -59,8 +59,14 @@ export class OAuthTokens extends Context.Service<
       client: ClientProof,
       refreshToken: Redacted.Redacted<string>
     ) => Effect.Effect<Issued, InvalidClient | InvalidGrant>
-    /** Ends the grant of an access or refresh token of this client; any other token is left alone. */
-    readonly revoke: (client: ClientProof, token: Redacted.Redacted<string>) => Effect.Effect<void, InvalidClient>
+    /**
+     * Ends the grant of an access or refresh token of this client; any other token is left alone.
+     * Without a client (the spec's revocation takes only `token`), the holder of a token ends it.
+     */
+    readonly revoke: (
+      client: Option.Option<ClientProof>,
+      token: Redacted.Redacted<string>
+    ) => Effect.Effect<void, InvalidClient>
     /** The grant behind an OAuth access token (the Authorization middleware's question). */
     readonly authenticate: (
       accessToken: Redacted.Redacted<string>
@@ -196,11 +202,14 @@ export class OAuthTokens extends Context.Service<
         return yield* invalid
       })
 
-      const revoke = Effect.fn("OAuthTokens.revoke")(function* (proof: ClientProof, token: Redacted.Redacted<string>) {
-        const client = yield* authenticateClient(proof)
+      const revoke = Effect.fn("OAuthTokens.revoke")(function* (
+        proof: Option.Option<ClientProof>,
+        token: Redacted.Redacted<string>
+      ) {
+        const client = Option.isSome(proof) ? (yield* authenticateClient(proof.value)).application.id : null
         const kind = kindOf(token)
         if (kind !== "access" && kind !== "refresh") return
-        yield* repo.revokeByToken(yield* secrets.digest(token), client.application.id, yield* DateTime.now)
+        yield* repo.revokeByToken(yield* secrets.digest(token), client, yield* DateTime.now)
       })
 
       // Untraced, as Sessions.authenticate: it runs on each request an OAuth token makes.

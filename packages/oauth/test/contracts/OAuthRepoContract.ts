@@ -179,6 +179,12 @@ export const oauthRepoContract = (it: Vitest.MethodsNonLive<Requirements>) => {
         expect(yield* repo.findAccess(mine.tokens.access.digest, at(3))).toEqual({ _tag: "Unknown" })
         yield* repo.revokeByToken(theirs.tokens.access.digest, theirs.applicationId, at(2))
         expect(yield* repo.findRefreshGrant(theirs.tokens.refresh.digest)).toEqual(Option.none())
+        // no application named: the token's own grant ends, whoever's it is
+        const held = yield* granted
+        yield* repo.revokeByToken(digest(), null, at(2))
+        expect((yield* repo.findAccess(held.tokens.access.digest, at(3)))._tag).toBe("Found")
+        yield* repo.revokeByToken(held.tokens.access.digest, null, at(2))
+        expect(yield* repo.findAccess(held.tokens.access.digest, at(3))).toEqual({ _tag: "Unknown" })
 
         const erased = yield* granted
         expect((yield* repo.grantsOf(erased.userId)).map((g) => g.id)).toEqual([erased.grant.id])
@@ -197,6 +203,33 @@ export const oauthRepoContract = (it: Vitest.MethodsNonLive<Requirements>) => {
         expect(yield* repo.redeemCode(pending.digest, { id: yield* ids.next, confidential: true }, at(4))).toEqual({
           _tag: "Unknown"
         })
+      })
+  )
+
+  it.effect(
+    "sweeps expired codes, revoked grants with their tokens and expired access tokens; a live grant keeps its spent refresh tokens",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* OAuthRepo
+        const live = yield* granted
+        const ended = yield* granted
+        yield* repo.revokeGrant(ended.grant.id, at(2))
+        const next = pair(at(100_000))
+        expect((yield* repo.rotate(live.tokens.refresh.digest, next, at(3)))._tag).toBe("Rotated")
+        yield* newCode(live.applicationId, live.userId)
+
+        // past every code's ten minutes, the revocation, and the first access token's hour
+        const swept = yield* repo.sweep(at(61), 1_000)
+        expect(swept.codes).toBeGreaterThanOrEqual(1)
+        expect(swept.grants).toBeGreaterThanOrEqual(1)
+        expect(swept.accessTokens).toBeGreaterThanOrEqual(1)
+        expect(yield* repo.sweep(at(61), 1_000)).toEqual({ codes: 0, grants: 0, accessTokens: 0 })
+
+        // the live grant: its current access token works, and its spent refresh token still
+        // reveals a reuse (which ends the chain)
+        expect((yield* repo.findAccess(next.access.digest, at(62)))._tag).toBe("Found")
+        expect((yield* repo.rotate(live.tokens.refresh.digest, pair(), at(62)))._tag).toBe("Reused")
+        expect(yield* repo.findAccess(next.access.digest, at(62))).toEqual({ _tag: "Unknown" })
       })
   )
 }

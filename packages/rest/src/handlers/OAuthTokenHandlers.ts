@@ -132,16 +132,22 @@ export const layer: GroupLayer.RateLimited<"oauthToken", OAuthTokens.OAuthTokens
         request: HttpServerRequest.HttpServerRequest,
         work: (
           fields: ReadonlyMap<string, string>,
-          client: Effect.Effect<OAuthTokens.ClientProof, Refusal>
+          client: Effect.Effect<OAuthTokens.ClientProof, Refusal>,
+          /** Whether the request names a client at all (Basic, or client_id / client_secret in the body). */
+          clientNamed: boolean
         ) => Effect.Effect<
           HttpServerResponse.HttpServerResponse,
           Refusal | OAuthErrors.InvalidClient | OAuthErrors.InvalidGrant
         >
       ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
         const basic = basicOf(request.headers.authorization)
-        return Effect.flatMap(readForm(request), (fields) => work(fields, clientOf(basic, fields))).pipe(
-          Effect.catch((error) => Effect.succeed(answerRefusal(refuse(error), basic !== undefined)))
-        )
+        return Effect.flatMap(readForm(request), (fields) =>
+          work(
+            fields,
+            clientOf(basic, fields),
+            basic !== undefined || fields.has("client_id") || fields.has("client_secret")
+          )
+        ).pipe(Effect.catch((error) => Effect.succeed(answerRefusal(refuse(error), basic !== undefined))))
       }
 
       const issued = (answer: OAuthTokens.Issued) =>
@@ -191,10 +197,13 @@ export const layer: GroupLayer.RateLimited<"oauthToken", OAuthTokens.OAuthTokens
         .handleRaw(
           "revokeToken",
           ({ request }): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-            respond(request, (fields, client) =>
+            respond(request, (fields, client, clientNamed) =>
               Effect.gen(function* () {
                 const token = yield* requiredField(fields, "token")
-                const proof = yield* client
+                // The spec's revocation takes only `token` and answers 200 always: a request naming
+                // no client is its holder ending it. A client that names itself must prove it (401
+                // otherwise), and then only its own tokens end.
+                const proof = clientNamed ? Option.some(yield* client) : Option.none()
                 // RFC 7009: 200 whether or not the token existed, was expired, or was another client's.
                 yield* tokens.revoke(proof, Redacted.make(token))
                 return HttpServerResponse.empty({ status: 200, headers: NO_STORE })
