@@ -29,7 +29,7 @@ interface ApplicationBody {
 const API = "/api/v10"
 
 /** The files of a ZIP made of stored or deflated entries (as test/data-export.test.ts reads fflate's). */
-const unzip = (bytes: Uint8Array): Record<string, string> => {
+export const unzip = (bytes: Uint8Array): Record<string, string> => {
   const buffer = Buffer.from(bytes)
   const files: Record<string, string> = {}
   let offset = 0

@@ -6,6 +6,7 @@
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
 import type { GuildsDomain } from "@veche/guilds"
+import type { MessagesDomain } from "@veche/messages"
 import type { ModerationDomain } from "@veche/moderation"
 import type { PrivacyDomain } from "@veche/privacy"
 import type { UsersDomain } from "@veche/users"
@@ -14,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
+import * as PgMessagesRepo from "./PgMessagesRepo.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
 import * as PgUsersRepositories from "./PgUsersRepositories.ts"
@@ -25,7 +27,8 @@ export const layer: Layer.Layer<
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
-  | ApplicationsDomain.Repositories,
+  | ApplicationsDomain.Repositories
+  | MessagesDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -34,5 +37,6 @@ export const layer: Layer.Layer<
   PgGuildsRepositories.layer,
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
-  PgApplicationsRepositories.layer
+  PgApplicationsRepositories.layer,
+  PgMessagesRepo.layer
 )

@@ -16,6 +16,7 @@ import { GuildsApi } from "./GuildsApi.ts"
 import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { MembersApi } from "./MembersApi.ts"
+import { MessagesApi } from "./MessagesApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { RolesApi } from "./RolesApi.ts"
@@ -36,6 +37,7 @@ export class RestApi extends HttpApi.make("veche")
     MembersApi,
     RolesApi,
     ChannelsApi,
+    MessagesApi,
     InvitesApi,
     ModerationApi,
     ApplicationsApi,

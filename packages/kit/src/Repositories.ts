@@ -5,6 +5,7 @@
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
 import { GuildsDomain } from "@veche/guilds"
+import { MessagesDomain } from "@veche/messages"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { PrivacyDomain } from "@veche/privacy"
 import { UserRecords, UsersDomain } from "@veche/users"
@@ -17,6 +18,7 @@ export type Repositories =
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
+  | MessagesDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -30,7 +32,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   ),
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
-  ApplicationsDomain.layerMemoryRepositories
+  ApplicationsDomain.layerMemoryRepositories,
+  MessagesDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

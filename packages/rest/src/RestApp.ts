@@ -21,6 +21,7 @@ import {
 import { ErrorBody } from "@veche/errors"
 import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
@@ -53,6 +54,7 @@ import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as MembersHandlers from "./handlers/MembersHandlers.ts"
+import * as MessagesHandlers from "./handlers/MessagesHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
@@ -106,6 +108,7 @@ export const services = [
   Roles.Roles,
   Channels.Channels,
   Invites.Invites,
+  Messages.Messages,
   Applications.Applications,
   PublicUsers.PublicUsers
 ] as const
@@ -143,6 +146,7 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "members">
   | HttpApiGroup.Service<"veche", "roles">
   | HttpApiGroup.Service<"veche", "channels">
+  | HttpApiGroup.Service<"veche", "messages">
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
@@ -179,6 +183,7 @@ export const handlers: Layer.Layer<
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
+  isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
