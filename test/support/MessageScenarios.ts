@@ -539,7 +539,11 @@ export const messageScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
             const { owner, member, guild } = yield* guildWithMember("msg_slow")
             const slow = yield* newChannel(guild, owner.access_token, { name: "slow", rate_limit_per_user: 10 })
             yield* say(slow, "one", member.access_token)
-            expect(yield* answer(yield* postMessage(slow, { content: "two" }, member.access_token))).toMatchObject({
+            yield* testHost.adjustClock("3 seconds")
+            const early = yield* postMessage(slow, { content: "two" }, member.access_token)
+            // bot libraries wait as long as Retry-After says (whole seconds, rounded up), then retry
+            expect([early.headers.get("retry-after"), early.headers.get("x-ratelimit-scope")]).toEqual(["7", "user"])
+            expect(yield* answer(early)).toMatchObject({
               status: 429,
               body: { code: 20016, message: "Slowmode rate limit" }
             })

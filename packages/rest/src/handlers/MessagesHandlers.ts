@@ -7,7 +7,7 @@ import { type Message, Messages } from "@veche/messages"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type * as GroupLayer from "./GroupLayer.ts"
-import { refuse } from "./MessagesRefusals.ts"
+import { refuse, refusing } from "./MessagesRefusals.ts"
 
 /** The page's start: `around`, else `before`, else `after`, else the newest (one is read, as on the platform). */
 const cursorOf = (query: {
@@ -56,7 +56,7 @@ export const layer: GroupLayer.Authorized<"messages", Messages.Messages> = HttpA
                       failIfNotExists: payload.message_reference.fail_if_not_exists ?? true
                     }
             })
-          ).pipe(Effect.mapError(refuse))
+          ).pipe(refusing)
         )
         .handle("getMessage", ({ params }) =>
           Effect.flatMap(Principal.currentActor, (actor) =>
