@@ -3,13 +3,14 @@
  * and a person's age by the calendar (age-restricted channels turn on the 18th birthday itself).
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Snowflake } from "@veche/platform"
 import { DateTime } from "effect"
 import * as Mentions from "../src/Mentions.ts"
 import { ageOn } from "../src/Messages.ts"
 
-const A = "1311000000000000001"
-const B = "1311000000000000002"
-const R = "1311000000000000003"
+const A = Snowflake.Snowflake.make("1311000000000000001")
+const B = Snowflake.Snowflake.make("1311000000000000002")
+const R = Snowflake.Snowflake.make("1311000000000000003")
 
 describe("Mentions", () => {
   it("reads users (with or without !), roles and @everyone/@here once each, in written order", () => {
