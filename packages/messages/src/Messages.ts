@@ -13,6 +13,8 @@ import { AuthorStanding } from "./AuthorStanding.ts"
 import { type Actor, ChannelAccess, type ChannelPlace } from "./ChannelAccess.ts"
 import * as Mentions from "./Mentions.ts"
 import { type Cursor, MAX_PINS, type Message } from "./Message.ts"
+// Brings this domain's dispatches into platform's registry, so the EventBus accepts MESSAGE_* here.
+import type {} from "./MessageDispatches.ts"
 import type * as MessageSchemas from "./MessageSchemas.ts"
 import type { NoSuchChannel } from "./MessagesErrors.ts"
 import {
@@ -30,8 +32,6 @@ import {
 } from "./MessagesErrors.ts"
 import { MessagesRepo } from "./MessagesRepo.ts"
 import * as MessageViews from "./MessageViews.ts"
-
-import "./MessageDispatches.ts"
 
 /** What a sender asks to post (the route's body, decoded). */
 export interface Draft {
