@@ -156,6 +156,12 @@ export const layer: Layer.Layer<MessagesRepo.MessagesRepo, never, SqlClient.SqlC
         })}`.pipe(Effect.asVoid, Effect.orDie),
       find: (channelId, messageId) =>
         one(sql`SELECT ${columns} FROM messages WHERE id = ${messageId} AND channel_id = ${channelId}`),
+      findMany: (channelId, ids) =>
+        ids.length === 0
+          ? Effect.succeed([])
+          : // snowflakes are digits only: the array literal holds nothing else
+            many(sql`SELECT ${columns} FROM messages
+                     WHERE channel_id = ${channelId} AND id = ANY(${`{${ids.join(",")}}`}::bigint[])`),
       page,
       update: (channelId, messageId, edit) =>
         one(sql`

@@ -181,13 +181,18 @@ export class Messages extends Context.Service<
         return users.findMany(MessageViews.userIdsOf(messages), (id) => bots.has(id))
       }
 
-      /** The referenced messages of replies, by id (one lookup each; none when gone). */
+      /** The messages replies refer to, by id (null when gone): one lookup per channel of the page. */
       const referencesOf = Effect.fnUntraced(function* (messages: ReadonlyArray<Message>) {
-        const found = new Map<string, Message | null>()
+        const wanted = new Map<Snowflake.Snowflake, Set<Snowflake.Snowflake>>()
         for (const message of messages) {
-          const ref = message.referencedMessageId
-          if (ref === null || found.has(ref)) continue
-          found.set(ref, Option.getOrNull(yield* repo.find(message.channelId, ref)))
+          if (message.referencedMessageId === null) continue
+          const ids = wanted.get(message.channelId) ?? new Set()
+          wanted.set(message.channelId, ids.add(message.referencedMessageId))
+        }
+        const found = new Map<string, Message | null>()
+        for (const [channelId, ids] of wanted) {
+          for (const id of ids) found.set(id, null)
+          for (const message of yield* repo.findMany(channelId, [...ids])) found.set(message.id, message)
         }
         return found
       })

@@ -14,6 +14,11 @@ export class MessagesRepo extends Context.Service<
   {
     readonly insert: (message: Message) => Effect.Effect<void>
     readonly find: (channelId: Snowflake.Snowflake, id: Snowflake.Snowflake) => Effect.Effect<Option.Option<Message>>
+    /** Those of the ids that are messages of the channel, in no particular order (the replies of a page). */
+    readonly findMany: (
+      channelId: Snowflake.Snowflake,
+      ids: ReadonlyArray<Snowflake.Snowflake>
+    ) => Effect.Effect<ReadonlyArray<Message>>
     /**
      * A page of the channel's history, newest first: before or after a message (exclusive), around
      * one (it and up to half the limit on each side), or the newest.
@@ -79,6 +84,13 @@ export class MessagesRepo extends Context.Service<
         find: (channelId, id) =>
           Effect.map(Ref.get(byId), (all) =>
             Option.filter(Option.fromNullishOr(all.get(id)), (message) => message.channelId === channelId)
+          ),
+        findMany: (channelId, ids) =>
+          Effect.map(Ref.get(byId), (all) =>
+            ids.flatMap((id) => {
+              const found = all.get(id)
+              return found === undefined || found.channelId !== channelId ? [] : [found]
+            })
           ),
         page: (channelId, cursor, limit) =>
           Effect.map(Ref.get(byId), (all) => {

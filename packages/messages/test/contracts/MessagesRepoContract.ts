@@ -72,6 +72,11 @@ export const messagesRepoContract = (it: Vitest.MethodsNonLive<MessagesRepo>) =>
       yield* repo.insert(m)
       expect(yield* repo.find(channelId, m.id)).toEqual(Option.some(m))
       expect(yield* repo.find(yield* ids.next, m.id)).toEqual(Option.none())
+      // several at once: only this channel's, unknown ids left out
+      const unknown = yield* ids.next
+      expect(yield* repo.findMany(channelId, [m.id, unknown])).toEqual([m])
+      expect(yield* repo.findMany(yield* ids.next, [m.id])).toEqual([])
+      expect(yield* repo.findMany(channelId, [])).toEqual([])
       const numeric = yield* message(channelId, { nonce: 12345, type: 19, referencedMessageId: m.id })
       yield* repo.insert(numeric)
       expect(yield* repo.find(channelId, numeric.id)).toEqual(Option.some(numeric))
