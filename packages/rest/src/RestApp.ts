@@ -23,6 +23,7 @@ import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
+import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
@@ -56,6 +57,8 @@ import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as MembersHandlers from "./handlers/MembersHandlers.ts"
 import * as MessagesHandlers from "./handlers/MessagesHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
+import * as OAuthHandlers from "./handlers/OAuthHandlers.ts"
+import * as OAuthTokenHandlers from "./handlers/OAuthTokenHandlers.ts"
 import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
@@ -110,6 +113,8 @@ export const services = [
   Invites.Invites,
   Messages.Messages,
   Applications.Applications,
+  Authorizations.Authorizations,
+  OAuthTokens.OAuthTokens,
   PublicUsers.PublicUsers
 ] as const
 
@@ -150,6 +155,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
+  | HttpApiGroup.Service<"veche", "oauth">
+  | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -187,6 +194,8 @@ export const handlers: Layer.Layer<
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
