@@ -5,6 +5,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
 import type { ModerationDomain } from "@veche/moderation"
 import type { PrivacyDomain } from "@veche/privacy"
@@ -13,6 +14,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
+import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
@@ -25,7 +27,8 @@ export const layer: Layer.Layer<
   | GuildsDomain.Repositories
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
-  | ApplicationsDomain.Repositories,
+  | ApplicationsDomain.Repositories
+  | DiscoveryDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -34,5 +37,6 @@ export const layer: Layer.Layer<
   PgGuildsRepositories.layer,
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
-  PgApplicationsRepositories.layer
+  PgApplicationsRepositories.layer,
+  PgDiscoveryRepositories.layer
 )

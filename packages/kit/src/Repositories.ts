@@ -4,6 +4,7 @@
  */
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
+import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { PrivacyDomain } from "@veche/privacy"
@@ -17,6 +18,7 @@ export type Repositories =
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
+  | DiscoveryDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -30,7 +32,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   ),
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
-  ApplicationsDomain.layerMemoryRepositories
+  ApplicationsDomain.layerMemoryRepositories,
+  DiscoveryDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

@@ -18,8 +18,9 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
-import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Moderation } from "@veche/moderation"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
@@ -48,6 +49,7 @@ import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
@@ -107,6 +109,8 @@ export const services = [
   Channels.Channels,
   Invites.Invites,
   Applications.Applications,
+  Discovery.Discovery,
+  GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers
 ] as const
 
@@ -146,6 +150,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
+  | HttpApiGroup.Service<"veche", "discoveryPublic">
+  | HttpApiGroup.Service<"veche", "discovery">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -182,6 +188,8 @@ export const handlers: Layer.Layer<
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
