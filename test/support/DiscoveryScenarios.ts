@@ -36,13 +36,18 @@ const answer = (response: Response) =>
     (text) => ({ status: response.status, body: text === "" ? null : (JSON.parse(text) as unknown) })
   )
 
+const STAFF_PHONE = "+79673999999"
+const MISSING_PERMISSIONS = { status: 403, body: { code: 50013, message: "Missing Permissions" } }
+
 const UNKNOWN_GUILD = { status: 404, body: { code: 10004, message: "Unknown Guild" } }
 
 export const discoveryScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
   const host = (env: Record<string, string>) =>
-    TestHost.layer({ rateLimits: { enabled: false }, repositories: repositories?.() }).pipe(
-      Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))
-    )
+    TestHost.layer({
+      rateLimits: { enabled: false },
+      repositories: repositories?.(),
+      staff: { phones: [STAFF_PHONE] }
+    }).pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
 
   let phone = 79673000000
   const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
@@ -429,6 +434,84 @@ export const discoveryScenarios = (repositories?: () => Layer.Layer<TestHost.Rep
           // the owner's card change leaves it hidden; a hidden guild cannot be reported or joined
           expect(((yield* json(yield* publish(owner.access_token, guild.id))) as Settings).state).toBe("auto_hidden")
           expect(yield* report(member.access_token)).toEqual(UNKNOWN_GUILD)
+        })
+      )
+    })
+  })
+
+  describe("Discovery: the staff queue and the state machine", () => {
+    layer(host(lowered), { timeout: "120 seconds" })((it) => {
+      it.effect("staff see reported guilds, list, hide and remove them with a reason; others get 403", () =>
+        Effect.gen(function* () {
+          const staff = yield* register(STAFF_PHONE, "disc_staff")
+          const owner = yield* user("disc_q_owner")
+          const member = yield* user("disc_q_m")
+          const reporters = [yield* user("disc_q_a"), yield* user("disc_q_b")]
+          const guild = yield* readyGuild(owner, [member], "Queued Guild")
+          expect((yield* publish(owner.access_token, guild.id)).status).toBe(200)
+          const queue = (query: string, token = staff.access_token) =>
+            Effect.flatMap(send("GET", `${API}/moderation/discovery${query}`, undefined, token), answer)
+          const setState = (body: unknown, token = staff.access_token, guildId = guild.id) =>
+            Effect.flatMap(send("PATCH", `${API}/moderation/discovery/${guildId}`, body, token), answer)
+          const ownerSettings = Effect.flatMap(
+            send("GET", `${API}/guilds/${guild.id}/discovery`, undefined, owner.access_token),
+            json
+          ) as Effect.Effect<Settings & { requirements: { safe_environment: boolean } }, never, TestHost.TestHost>
+
+          // not staff: 403 on both routes
+          expect(yield* queue("", owner.access_token)).toEqual(MISSING_PERMISSIONS)
+          expect(yield* setState({ state: "removed" }, owner.access_token)).toEqual(MISSING_PERMISSIONS)
+          expect((yield* send("GET", `${API}/moderation/discovery`)).status).toBe(401)
+
+          for (const reporter of reporters)
+            expect(
+              (yield* post(`${API}/discovery/guilds/${guild.id}/report`, { reason: "spam" }, reporter.access_token))
+                .status
+            ).toBe(204)
+          const hidden = yield* queue("?state=auto_hidden")
+          expect(hidden.status).toBe(200)
+          expect((hidden.body as { guilds: ReadonlyArray<unknown> }).guilds).toEqual([
+            expect.objectContaining({ id: guild.id, state: "auto_hidden", reports: 2, slug: "queued-guild" })
+          ])
+          expect(
+            ((yield* queue("?state=listed")).body as { guilds: ReadonlyArray<{ id: string }> }).guilds.map((g) => g.id)
+          ).not.toContain(guild.id)
+
+          // staff list it again: shown, reports closed
+          expect(yield* setState({ state: "listed", reason: "Reviewed: fine." })).toEqual({ status: 204, body: null })
+          expect(ids(yield* search("?q=queued"))).toEqual([guild.id])
+          expect((yield* queue("?state=listed")).body).toMatchObject({
+            guilds: expect.arrayContaining([
+              expect.objectContaining({ id: guild.id, reports: 0, reason: "Reviewed: fine." })
+            ])
+          })
+
+          // removed: the owner sees why, cannot publish or unpublish it back
+          expect((yield* setState({ state: "removed", reason: "Scam links." })).status).toBe(204)
+          expect(ids(yield* search("?q=queued"))).toEqual([])
+          const removed = yield* ownerSettings
+          expect(removed).toMatchObject({ state: "removed", reason: "Scam links." })
+          expect(removed.requirements.safe_environment).toBe(false)
+          const refused = yield* answer(yield* publish(owner.access_token, guild.id))
+          expect(refused.status).toBe(400)
+          expect(Object.keys((refused.body as { errors: object }).errors)).toEqual(["safe_environment"])
+          expect(
+            (yield* send("DELETE", `${API}/guilds/${guild.id}/discovery`, undefined, owner.access_token)).status
+          ).toBe(204)
+          expect((yield* ownerSettings).state).toBe("removed")
+
+          // auto_hidden by staff, then listed: any state from any state
+          expect((yield* setState({ state: "auto_hidden" })).status).toBe(204)
+          expect((yield* ownerSettings).state).toBe("auto_hidden")
+          expect((yield* setState({ state: "listed", reason: null })).status).toBe(204)
+          expect(yield* ownerSettings).toMatchObject({ state: "listed", reason: null })
+
+          // bad input
+          expect(yield* setState({ state: "listed" }, staff.access_token, "1234567890123456789")).toEqual(UNKNOWN_GUILD)
+          for (const body of [{ state: "gone" }, {}, { state: "listed", reason: "x".repeat(201) }])
+            expect(yield* setState(body)).toMatchObject({ status: 400, body: { code: 50035 } })
+          for (const query of ["?limit=0", "?limit=101", "?state=not_listed"])
+            expect(yield* queue(query)).toMatchObject({ status: 400, body: { code: 50035 } })
         })
       )
     })

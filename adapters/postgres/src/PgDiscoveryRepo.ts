@@ -228,7 +228,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
           LEFT JOIN LATERAL (
             SELECT count(*)::int AS n FROM discovery_reports r WHERE r.guild_id = l.guild_id AND r.open
           ) reports ON true
-          WHERE l.state = ${state}
+          WHERE ${state === null ? sql`l.state <> 'not_listed'` : sql`l.state = ${state}`}
           ORDER BY reports.n DESC, l.updated_at DESC, l.guild_id LIMIT ${limit}`),
       openReports: (guildIds) =>
         guildIds.length === 0

@@ -11,6 +11,7 @@ import {
   InvalidFormBody,
   MaxGuildsReached,
   MissingAccess,
+  MissingPermissions,
   UnknownGuild,
   VerificationRequired
 } from "@veche/errors"
@@ -117,6 +118,18 @@ export const SearchQuery = {
 
 export const SlugParams = { slug: Schema.String }
 
+const StaffState = Schema.Literals(["listed", "auto_hidden", "removed"])
+
+export const QueueQuery = {
+  state: Schema.optionalKey(StaffState),
+  limit: Fields.queryLimit(1, 100, 50)
+}
+
+export const SetStateBody = Schema.Struct({
+  state: StaffState,
+  reason: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(200)))
+})
+
 export class DiscoveryPublicApi extends HttpApiGroup.make("discoveryPublic")
   .add(
     HttpApiEndpoint.get("discoveryCategories", "/discovery/categories", { success: CategoriesView }),
@@ -178,10 +191,22 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery")
       params: GuildParams,
       success: HttpApiSchema.NoContent,
       error: ownerErrors
+    }),
+    // Platform staff: the queue (every state unless one is asked for) and any state with a reason.
+    HttpApiEndpoint.get("discoveryQueue", "/moderation/discovery", {
+      query: QueueQuery,
+      success: Schema.Struct({ guilds: Schema.Array(QueuedCard) }),
+      error: [BotsCannotUseThisEndpoint, MissingPermissions]
+    }),
+    HttpApiEndpoint.patch("setDiscoveryState", "/moderation/discovery/:guild_id", {
+      params: GuildParams,
+      payload: SetStateBody,
+      success: HttpApiSchema.NoContent,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownGuild, InvalidFormBody]
     })
   )
   .middleware(Authorization)
   .annotate(
     OpenApi.Description,
-    "The catalogue for signed-in users: join a listed guild, report one, and an owner's publication settings."
+    "The catalogue for signed-in users: join a listed guild, report one, an owner's publication settings, and the staff queue."
   ) {}

@@ -8,6 +8,7 @@
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { CatalogueGuilds, type GuildCard, type GuildFacts } from "./CatalogueGuilds.ts"
+import { CatalogueStaff } from "./CatalogueStaff.ts"
 import * as Categories from "./Categories.ts"
 import { DiscoveryConfig } from "./DiscoveryConfig.ts"
 import {
@@ -15,6 +16,7 @@ import {
   JoinRefused,
   NotGuildOwner,
   NotInCatalogue,
+  NotStaff,
   type PublicLimitReached,
   UnknownCategory
 } from "./DiscoveryErrors.ts"
@@ -106,21 +108,23 @@ export class Discovery extends Context.Service<
     ) => Effect.Effect<void, NotInCatalogue>
     /** Staff: guilds in a state with their open reports, most reported first. */
     readonly queue: (
-      state: StaffState,
+      staffId: Snowflake.Snowflake,
+      state: StaffState | null,
       limit: number
-    ) => Effect.Effect<ReadonlyArray<Shown & { readonly reports: number }>>
-    /** Staff: any state, with a reason. */
+    ) => Effect.Effect<ReadonlyArray<Shown & { readonly reports: number }>, NotStaff>
+    /** Staff: any state, with a reason; open reports are closed (they were looked at). */
     readonly setState: (
+      staffId: Snowflake.Snowflake,
       guildId: Snowflake.Snowflake,
       state: StaffState,
       reason: string | null
-    ) => Effect.Effect<void, NotInCatalogue>
+    ) => Effect.Effect<void, NotStaff | NotInCatalogue>
   }
 >()("@veche/discovery/Discovery") {
   static readonly layer: Layer.Layer<
     Discovery,
     never,
-    DiscoveryRepo | DiscoveryConfig | CatalogueGuilds | OnlineCounts | OwnerTwoFactor
+    DiscoveryRepo | DiscoveryConfig | CatalogueGuilds | CatalogueStaff | OnlineCounts | OwnerTwoFactor
   > = Layer.effect(
     Discovery,
     Effect.gen(function* () {
@@ -129,6 +133,7 @@ export class Discovery extends Context.Service<
       const guilds = yield* CatalogueGuilds
       const online = yield* OnlineCounts
       const twoFactor = yield* OwnerTwoFactor
+      const staff = yield* CatalogueStaff
 
       /** Cards for these listings, in their order; a listing whose guild is gone is left out. */
       const show = Effect.fnUntraced(function* (listings: ReadonlyArray<Listing>) {
@@ -252,7 +257,15 @@ export class Discovery extends Context.Service<
         return yield* view(guild, Option.some(listing), card)
       })
 
-      const queue = Effect.fn("Discovery.queue")(function* (state: StaffState, limit: number) {
+      const requireStaff = (userId: Snowflake.Snowflake) =>
+        Effect.flatMap(staff.isStaff(userId), (is) => (is ? Effect.void : Effect.fail(new NotStaff())))
+
+      const queue = Effect.fn("Discovery.queue")(function* (
+        staffId: Snowflake.Snowflake,
+        state: StaffState | null,
+        limit: number
+      ) {
+        yield* requireStaff(staffId)
         const listings = yield* repo.inState(state, limit)
         const [cards, reports] = yield* Effect.all([show(listings), repo.openReports(listings.map((l) => l.guildId))])
         return cards.map((card) => ({ ...card, reports: reports.get(card.listing.guildId) ?? 0 }))
@@ -288,10 +301,13 @@ export class Discovery extends Context.Service<
             Effect.asVoid(repo.report({ guildId, userId, reason, now }, settings.autoHideReports))
           ),
         queue,
-        setState: (guildId, state, reason) =>
-          Effect.flatMap(DateTime.now, (now) =>
-            Effect.flatMap(repo.setState(guildId, state, reason, now), (changed) =>
-              Option.isSome(changed) ? Effect.void : Effect.fail(new NotInCatalogue())
+        setState: (staffId, guildId, state, reason) =>
+          Effect.andThen(
+            requireStaff(staffId),
+            Effect.flatMap(DateTime.now, (now) =>
+              Effect.flatMap(repo.setState(guildId, state, reason, now), (changed) =>
+                Option.isSome(changed) ? Effect.void : Effect.fail(new NotInCatalogue())
+              )
             )
           )
       })

@@ -1,10 +1,11 @@
 /**
  * The catalogue domain as one layer: Discovery over its store and settings. Hosts supply the
  * repository and the ports other domains answer: CatalogueGuilds (guilds), OwnerTwoFactor (auth),
- * OnlineCounts (the gateway's presence; `OnlineCounts.layerNone` until it exists).
+ * CatalogueStaff (moderation), OnlineCounts (the gateway's presence; `OnlineCounts.layerNone` until it exists).
  */
 import type { Layer } from "effect"
 import type { CatalogueGuilds } from "./CatalogueGuilds.ts"
+import type { CatalogueStaff } from "./CatalogueStaff.ts"
 import { Discovery } from "./Discovery.ts"
 import type { DiscoveryConfig } from "./DiscoveryConfig.ts"
 import { DiscoveryRepo } from "./DiscoveryRepo.ts"
@@ -22,5 +23,5 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = DiscoveryRepo.
 export const layer: Layer.Layer<
   Services,
   never,
-  Repositories | DiscoveryConfig | CatalogueGuilds | OnlineCounts | OwnerTwoFactor
+  Repositories | DiscoveryConfig | CatalogueGuilds | CatalogueStaff | OnlineCounts | OwnerTwoFactor
 > = Discovery.layer

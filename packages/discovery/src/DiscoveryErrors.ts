@@ -27,3 +27,6 @@ export class JoinRefused extends Schema.TaggedError<JoinRefused>()("JoinRefused"
 
 /** The card names a category the catalogue does not have (400 50035 on `category`). */
 export class UnknownCategory extends Schema.TaggedError<UnknownCategory>()("UnknownCategory", {}) {}
+
+/** The caller is not platform staff (403 50013, as the other staff routes answer). */
+export class NotStaff extends Schema.TaggedError<NotStaff>()("NotStaff", {}) {}

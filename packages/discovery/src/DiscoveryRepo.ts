@@ -58,8 +58,8 @@ export class DiscoveryRepo extends Context.Service<
       reason: string | null,
       now: DateTime.Utc
     ) => Effect.Effect<Option.Option<Listing>>
-    /** Guilds in a state (staff's queue): most open reports first, then most recently changed. */
-    readonly inState: (state: StaffState, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
+    /** Guilds in a state, or in any staff state (staff's queue): most open reports first, then most recently changed. */
+    readonly inState: (state: StaffState | null, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
     /** Open reports per guild (those without any are left out). */
     readonly openReports: (
       guildIds: ReadonlyArray<Snowflake.Snowflake>
@@ -175,7 +175,7 @@ export class DiscoveryRepo extends Context.Service<
         inState: (state, limit) =>
           Effect.map(Effect.all([Ref.get(listings), Ref.get(reports)]), ([all, reported]) =>
             [...all.values()]
-              .filter((listing) => listing.state === state)
+              .filter((listing) => (state === null ? listing.state !== "not_listed" : listing.state === state))
               .map((listing) => ({ listing, open: openCount(reported, listing.guildId) }))
               .sort(
                 (a, b) =>

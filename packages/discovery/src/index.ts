@@ -1,9 +1,10 @@
 /**
  * @veche/discovery: the public server catalogue (publication, states, search, previews, joining
- * without an invitation, reports). Ports other domains answer: CatalogueGuilds, OwnerTwoFactor,
- * OnlineCounts.
+ * without an invitation, reports, the staff queue). Ports other domains answer: CatalogueGuilds,
+ * CatalogueStaff, OwnerTwoFactor, OnlineCounts.
  */
 export * as CatalogueGuilds from "./CatalogueGuilds.ts"
+export * as CatalogueStaff from "./CatalogueStaff.ts"
 export * as Categories from "./Categories.ts"
 export * as Discovery from "./Discovery.ts"
 export * as DiscoveryConfig from "./DiscoveryConfig.ts"

@@ -1,13 +1,21 @@
 /**
  * The catalogue over the domains that answer its ports: guilds' records for what a card shows and
  * what publication checks, the invitation path's join for joining from the catalogue (the same
- * checks), the accounts domain for the owner's 2FA, and no presence yet (every online count is 0
- * until the gateway's presence answers OnlineCounts).
+ * checks), the accounts domain for the owner's 2FA, moderation for who is staff, and no presence
+ * yet (every online count is 0 until the gateway's presence answers OnlineCounts).
  */
 
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
-import { CatalogueGuilds, DiscoveryConfig, DiscoveryDomain, OnlineCounts, OwnerTwoFactor } from "@veche/discovery"
+import {
+  CatalogueGuilds,
+  CatalogueStaff,
+  DiscoveryConfig,
+  DiscoveryDomain,
+  OnlineCounts,
+  OwnerTwoFactor
+} from "@veche/discovery"
 import { GuildsRepo, Invites } from "@veche/guilds"
+import { Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
 import { AccountDetails } from "@veche/users"
 import { type Config, Effect, Layer, Option } from "effect"
@@ -95,15 +103,25 @@ const ownerTwoFactor = Layer.effect(
   )
 ).pipe(Layer.provide(AuthAccountDetails.layer))
 
+const catalogueStaff = Layer.effect(
+  CatalogueStaff.CatalogueStaff,
+  Effect.map(Effect.service(Staff.Staff), (staff) => CatalogueStaff.CatalogueStaff.of({ isStaff: staff.isStaff }))
+)
+
 /** The `SERVICE_DISCOVERY_*` settings are read from the host's ConfigProvider. */
 export const layer: Layer.Layer<
   DiscoveryDomain.Services,
   Config.ConfigError,
-  DiscoveryDomain.Repositories | GuildsRepo.GuildsRepo | Invites.Invites | AccountSnapshot.AccountSnapshots
+  | DiscoveryDomain.Repositories
+  | GuildsRepo.GuildsRepo
+  | Invites.Invites
+  | Staff.Staff
+  | AccountSnapshot.AccountSnapshots
 > = DiscoveryDomain.layer.pipe(
   Layer.provide(
     Layer.mergeAll(
       catalogueGuilds,
+      catalogueStaff,
       ownerTwoFactor,
       OnlineCounts.OnlineCounts.layerNone,
       DiscoveryConfig.DiscoveryConfig.layerConfig

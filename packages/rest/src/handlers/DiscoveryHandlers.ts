@@ -139,5 +139,26 @@ export const layer: GroupLayer.Authorized<"discovery", Discovery.Discovery | Gui
             yield* discovery.unpublish(user.userId, params.guild_id)
           }).pipe(Effect.mapError(refuse))
         )
+        .handle("discoveryQueue", ({ query }) =>
+          Effect.gen(function* () {
+            const user = yield* Principal.requireUser
+            const queued = yield* discovery.queue(user.userId, query.state ?? null, query.limit)
+            return {
+              // The queue holds staff states only; an owner's unpublished guild is not in it.
+              guilds: queued.flatMap(({ listing, reports, ...rest }) =>
+                listing.state === "not_listed"
+                  ? []
+                  : [{ ...card({ listing, ...rest }), state: listing.state, reason: listing.reason, reports }]
+              )
+            }
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("setDiscoveryState", ({ params, payload }) =>
+          Effect.gen(function* () {
+            const user = yield* Principal.requireUser
+            const reason = payload.reason?.trim() ?? ""
+            yield* discovery.setState(user.userId, params.guild_id, payload.state, reason === "" ? null : reason)
+          }).pipe(Effect.mapError(refuse))
+        )
     })
   )

@@ -13,6 +13,7 @@ import {
   InvalidFormBody,
   MaxGuildsReached,
   MissingAccess,
+  MissingPermissions,
   UnknownGuild,
   VerificationRequired
 } from "@veche/errors"
@@ -24,6 +25,7 @@ export const CONDITION_CODE = "DISCOVERY_REQUIREMENT_UNMET"
 const table = {
   NotInCatalogue: () => new UnknownGuild(),
   NotGuildOwner: () => new MissingAccess(),
+  NotStaff: () => new MissingPermissions(),
   PublicLimitReached: () => new Conflict(),
   UnknownCategory: () => InvalidFormBody.field(["category"], "BASE_TYPE_CHOICES", "Not a catalogue category."),
   ConditionsUnmet: (refusal: DiscoveryErrors.ConditionsUnmet) =>
