@@ -4,11 +4,12 @@
  * - Publication takes an advisory lock on the owner (in its own namespace) in one transaction, so
  *   concurrent publications count what the others inserted: at most three public guilds per owner.
  * - Search: full text in the simple, Russian and English configurations (stems: "шахматах" finds
- *   "шахматы", "servers" finds "server") or pg_trgm's word similarity over the whole text (typos:
- *   "майнкрфт" finds "Майнкрафт"), ranked by both.
+ *   "шахматы", "servers" finds "server") or pg_trgm's word similarity over the whole text,
+ *   transliterated to Latin letters so it works whatever the database's character type (typos:
+ *   "шахмты" finds "Шахматы", "minecarft" finds "Minecraft"), ranked by both.
  * - A report and the auto-hide it may trigger run in one transaction holding the listing's row.
  */
-import { DiscoveryErrors, DiscoveryRepo, type Listing } from "@veche/discovery"
+import { DiscoveryErrors, DiscoveryRepo, type Listing, Slugs } from "@veche/discovery"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -104,6 +105,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
                   description = ${publication.description},
                   name = ${publication.name},
                   search_text = ${text},
+                  search_latin = ${Slugs.transliterate(text)},
                   updated_at = ${updatedAt}
                 WHERE guild_id = ${publication.guildId} RETURNING ${columns}`)
             }
@@ -111,10 +113,10 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
             for (const slug of publication.slugs) {
               const inserted = yield* one(sql`
                 INSERT INTO discovery_listings
-                  (guild_id, owner_id, slug, state, category, tags, description, name, reason, updated_at, search_text)
+                  (guild_id, owner_id, slug, state, category, tags, description, name, reason, updated_at, search_text, search_latin)
                 VALUES (${publication.guildId}, ${publication.ownerId}, ${slug}, 'listed', ${publication.category},
                   ${JSON.stringify(publication.tags)}::jsonb, ${publication.description}, ${publication.name}, NULL,
-                  ${updatedAt}, ${text})
+                  ${updatedAt}, ${text}, ${Slugs.transliterate(text)})
                 ON CONFLICT (slug) DO NOTHING RETURNING ${columns}`)
               if (Option.isSome(inserted)) return inserted
             }
@@ -150,7 +152,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
           SELECT guild_id::text FROM (
             SELECT guild_id,
               ts_rank(search_vector, query.words) AS text_rank,
-              ${trgm}.word_similarity(${q}, search_text) AS likeness
+              ${trgm}.word_similarity(${Slugs.transliterate(q)}, search_latin) AS likeness
             FROM discovery_listings, query
             WHERE state = 'listed' AND ${category}
           ) ranked
@@ -196,12 +198,18 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
             reason = CASE WHEN state = 'removed' THEN reason ELSE NULL END,
             updated_at = ${DateTime.toDateUtc(now)}
           WHERE guild_id = ${guildId} RETURNING ${columns}`),
+      // Read, then write: the transliterated text is made here, not in SQL. A card change racing a
+      // rename loses nothing that the next card built does not put right (it renames again).
       rename: (guildId, name) =>
-        sql`
-          UPDATE discovery_listings SET name = ${name},
-            search_text = lower(${name} || ' ' || description || ' ' ||
-              coalesce((SELECT string_agg(tag, ' ') FROM jsonb_array_elements_text(tags) AS tag), ''))
-          WHERE guild_id = ${guildId}`.pipe(Effect.asVoid, Effect.orDie),
+        Effect.gen(function* () {
+          const found = yield* one(sql`SELECT ${columns} FROM discovery_listings WHERE guild_id = ${guildId}`)
+          if (Option.isNone(found)) return
+          const text = searchText(name, found.value.description, found.value.tags)
+          yield* sql`
+            UPDATE discovery_listings SET name = ${name}, search_text = ${text},
+              search_latin = ${Slugs.transliterate(text)}
+            WHERE guild_id = ${guildId}`.pipe(Effect.orDie)
+        }),
       search,
       report,
       setState: (guildId, state, reason, now) =>

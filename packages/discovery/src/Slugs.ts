@@ -59,12 +59,17 @@ const dashed = (text: string, max: number): string => {
   return out
 }
 
+/**
+ * Lower case with Russian letters in Latin ones (everything else kept). Besides slugs, the
+ * PostgreSQL search compares trigrams of this form: pg_trgm skips non-ASCII letters in a database
+ * whose character type is C (the embedded PostgreSQL's), and Latin trigrams work in any.
+ */
+export const transliterate = (text: string): string =>
+  Array.from(text.toLowerCase(), (char) => CYRILLIC[char] ?? char).join("")
+
 export const fromName = (name: string): string => {
   // Cyrillic first: NFKD would split й into и and a combining mark. Then accents off Latin letters.
-  const latin = Array.from(name.toLowerCase(), (char) => CYRILLIC[char] ?? char)
-    .join("")
-    .normalize("NFKD")
-  const slug = dashed(latin, MAX)
+  const slug = dashed(transliterate(name).normalize("NFKD"), MAX)
   return /^[a-z]/.test(slug) ? slug : dashed(`server ${slug}`, MAX)
 }
 

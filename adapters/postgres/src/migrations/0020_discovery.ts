@@ -2,7 +2,9 @@
  * The catalogue: one listing per guild ever published (its slug unique and kept for good) and
  * users' reports of listings (one per user and guild). Search runs over `search_text` (name,
  * description, tags) in two ways: full text in the simple, Russian and English configurations (a
- * generated tsvector, GIN-indexed) and trigram similarity for typos (pg_trgm, GIN-indexed).
+ * generated tsvector, GIN-indexed) and trigram similarity for typos (pg_trgm, GIN-indexed) over
+ * `search_latin`, the same text with Russian letters in Latin ones: pg_trgm ignores non-ASCII
+ * letters in a database whose character type is C (the embedded PostgreSQL's), Latin ones never.
  *
  * pg_trgm goes in a schema of its own (`veche_extensions`), not the tables' schema: extensions are
  * per database, and a schema dropped with its tables (tests drop theirs) would take it along for
@@ -38,6 +40,7 @@ export default Effect.gen(function* () {
       reason      TEXT,
       updated_at  TIMESTAMPTZ NOT NULL,
       search_text TEXT NOT NULL,
+      search_latin TEXT NOT NULL,
       search_vector TSVECTOR GENERATED ALWAYS AS (
         to_tsvector('simple'::regconfig, search_text) ||
         to_tsvector('russian'::regconfig, search_text) ||
@@ -47,7 +50,7 @@ export default Effect.gen(function* () {
   yield* sql`CREATE INDEX discovery_listings_owner ON discovery_listings (owner_id) WHERE state IN ('listed', 'auto_hidden')`
   yield* sql`CREATE INDEX discovery_listings_state ON discovery_listings (state, category)`
   yield* sql`CREATE INDEX discovery_listings_fts ON discovery_listings USING gin (search_vector)`
-  yield* sql`CREATE INDEX discovery_listings_trgm ON discovery_listings USING gin (search_text ${trgm}.gin_trgm_ops)`
+  yield* sql`CREATE INDEX discovery_listings_trgm ON discovery_listings USING gin (search_latin ${trgm}.gin_trgm_ops)`
   yield* sql`
     CREATE TABLE discovery_reports (
       guild_id   BIGINT NOT NULL REFERENCES discovery_listings (guild_id) ON DELETE CASCADE,
