@@ -6,10 +6,12 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { OtplibTotpCodes } from "@veche/otplib"
+import { DataExports } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, Effect, Layer } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 import { accept, type CreatedGuild, createGuild, inviteTo } from "./Guilds.ts"
+import { unzip } from "./Unzip.ts"
 
 const API = "/api/v10"
 const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
@@ -434,6 +436,19 @@ export const discoveryScenarios = (repositories?: () => Layer.Layer<TestHost.Rep
           // the owner's card change leaves it hidden; a hidden guild cannot be reported or joined
           expect(((yield* json(yield* publish(owner.access_token, guild.id))) as Settings).state).toBe("auto_hidden")
           expect(yield* report(member.access_token)).toEqual(UNKNOWN_GUILD)
+
+          // the reporter's data export lists their report
+          const testHost = yield* TestHost.TestHost
+          expect((yield* post(`${API}/users/@me/export`, undefined, first.access_token)).status).toBe(200)
+          yield* testHost.run(Effect.flatMap(Effect.service(DataExports.DataExports), (exports) => exports.work))
+          const ready = (yield* json(yield* send("GET", `${API}/users/@me/export`, undefined, first.access_token))) as {
+            url: string
+          }
+          const download = yield* testHost.fetch(ready.url)
+          const files = unzip(new Uint8Array(yield* Effect.promise(() => download.arrayBuffer())))
+          expect(JSON.parse(files["catalogue-reports.json"] ?? "null")).toEqual([
+            { guild_id: guild.id, reason: "spam", created_at: expect.any(String) }
+          ])
         })
       )
     })

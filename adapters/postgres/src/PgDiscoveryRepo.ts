@@ -238,6 +238,20 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
           ) reports ON true
           WHERE ${state === null ? sql`l.state <> 'not_listed'` : sql`l.state = ${state}`}
           ORDER BY reports.n DESC, l.updated_at DESC, l.guild_id LIMIT ${limit}`),
+      reportsBy: (userId) =>
+        Effect.map(
+          sql<{ readonly guild_id: string; readonly reason: string; readonly created_at: Date }>`
+            SELECT guild_id::text, reason, created_at FROM discovery_reports WHERE user_id = ${userId}
+            ORDER BY created_at, guild_id`.pipe(Effect.orDie),
+          (rows) =>
+            rows.map((row) => ({
+              guildId: Snowflake.Snowflake.make(row.guild_id),
+              reason: row.reason,
+              createdAt: DateTime.fromDateUnsafe(row.created_at)
+            }))
+        ),
+      eraseReportsBy: (userId) =>
+        sql`DELETE FROM discovery_reports WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
       openReports: (guildIds) =>
         guildIds.length === 0
           ? Effect.succeed(new Map())

@@ -20,7 +20,7 @@ import {
   type PublicLimitReached,
   UnknownCategory
 } from "./DiscoveryErrors.ts"
-import { DiscoveryRepo } from "./DiscoveryRepo.ts"
+import { DiscoveryRepo, type Report } from "./DiscoveryRepo.ts"
 import {
   DESCRIPTION_MAX,
   DESCRIPTION_MIN,
@@ -106,6 +106,10 @@ export class Discovery extends Context.Service<
       guildId: Snowflake.Snowflake,
       reason: string
     ) => Effect.Effect<void, NotInCatalogue>
+    /** The user's reports (their data export). */
+    readonly reportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Report>>
+    /** Forgets the user's reports (account deletion). */
+    readonly eraseReportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<void>
     /** Staff: guilds in a state with their open reports, most reported first. */
     readonly queue: (
       staffId: Snowflake.Snowflake,
@@ -300,6 +304,8 @@ export class Discovery extends Context.Service<
           Effect.flatMap(DateTime.now, (now) =>
             Effect.asVoid(repo.report({ guildId, userId, reason, now }, settings.autoHideReports))
           ),
+        reportsBy: repo.reportsBy,
+        eraseReportsBy: repo.eraseReportsBy,
         queue,
         setState: (staffId, guildId, state, reason) =>
           Effect.andThen(

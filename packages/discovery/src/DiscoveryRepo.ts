@@ -18,6 +18,13 @@ export interface SearchFilter {
   readonly limit: number
 }
 
+/** A user's report of a listed guild. */
+export interface Report {
+  readonly guildId: Snowflake.Snowflake
+  readonly reason: string
+  readonly createdAt: DateTime.Utc
+}
+
 /** Why the reports rule hides a guild (shown to the owner in DiscoverySettings). */
 export const AUTO_HIDE_REASON = "Hidden automatically: several users reported this server. Staff will review it."
 
@@ -60,6 +67,10 @@ export class DiscoveryRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<Listing>>
     /** Guilds in a state, or in any staff state (staff's queue): most open reports first, then most recently changed. */
     readonly inState: (state: StaffState | null, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
+    /** The user's reports, oldest first (their data export). */
+    readonly reportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Report>>
+    /** Deletes the user's reports (account deletion); counts drop with them, states stay. */
+    readonly eraseReportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<void>
     /** Open reports per guild (those without any are left out). */
     readonly openReports: (
       guildIds: ReadonlyArray<Snowflake.Snowflake>
@@ -72,6 +83,8 @@ export class DiscoveryRepo extends Context.Service<
       const listings = yield* Ref.make(new Map<string, Listing>())
       // guild id → reporter id → open
       const reports = yield* Ref.make(new Map<string, Map<string, boolean>>())
+      // reporter id → their reports, oldest first
+      const byUser = yield* Ref.make(new Map<string, ReadonlyArray<Report>>())
       const change = (guildId: Snowflake.Snowflake, f: (listing: Listing) => Listing) =>
         Ref.modify(listings, (all): [Option.Option<Listing>, Map<string, Listing>] => {
           const found = all.get(guildId)
@@ -158,6 +171,13 @@ export class DiscoveryRepo extends Context.Service<
               if (of.has(report.userId)) return [false, all]
               return [true, new Map(all).set(report.guildId, new Map(of).set(report.userId, true))]
             })
+            if (counted)
+              yield* Ref.update(byUser, (all) =>
+                new Map(all).set(report.userId, [
+                  ...(all.get(report.userId) ?? []),
+                  { guildId: report.guildId, reason: report.reason, createdAt: report.now }
+                ])
+              )
             const open = openCount(yield* Ref.get(reports), report.guildId)
             if (!counted || hideAt <= 0 || open < hideAt) return { counted, hidden: false }
             const hidden = yield* change(report.guildId, (current) =>
@@ -185,6 +205,25 @@ export class DiscoveryRepo extends Context.Service<
               .slice(0, limit)
               .map(({ listing }) => listing)
           ),
+        reportsBy: (userId) => Effect.map(Ref.get(byUser), (all) => all.get(userId) ?? []),
+        eraseReportsBy: (userId) =>
+          Effect.gen(function* () {
+            const mine = (yield* Ref.get(byUser)).get(userId) ?? []
+            yield* Ref.update(byUser, (all) => {
+              const next = new Map(all)
+              next.delete(userId)
+              return next
+            })
+            yield* Ref.update(reports, (all) => {
+              const next = new Map(all)
+              for (const { guildId } of mine) {
+                const of = new Map(next.get(guildId))
+                of.delete(userId)
+                next.set(guildId, of)
+              }
+              return next
+            })
+          }),
         openReports: (guildIds) =>
           Effect.map(Ref.get(reports), (all) => {
             const counts = new Map<Snowflake.Snowflake, number>()

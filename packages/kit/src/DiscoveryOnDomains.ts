@@ -9,6 +9,7 @@ import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import {
   CatalogueGuilds,
   CatalogueStaff,
+  Discovery,
   DiscoveryConfig,
   DiscoveryDomain,
   OnlineCounts,
@@ -17,8 +18,8 @@ import {
 import { GuildsRepo, Invites } from "@veche/guilds"
 import { Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
-import { AccountDetails } from "@veche/users"
-import { type Config, Effect, Layer, Option } from "effect"
+import { AccountDetails, PersonalData } from "@veche/users"
+import { type Config, DateTime, Effect, Layer, Option } from "effect"
 
 const catalogueGuilds = Layer.effect(
   CatalogueGuilds.CatalogueGuilds,
@@ -108,6 +109,37 @@ const catalogueStaff = Layer.effect(
   Effect.map(Effect.service(Staff.Staff), (staff) => CatalogueStaff.CatalogueStaff.of({ isStaff: staff.isStaff }))
 )
 
+/** Above the applications in the personal-data order (reports refer to the account). */
+const DISCOVERY_LEVEL = PersonalData.GUILDS + 20
+
+/** The catalogue's part of a user's personal data: their reports in the export; deletion forgets them. */
+const personalData = PersonalData.register(
+  Effect.map(Effect.service(Discovery.Discovery), (discovery) => ({
+    name: "discovery",
+    level: DISCOVERY_LEVEL,
+    export: (userId: Snowflake.Snowflake) =>
+      Effect.map(
+        discovery.reportsBy(userId),
+        // No file for a user who reported nothing.
+        (reports): ReadonlyArray<PersonalData.Section> =>
+          reports.length === 0
+            ? []
+            : [
+                {
+                  file: "catalogue-reports.json",
+                  about: "the catalogue servers you reported",
+                  content: reports.map((report) => ({
+                    guild_id: report.guildId,
+                    reason: report.reason,
+                    created_at: DateTime.formatIso(report.createdAt)
+                  }))
+                }
+              ]
+      ),
+    erase: (userId: Snowflake.Snowflake) => discovery.eraseReportsBy(userId)
+  }))
+)
+
 /** The `SERVICE_DISCOVERY_*` settings are read from the host's ConfigProvider. */
 export const layer: Layer.Layer<
   DiscoveryDomain.Services,
@@ -117,7 +149,8 @@ export const layer: Layer.Layer<
   | Invites.Invites
   | Staff.Staff
   | AccountSnapshot.AccountSnapshots
-> = DiscoveryDomain.layer.pipe(
+  | PersonalData.PersonalData
+> = Layer.provideMerge(personalData, DiscoveryDomain.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
       catalogueGuilds,

@@ -123,4 +123,28 @@ export const discoveryRepoContract = (it: DiscoveryRepoIt) => {
       expect(yield* repo.setState(yield* ids.next, "listed", null, T0)).toEqual(Option.none())
     })
   )
+
+  it.effect("a user's reports: listed for their export, erased with their account", () =>
+    Effect.gen(function* () {
+      const repo = yield* DiscoveryRepo
+      const first = yield* arrange("Report one")
+      const second = yield* arrange("Report two")
+      const reporter = yield* user("reporter")
+      for (const guild of [first, second]) yield* repo.publish(publication(guild.guildId, guild.owner), 3)
+      yield* repo.report({ guildId: first.guildId, userId: reporter, reason: "spam", now: T0 }, 0)
+      yield* repo.report(
+        { guildId: second.guildId, userId: reporter, reason: "scam", now: DateTime.add(T0, { seconds: 1 }) },
+        0
+      )
+      const mine = yield* repo.reportsBy(reporter)
+      expect(mine.map((r) => [r.guildId, r.reason, DateTime.toEpochMillis(r.createdAt)])).toEqual([
+        [first.guildId, "spam", DateTime.toEpochMillis(T0)],
+        [second.guildId, "scam", DateTime.toEpochMillis(T0) + 1000]
+      ])
+      yield* repo.eraseReportsBy(reporter)
+      yield* repo.eraseReportsBy(reporter)
+      expect(yield* repo.reportsBy(reporter)).toEqual([])
+      expect(yield* repo.openReports([first.guildId, second.guildId])).toEqual(new Map())
+    })
+  )
 }
