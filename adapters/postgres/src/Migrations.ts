@@ -23,7 +23,8 @@ import sessionAccessTokens0016 from "./migrations/0016_session_access_tokens.ts"
 import passwordChangedAt0017 from "./migrations/0017_password_changed_at.ts"
 import sessionSweep0018 from "./migrations/0018_session_sweep.ts"
 import applications0019 from "./migrations/0019_applications.ts"
-import discovery0020 from "./migrations/0020_discovery.ts"
+import userBots0020 from "./migrations/0020_user_bots.ts"
+import discovery0021 from "./migrations/0021_discovery.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -45,7 +46,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0017_password_changed_at": passwordChangedAt0017,
   "0018_session_sweep": sessionSweep0018,
   "0019_applications": applications0019,
-  "0020_discovery": discovery0020
+  "0020_user_bots": userBots0020,
+  "0021_discovery": discovery0021
 })
 
 /**

@@ -1,4 +1,4 @@
-/** UsersRepo on PostgreSQL (table `users`, migration 0001). */
+/** UsersRepo on PostgreSQL (table `users`, migration 0001; `bot` from 0020). */
 import { Snowflake } from "@veche/platform"
 import { UsersErrors, UsersRepo } from "@veche/users"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
@@ -8,14 +8,16 @@ const UserRow = Schema.Struct({
   id: Schema.BigInt,
   username: Schema.String,
   display_name: Schema.NullOr(Schema.String),
-  created_at: Schema.Date
+  created_at: Schema.Date,
+  bot: Schema.Boolean
 })
 
 const toUser = (row: typeof UserRow.Type) => ({
   id: Snowflake.Snowflake.make(String(row.id)),
   username: row.username,
   displayName: row.display_name,
-  createdAt: DateTime.fromDateUnsafe(row.created_at)
+  createdAt: DateTime.fromDateUnsafe(row.created_at),
+  ...(row.bot ? { bot: true } : {})
 })
 
 export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient> = Layer.effect(
@@ -26,13 +28,13 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
     const findById = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: UserRow,
-      execute: (id) => sql`SELECT id, username, display_name, created_at FROM users WHERE id = ${id}`
+      execute: (id) => sql`SELECT id, username, display_name, created_at, bot FROM users WHERE id = ${id}`
     })
     const findByUsername = SqlSchema.findOneOption({
       Request: Schema.String,
       Result: UserRow,
       execute: (username) =>
-        sql`SELECT id, username, display_name, created_at FROM users WHERE lower(username) = lower(${username})`
+        sql`SELECT id, username, display_name, created_at, bot FROM users WHERE lower(username) = lower(${username})`
     })
 
     const setDisplayName = SqlSchema.findOneOption({
@@ -40,7 +42,7 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
       Result: UserRow,
       execute: ({ id, displayName }) =>
         sql`UPDATE users SET display_name = ${displayName} WHERE id = ${id}
-            RETURNING id, username, display_name, created_at`
+            RETURNING id, username, display_name, created_at, bot`
     })
 
     return UsersRepo.UsersRepo.of({
@@ -49,7 +51,8 @@ export const layer: Layer.Layer<UsersRepo.UsersRepo, never, SqlClient.SqlClient>
           id: user.id,
           username: user.username,
           display_name: user.displayName,
-          created_at: DateTime.toDateUtc(user.createdAt)
+          created_at: DateTime.toDateUtc(user.createdAt),
+          bot: user.bot === true
         })}`.pipe(
           Effect.asVoid,
           Effect.catchReason("SqlError", "UniqueViolation", (reason) =>

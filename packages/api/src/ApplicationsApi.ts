@@ -8,7 +8,9 @@ import {
   InvalidFormBody,
   MaxApplicationsReached,
   MissingAccess,
+  NotImplemented,
   OnlyBotsCanUseThisEndpoint,
+  ServiceUnavailable,
   TwoFactorRequiredForOperation,
   UnknownApplication
 } from "@veche/errors"
@@ -19,13 +21,24 @@ import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
 import { PublicUser } from "./UsersApi.ts"
 
-/** The spec's rule for redirect addresses: https, or http only for localhost. */
+/** Hosts that name this machine: plain http is safe only to them (RFC 8252's loopback redirects). */
+const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+
+/** Longer addresses are refused (browsers and the platform stop well before). */
+export const MAX_REDIRECT_URI_LENGTH = 2048
+
+/**
+ * The spec's rule for redirect addresses: https, or http only for localhost and the loopback
+ * addresses; absolute, without a fragment (RFC 6749 §3.1.2) and without credentials in it (they
+ * would travel to the client in every redirect).
+ */
 const isRedirectUri = (value: string): boolean => {
-  if (!URL.canParse(value)) return false
+  if (value.length > MAX_REDIRECT_URI_LENGTH || !URL.canParse(value)) return false
   const url = new URL(value)
-  if (url.hash !== "") return false
-  if (url.protocol === "https:") return true
-  return url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)
+  if (url.hash !== "" || value.includes("#")) return false
+  if (url.username !== "" || url.password !== "") return false
+  if (url.protocol === "https:") return url.hostname !== ""
+  return url.protocol === "http:" && LOOPBACK_HOSTS.includes(url.hostname)
 }
 
 export const RedirectUri = Schema.String.pipe(
@@ -44,6 +57,8 @@ export const CreateApplicationBody = Schema.Struct({ name: ApplicationName })
 export const UpdateApplicationBody = Schema.Struct({
   name: Schema.optionalKey(ApplicationName),
   description: Schema.optionalKey(Fields.lengthAtMost(400)),
+  /** A data URI (PNG, JPEG, GIF or WebP, as a guild icon); null removes the icon. */
+  icon: Schema.optionalKey(Schema.NullOr(Fields.ImageData)),
   redirect_uris: Schema.optionalKey(Fields.arrayAtMost(RedirectUri, 10)),
   bot_public: Schema.optionalKey(Schema.Boolean),
   bot_require_code_grant: Schema.optionalKey(Schema.Boolean)
@@ -114,7 +129,7 @@ export class ApplicationsApi extends HttpApiGroup.make("applications")
       params,
       payload: UpdateApplicationBody,
       success: ApplicationView,
-      error: [...ownerErrors, InvalidFormBody]
+      error: [...ownerErrors, InvalidFormBody, NotImplemented, ServiceUnavailable]
     }),
     HttpApiEndpoint.delete("deleteApplication", "/applications/:application_id", {
       params,

@@ -20,15 +20,22 @@ const success = [ImageBytes, NotModified]
 const error = [NotFound, ServiceUnavailable]
 const byGuild = { guild_id: Schema.String, hash: Schema.String }
 const byUser = { user_id: Schema.String, hash: Schema.String }
+const byApplication = { application_id: Schema.String, hash: Schema.String }
 
 export class MediaApi extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.get("icon", "/icons/:guild_id/:hash", { params: byGuild, headers, success, error }),
     HttpApiEndpoint.get("banner", "/banners/:guild_id/:hash", { params: byGuild, headers, success, error }),
     HttpApiEndpoint.get("avatar", "/avatars/:user_id/:hash", { params: byUser, headers, success, error }),
-    HttpApiEndpoint.get("userBanner", "/user-banners/:user_id/:hash", { params: byUser, headers, success, error })
+    HttpApiEndpoint.get("userBanner", "/user-banners/:user_id/:hash", { params: byUser, headers, success, error }),
+    HttpApiEndpoint.get("applicationIcon", "/app-icons/:application_id/:hash", {
+      params: byApplication,
+      headers,
+      success,
+      error
+    })
   )
   .annotate(
     OpenApi.Description,
-    "Guild icons and banners, user avatars and profile banners by content hash; no credentials, cached for good."
+    "Guild icons and banners, user avatars and profile banners, application icons by content hash; no credentials, cached for good."
   ) {}

@@ -55,7 +55,8 @@ describe("Authorization in the contract", () => {
         "GET /icons/:guild_id/:hash",
         "GET /banners/:guild_id/:hash",
         "GET /avatars/:user_id/:hash",
-        "GET /user-banners/:user_id/:hash"
+        "GET /user-banners/:user_id/:hash",
+        "GET /app-icons/:application_id/:hash"
       ].sort()
     )
   })

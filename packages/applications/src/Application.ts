@@ -33,5 +33,10 @@ export interface Changes {
   readonly redirectUris?: ReadonlyArray<string> | undefined
 }
 
+/** What an owner asks to change (PATCH): as `Changes`, but `icon` is the uploaded image (a data URI), null to clear. */
+export interface Edit extends Omit<Changes, "icon"> {
+  readonly icon?: string | null | undefined
+}
+
 /** Applications one owner may have (the spec's entity counts; past it 400 30032). */
 export const MAX_PER_OWNER = 25

@@ -1,17 +1,19 @@
 /**
  * Bot tokens and client secrets: a type prefix and 32 random bytes (256 bits) in base64url, stored
- * only as their SHA-256 digest (platform's OpaqueSecrets, as the accounts domain's Tokens). No prefix begins with "bot" or
- * "bearer" in any letter case: bot libraries strip such a leading word from the token they are given.
+ * only as their SHA-256 digest (platform's OpaqueSecrets, as the accounts domain's Tokens). The
+ * prefixes are declared in the platform's `TokenPrefixes`, which keeps every kind's distinct.
  */
 import * as OpaqueSecrets from "@veche/platform/OpaqueSecrets"
+import { TOKEN_PREFIXES } from "@veche/platform/TokenPrefixes"
 import { Context, Effect, Layer, type Redacted } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 
+/** The domain's kinds, with their prefixes from the platform's registry (`TokenPrefixes`). */
 export const PREFIXES = {
   /** A bot's token (`Authorization: Bot <token>`). */
-  bot: "vbt_",
+  bot: TOKEN_PREFIXES.bot,
   /** An application's OAuth client secret. */
-  secret: "vcs_"
+  secret: TOKEN_PREFIXES.clientSecret
 } as const
 export type Kind = keyof typeof PREFIXES
 

@@ -6,11 +6,15 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
-import { type Application, type Changes, MAX_PER_OWNER } from "./Application.ts"
+import { type Application, type Edit, MAX_PER_OWNER } from "./Application.ts"
+import { ApplicationIcons } from "./ApplicationIcons.ts"
 import { ApplicationSecrets } from "./ApplicationSecrets.ts"
 import { ApplicationsConfig } from "./ApplicationsConfig.ts"
 import {
   type ApplicationLimitReached,
+  type IconRefused,
+  type IconStorageNotConnected,
+  type IconStorageUnavailable,
   MfaRequired,
   NoSuchApplication,
   NotApplicationOwner
@@ -32,11 +36,12 @@ export class Applications extends Context.Service<
       ownerId: Snowflake.Snowflake,
       id: Snowflake.Snowflake
     ) => Effect.Effect<Application, NoSuchApplication>
+    /** An icon is stored (and the one it replaces deleted) only for the owner. */
     readonly update: (
       ownerId: Snowflake.Snowflake,
       id: Snowflake.Snowflake,
-      changes: Changes
-    ) => Effect.Effect<Application, NoSuchApplication>
+      edit: Edit
+    ) => Effect.Effect<Application, NoSuchApplication | IconRefused | IconStorageNotConnected | IconStorageUnavailable>
     readonly remove: (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) => Effect.Effect<void, NoSuchApplication>
     readonly resetBotToken: (
       ownerId: Snowflake.Snowflake,
@@ -59,6 +64,7 @@ export class Applications extends Context.Service<
     | ApplicationsRepo
     | ApplicationSecrets
     | ApplicationsConfig
+    | ApplicationIcons
     | BotUsers
     | BotGuilds
     | OwnerSecurity
@@ -69,6 +75,7 @@ export class Applications extends Context.Service<
       const repo = yield* ApplicationsRepo
       const secrets = yield* ApplicationSecrets
       const config = yield* ApplicationsConfig
+      const icons = yield* ApplicationIcons
       const botUsers = yield* BotUsers
       const botGuilds = yield* BotGuilds
       const security = yield* OwnerSecurity
@@ -106,11 +113,32 @@ export class Applications extends Context.Service<
         ownerId: Snowflake.Snowflake,
         id: Snowflake.Snowflake
       ) {
-        yield* owned(ownerId, id)
+        const application = yield* owned(ownerId, id)
         // The row goes first: with it the bot token, so the bot cannot act while it is taken out.
         if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()
         yield* botGuilds.removeEverywhere(id)
         yield* botUsers.retire(id)
+        // Gone with the application: its icon is no longer served.
+        if (application.icon !== null) yield* icons.remove(id, application.icon)
+      })
+
+      const update = Effect.fn("Applications.update")(function* (
+        ownerId: Snowflake.Snowflake,
+        id: Snowflake.Snowflake,
+        edit: Edit
+      ) {
+        // Ownership first: nobody stores images under an application that is not theirs.
+        const before = yield* owned(ownerId, id)
+        const icon = edit.icon === undefined || edit.icon === null ? edit.icon : yield* icons.store(id, edit.icon)
+        const updated = yield* repo.update(id, { ...edit, icon })
+        if (Option.isNone(updated)) {
+          // Deleted meanwhile: the icon just stored belongs to nothing.
+          if (typeof icon === "string") yield* icons.remove(id, icon)
+          return yield* new NoSuchApplication()
+        }
+        // The change is stored: the icon it replaced is no longer served (the same hash is the same image).
+        if (before.icon !== null && before.icon !== updated.value.icon) yield* icons.remove(id, before.icon)
+        return updated.value
       })
 
       const resetBotToken = Effect.fn("Applications.resetBotToken")(function* (
@@ -139,12 +167,7 @@ export class Applications extends Context.Service<
         create,
         list: repo.listByOwner,
         get: owned,
-        update: (ownerId, id, changes) =>
-          Effect.flatMap(owned(ownerId, id), () =>
-            Effect.flatMap(repo.update(id, changes), (updated) =>
-              Option.isSome(updated) ? Effect.succeed(updated.value) : Effect.fail(new NoSuchApplication())
-            )
-          ),
+        update,
         remove,
         resetBotToken,
         resetSecret,

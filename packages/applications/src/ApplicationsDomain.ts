@@ -1,11 +1,12 @@
 /**
  * The applications domain as one layer: Applications over its store, the secrets it mints and its
  * setting. Hosts supply the repository, the id generator and the ports other domains answer:
- * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds).
+ * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds), ApplicationIcons (media).
  */
 import type { Snowflake } from "@veche/platform"
 import { Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
+import type { ApplicationIcons } from "./ApplicationIcons.ts"
 import { ApplicationSecrets } from "./ApplicationSecrets.ts"
 import { Applications } from "./Applications.ts"
 import type { ApplicationsConfig } from "./ApplicationsConfig.ts"
@@ -27,6 +28,7 @@ export const layer: Layer.Layer<
   never,
   | Repositories
   | ApplicationsConfig
+  | ApplicationIcons
   | BotUsers
   | BotGuilds
   | OwnerSecurity

@@ -15,3 +15,21 @@ export class ApplicationLimitReached extends Schema.TaggedError<ApplicationLimit
 
 /** The setting requires two-factor authentication to create applications and the user has none (403 60003). */
 export class MfaRequired extends Schema.TaggedError<MfaRequired>()("MfaRequired", {}) {}
+
+/** An uploaded icon was refused (format, size, dimensions): `code` and `message` say why (400 50035 on `icon`). */
+export class IconRefused extends Schema.TaggedError<IconRefused>()("IconRefused", {
+  code: Schema.String,
+  message: Schema.String
+}) {}
+
+/** The host connected no image storage: icons cannot be set at all (501). */
+export class IconStorageNotConnected extends Schema.TaggedError<IconStorageNotConnected>()(
+  "IconStorageNotConnected",
+  {}
+) {}
+
+/** The image storage is connected but failed; nothing was changed (503). */
+export class IconStorageUnavailable extends Schema.TaggedError<IconStorageUnavailable>()(
+  "IconStorageUnavailable",
+  {}
+) {}

@@ -1,8 +1,9 @@
 /**
  * @veche/applications: developer applications and their bots (bot users, bot tokens, client
- * secrets). Ports other domains answer: BotUsers, OwnerSecurity, BotGuilds.
+ * secrets). Ports other domains answer: BotUsers, OwnerSecurity, BotGuilds, ApplicationIcons.
  */
 export * as Application from "./Application.ts"
+export * as ApplicationIcons from "./ApplicationIcons.ts"
 export * as ApplicationSecrets from "./ApplicationSecrets.ts"
 export * as Applications from "./Applications.ts"
 export * as ApplicationsConfig from "./ApplicationsConfig.ts"

@@ -7,6 +7,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option, Redacted, Ref } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
+import { ApplicationIcons } from "../src/ApplicationIcons.ts"
 import { Applications } from "../src/Applications.ts"
 import { ApplicationsConfig } from "../src/ApplicationsConfig.ts"
 import * as ApplicationsDomain from "../src/ApplicationsDomain.ts"
@@ -40,6 +41,20 @@ const ports = Layer.mergeAll(
     BotGuilds,
     Effect.map(Effect.service(Calls), (calls) =>
       BotGuilds.of({ removeEverywhere: (id) => Ref.update(calls, (all) => [...all, `leave ${id}`]) })
+    )
+  ),
+  Layer.effect(
+    ApplicationIcons,
+    Effect.map(Effect.service(Calls), (calls) =>
+      ApplicationIcons.of({
+        // the "hash" of an upload: its text after the comma
+        store: (id, dataUri) =>
+          Effect.as(
+            Ref.update(calls, (all) => [...all, `store ${id}`]),
+            dataUri.slice(dataUri.indexOf(",") + 1)
+          ),
+        remove: (id, hash) => Ref.update(calls, (all) => [...all, `remove ${id} ${hash}`])
+      })
     )
   ),
   Layer.succeed(OwnerSecurity, OwnerSecurity.of({ hasTwoFactor: (userId) => Effect.succeed(userId === secured) }))
@@ -94,6 +109,35 @@ describe("Applications", () => {
         expect(yield* applications.authenticateBot(second)).toEqual(Option.none())
         expect(yield* calls).toEqual([`create ${app.id} Helper`, `leave ${app.id}`, `retire ${app.id}`])
       })
+    )
+
+    it.effect(
+      "an icon is stored only for the owner; the one it replaces and the last one on deletion are removed",
+      () =>
+        Effect.gen(function* () {
+          const applications = yield* Applications
+          const app = yield* applications.create(owner, "Iconic")
+          const start = (yield* calls).length
+          expect((yield* Effect.flip(applications.update(secured, app.id, { icon: "data:x,one" })))._tag).toBe(
+            "NoSuchApplication"
+          )
+          expect((yield* applications.update(owner, app.id, { icon: "data:x,one" })).icon).toBe("one")
+          expect((yield* applications.update(owner, app.id, { name: "Still" })).icon).toBe("one")
+          expect((yield* applications.update(owner, app.id, { icon: "data:x,two" })).icon).toBe("two")
+          expect((yield* applications.update(owner, app.id, { icon: null })).icon).toBe(null)
+          yield* applications.update(owner, app.id, { icon: "data:x,three" })
+          yield* applications.remove(owner, app.id)
+          expect((yield* calls).slice(start)).toEqual([
+            `store ${app.id}`,
+            `store ${app.id}`,
+            `remove ${app.id} one`,
+            `remove ${app.id} two`,
+            `store ${app.id}`,
+            `leave ${app.id}`,
+            `retire ${app.id}`,
+            `remove ${app.id} three`
+          ])
+        })
     )
   })
 })

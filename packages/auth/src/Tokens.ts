@@ -1,19 +1,22 @@
 /**
  * Opaque bearer secrets: a type prefix and 32 random bytes (256 bits) in base64url. Only their
- * SHA-256 digest is ever stored, so a leaked table grants nothing. No prefix begins with "bot" or
- * "bearer" in any letter case: bot libraries strip such a leading word from the token they are given.
+ * SHA-256 digest is ever stored, so a leaked table grants nothing. The prefixes are declared in the
+ * platform's `TokenPrefixes` (distinct, none a prefix of another, none beginning with "bot" or
+ * "bearer": bot libraries strip such a leading word from the token they are given).
  */
 import * as OpaqueSecrets from "@veche/platform/OpaqueSecrets"
+import { TOKEN_PREFIXES } from "@veche/platform/TokenPrefixes"
 import { Context, Effect, Layer, Redacted } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 
+/** The accounts domain's kinds, with their prefixes from the platform's registry (`TokenPrefixes`). */
 export const PREFIXES = {
-  access: "vat_",
-  refresh: "vrt_",
+  access: TOKEN_PREFIXES.access,
+  refresh: TOKEN_PREFIXES.refresh,
   /** The secret inside an e-mail link (confirmation, password change). */
-  link: "vlk_",
+  link: TOKEN_PREFIXES.emailLink,
   /** The secret of a data-export download link. */
-  download: "vdl_"
+  download: TOKEN_PREFIXES.exportDownload
 } as const
 export type Kind = keyof typeof PREFIXES
 
@@ -38,10 +41,9 @@ export class Tokens extends Context.Service<
         digest: secrets.digest,
         kindOf: (token) => {
           const value = Redacted.value(token)
-          if (value.startsWith(PREFIXES.access)) return "access"
-          if (value.startsWith(PREFIXES.refresh)) return "refresh"
-          if (value.startsWith(PREFIXES.link)) return "link"
-          if (value.startsWith(PREFIXES.download)) return "download"
+          for (const kind of Object.keys(PREFIXES) as ReadonlyArray<Kind>) {
+            if (value.startsWith(PREFIXES[kind])) return kind
+          }
           return undefined
         }
       })

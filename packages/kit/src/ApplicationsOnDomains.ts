@@ -3,18 +3,22 @@
  * from the accounts domain (its AccountDetails answer), the bot's guilds from the guilds domain
  * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
+ * An application's icon is stored by media (ProfileImages, as `app-icons/{application_id}/{hash}`).
  * Its part of a user's personal data is registered here too (the applications a user owns).
  */
 import {
+  ApplicationIcons,
   Applications,
   ApplicationsConfig,
   ApplicationsDomain,
+  ApplicationsErrors,
   BotGuilds,
   BotUsers,
   OwnerSecurity
 } from "@veche/applications"
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
+import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
 import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
@@ -39,7 +43,7 @@ const botUsers = Layer.effect(
         const createdAt = yield* DateTime.now
         for (let attempt = 0; ; attempt++) {
           const username = usernameFrom(name, id, attempt)
-          const inserted = yield* users.insert({ id, username, displayName: name, createdAt }).pipe(
+          const inserted = yield* users.insert({ id, username, displayName: name, createdAt, bot: true }).pipe(
             Effect.as(true),
             Effect.catchTag("UsernameTaken", () => Effect.succeed(false)),
             Effect.orDie
@@ -49,6 +53,28 @@ const botUsers = Layer.effect(
         }
       }),
       retire: (id) => users.anonymise(id)
+    })
+  )
+)
+
+const applicationIcons = Layer.effect(
+  ApplicationIcons.ApplicationIcons,
+  Effect.map(Effect.service(ProfileImages.ProfileImages), (images) =>
+    ApplicationIcons.ApplicationIcons.of({
+      store: (applicationId, dataUri) =>
+        images.store("app-icons", applicationId, dataUri).pipe(
+          Effect.catchTags({
+            ImageRejected: (error) =>
+              Effect.fail(new ApplicationsErrors.IconRefused({ code: error.code, message: error.message })),
+            StorageNotConnected: () => Effect.fail(new ApplicationsErrors.IconStorageNotConnected()),
+            StorageUnavailable: (error) =>
+              Effect.andThen(
+                Effect.logWarning("media storage unavailable", error.reason),
+                Effect.fail(new ApplicationsErrors.IconStorageUnavailable())
+              )
+          })
+        ),
+      remove: (applicationId, hash) => ProfileImages.discard(images, "app-icons", applicationId, hash)
     })
   )
 )
@@ -140,6 +166,15 @@ export const layer: Layer.Layer<
   | Guilds.Guilds
   | Memberships.Memberships
   | PersonalData.PersonalData
+  | ProfileImages.ProfileImages
 > = Layer.provideMerge(personalData, ApplicationsDomain.layer).pipe(
-  Layer.provide(Layer.mergeAll(botUsers, ownerSecurity, botGuilds, ApplicationsConfig.ApplicationsConfig.layerConfig))
+  Layer.provide(
+    Layer.mergeAll(
+      botUsers,
+      ownerSecurity,
+      botGuilds,
+      applicationIcons,
+      ApplicationsConfig.ApplicationsConfig.layerConfig
+    )
+  )
 )

@@ -11,7 +11,9 @@ export const KINDS = [
   /** A guild's icon: GET /icons/{guild_id}/{hash}. */
   "icons",
   /** A guild's banner: GET /banners/{guild_id}/{hash}. */
-  "banners"
+  "banners",
+  /** A developer application's icon: GET /app-icons/{application_id}/{hash}. */
+  "app-icons"
 ] as const
 export type ImageKind = (typeof KINDS)[number]
 
@@ -59,5 +61,7 @@ export const limits: Readonly<Record<ImageKind, ImageLimits>> = {
   "user-banners": BANNER,
   // A guild icon is shown where avatars are, a guild banner where profile banners are.
   icons: AVATAR,
-  banners: BANNER
+  banners: BANNER,
+  // An application's icon is shown where avatars are (its bot's profile, the consent page).
+  "app-icons": AVATAR
 }

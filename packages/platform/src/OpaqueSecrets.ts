@@ -3,10 +3,12 @@
  * tokens, client secrets): a type prefix and 32 random bytes (256 bits) in base64url, of which only
  * the SHA-256 digest is ever stored, so a leaked table grants nothing. Prefixes never begin with
  * "bot" or "bearer" in any letter case: bot libraries strip such a leading word from a token.
+ * Only the prefixes declared in `TokenPrefixes` can be minted.
  */
 import { Effect, Redacted } from "effect"
 import { Digest, SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
+import type { TokenPrefix } from "./TokenPrefixes.ts"
 
 export interface Minted {
   /** Shown to the client once. */
@@ -16,7 +18,7 @@ export interface Minted {
 }
 
 export interface OpaqueSecrets {
-  readonly mint: (prefix: string) => Effect.Effect<Minted>
+  readonly mint: (prefix: TokenPrefix) => Effect.Effect<Minted>
   /** The digest a presented token is looked up by. */
   readonly digest: (token: Redacted.Redacted<string>) => Effect.Effect<string>
 }

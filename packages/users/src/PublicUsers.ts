@@ -1,7 +1,7 @@
 /**
- * Users as everybody sees them, looked up by id: what members, bans and invitations embed. Whether
- * a user is a bot is the caller's knowledge (an application's bot user, a member holding its bot
- * role), so it is passed in.
+ * Users as everybody sees them, looked up by id: what members, bans and invitations embed. A user
+ * is shown as a bot when its record says so (an application's bot user) or the caller knows it (a
+ * member holding its bot role).
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
@@ -31,7 +31,9 @@ export class PublicUsers extends Context.Service<
         Effect.flatMap(users.findById(userId), (user) =>
           Option.isNone(user)
             ? Effect.succeedNone
-            : Effect.map(profiles.get(userId), (profile) => Option.some(PublicUser.view(user.value, profile, bot)))
+            : Effect.map(profiles.get(userId), (profile) =>
+                Option.some(PublicUser.view(user.value, profile, bot || user.value.bot === true))
+              )
         )
       return PublicUsers.of({
         find,

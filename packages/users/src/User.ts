@@ -11,6 +11,11 @@ export const User = Schema.Struct({
   username: Schema.String,
   /** null shows the username instead. */
   displayName: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateTimeUtc
+  createdAt: Schema.DateTimeUtc,
+  /**
+   * An application's bot user (set when the applications domain creates it). Absent on records read
+   * where it does not matter (an account's own snapshot): absent means a person.
+   */
+  bot: Schema.optionalKey(Schema.Boolean)
 })
 export type User = typeof User.Type

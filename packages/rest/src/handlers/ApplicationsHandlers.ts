@@ -84,6 +84,7 @@ export const layer: GroupLayer.Authorized<"applications", Applications.Applicati
             const updated = yield* applications.update(user.userId, params.application_id, {
               name: payload.name,
               description: payload.description,
+              icon: payload.icon,
               redirectUris: payload.redirect_uris,
               botPublic: payload.bot_public,
               botRequireCodeGrant: payload.bot_require_code_grant

@@ -3,14 +3,28 @@
  * `GuildRefusals`. `refuse` maps each refusal to its error and passes anything else through, and
  * its type does the same, so a handler's error type is exactly the errors its endpoint declares.
  */
-import { MaxApplicationsReached, MissingAccess, TwoFactorRequiredForOperation, UnknownApplication } from "@veche/errors"
+import type { ApplicationsErrors } from "@veche/applications"
+import {
+  InvalidFormBody,
+  MaxApplicationsReached,
+  MissingAccess,
+  NotImplemented,
+  ServiceUnavailable,
+  TwoFactorRequiredForOperation,
+  UnknownApplication
+} from "@veche/errors"
 import * as RefusalTable from "./RefusalTable.ts"
 
 const table = {
   NoSuchApplication: () => new UnknownApplication(),
   NotApplicationOwner: () => new MissingAccess(),
   ApplicationLimitReached: () => new MaxApplicationsReached(),
-  MfaRequired: () => new TwoFactorRequiredForOperation()
+  MfaRequired: () => new TwoFactorRequiredForOperation(),
+  /** A refused upload: 400 50035 on `icon`, with media's code and message. */
+  IconRefused: (refusal: ApplicationsErrors.IconRefused) =>
+    InvalidFormBody.field(["icon"], refusal.code, refusal.message),
+  IconStorageNotConnected: () => new NotImplemented(),
+  IconStorageUnavailable: () => new ServiceUnavailable()
 } as const
 
 /** The API error a refusal becomes; other errors stay as they are. */

@@ -62,6 +62,9 @@ export const build = (handlers: HttpApiBuilder.Handlers.FromGroup<typeof MediaAp
       .handle("userBanner", ({ params, headers }) =>
         serve("user-banners", params.user_id, params.hash, headers["if-none-match"])
       )
+      .handle("applicationIcon", ({ params, headers }) =>
+        serve("app-icons", params.application_id, params.hash, headers["if-none-match"])
+      )
   })
 
 export const layer = HttpApiBuilder.group(RestApi.RestApi, "media", build)

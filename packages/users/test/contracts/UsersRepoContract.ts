@@ -32,6 +32,20 @@ export const usersRepoContract = (it: Vitest.MethodsNonLive<UsersRepo.UsersRepo>
     })
   )
 
+  it.effect("keeps an application's bot user marked as a bot; a person stays unmarked", () =>
+    Effect.gen(function* () {
+      const repo = yield* UsersRepo.UsersRepo
+      const bot = { ...(yield* newUser(uniqueName("helper_bot"), "Helper")), bot: true }
+      const person = yield* newUser(uniqueName("person"))
+      yield* repo.insert(bot)
+      yield* repo.insert(person)
+      expect(yield* repo.findById(bot.id)).toEqual(Option.some(bot))
+      expect(yield* repo.findByUsername(bot.username)).toEqual(Option.some(bot))
+      expect(Option.map(yield* repo.setDisplayName(bot.id, "Renamed"), (u) => u.bot)).toEqual(Option.some(true))
+      expect(Option.map(yield* repo.findById(person.id), (u) => u.bot === true)).toEqual(Option.some(false))
+    })
+  )
+
   it.effect("keeps a null display name as null", () =>
     Effect.gen(function* () {
       const repo = yield* UsersRepo.UsersRepo
