@@ -3,7 +3,8 @@
  * headers a page holding a secret in its URL needs, unknown files are 404, and opening a link (GET,
  * as a mail scanner or a link preview does) consumes nothing: the token still works afterwards.
  */
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Permissions } from "@veche/guilds"
 import { TestHost } from "@veche/test-host"
 import { Page } from "@veche/web"
 import { Effect } from "effect"
@@ -33,7 +34,9 @@ describe("Web pages", () => {
           expect(policy).not.toContain("unsafe-inline")
           const html = yield* text(response)
           expect(html).toMatch(/^<!doctype html>\n<html lang="en">/)
-          expect(html).toContain('<meta name="veche-api-base" content="/api/v10">')
+          // A page with a script learns the API's base from the server (the result page has none).
+          if (html.includes("<script")) expect(html).toContain('<meta name="veche-api-base" content="/api/v10">')
+          expect(html).not.toContain("{{")
           // No inline script: every <script> loads a file (the policy would block any other).
           for (const tag of html.split("<script").slice(1)) {
             expect(tag.slice(0, tag.indexOf(">"))).toMatch(/^ type="module" src="\/web-assets\/[\w-]+\.js"$/)
@@ -62,7 +65,8 @@ describe("Web pages", () => {
           `${Page.ASSETS_PATH}/verify-email.html`,
           "/web-assets",
           "/verify-email/extra",
-          "/oauth2/authorize"
+          "/oauth2/authorize/extra",
+          "/oauth2"
         ]) {
           const response = yield* get(path)
           expect(response.status, path).toBe(404)
@@ -108,5 +112,39 @@ describe("Web pages", () => {
         expect(done.status).toBe(200)
       })
     )
+
+    it.effect("the consent page and its result page answer; the consent page learns the captcha provider", () =>
+      Effect.gen(function* () {
+        const consent = yield* get("/oauth2/authorize?client_id=1&response_type=code&scope=identify")
+        expect(consent.status).toBe(200)
+        const html = yield* text(consent)
+        expect(html).toContain('<meta name="veche-captcha" content="dev">')
+        expect(html).toContain('<script type="module" src="/web-assets/oauth2-authorize.js">')
+        const done = yield* get("/oauth2/authorized")
+        expect(done.status).toBe(200)
+        expect(yield* text(done)).toContain("You may close this tab.")
+      })
+    )
   })
+
+  it.effect("the consent page's permission list is the guilds' flags, each once, in words", () =>
+    Effect.gen(function* () {
+      // A path in a variable: the page's script is plain JavaScript, loaded as the browser does.
+      const file = new URL("../packages/web/assets/permissions.js", import.meta.url).href
+      const module = (yield* Effect.promise(() => import(file))) as {
+        PERMISSIONS: ReadonlyArray<{ bit: bigint; words: string }>
+        canGrant: (held: string, bit: bigint) => boolean
+      }
+      const bits = module.PERMISSIONS.map((p) => p.bit)
+      expect(new Set(bits).size).toBe(bits.length)
+      expect([...bits].sort((a, b) => (a < b ? -1 : 1))).toEqual(
+        Object.values(Permissions.Flags).sort((a, b) => (a < b ? -1 : 1))
+      )
+      for (const p of module.PERMISSIONS) expect(p.words.length).toBeGreaterThan(5)
+      const held = (Permissions.Flags.SendMessages | Permissions.Flags.ViewChannel).toString()
+      expect(module.canGrant(held, Permissions.Flags.SendMessages)).toBe(true)
+      expect(module.canGrant(held, Permissions.Flags.BanMembers)).toBe(false)
+      expect(module.canGrant(Permissions.Flags.Administrator.toString(), Permissions.Flags.BanMembers)).toBe(true)
+    })
+  )
 })

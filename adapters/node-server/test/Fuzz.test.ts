@@ -3,13 +3,16 @@
  * server on PostgreSQL (DATABASE_URL when set, else the embedded one), without a token and with a
  * valid user's token, and every route once with each of a list of junk credentials, all at once.
  * Whatever it sends, the server must answer within 5 s, never 5xx, and every
- * error must be JSON with an integer `code` (429: `{message, retry_after, global}`).
+ * error must be JSON with an integer `code` (429: `{message, retry_after, global}`; the OAuth token
+ * routes: RFC 6749's `{error, error_description}`).
  *
  * Each route gets: garbage in each path and query parameter (huge and negative ids, NUL, bad
  * escapes, long strings); whole bodies that are wrong (invalid JSON and UTF-8, deep nesting, 50 000
  * keys, a 1 MiB list of 340 000 objects, other content types); and, with a body of only its required
  * fields, each field in turn set to values of the wrong kind, NUL, huge strings, numbers past 2^31,
- * 2^63 and 2^64, 1e309, -0, floats, 100 000-element arrays, the 1 MiB list of objects in every list. Raw sockets send what fetch cannot (NUL bytes in the path). The
+ * 2^63 and 2^64, 1e309, -0, floats, 100 000-element arrays, the 1 MiB list of objects in every list.
+ * Routes taking a form body (the OAuth token routes) get each form field junk in turn (NUL, bad
+ * escapes, 200 000 characters, twice) and wrong whole bodies. Raw sockets send what fetch cannot (NUL bytes in the path). The
  * e-mail fields get a ReDoS probe last, one at a time.
  *
  * Deterministic: the inputs come from the document and a seeded generator (FUZZ_SEED to vary it);
@@ -194,6 +197,54 @@ const wholeBodies = (plausible: string): ReadonlyArray<Body> => [
   { label: "plausible, utf-16 charset", bytes: plausible, contentType: "application/json; charset=utf-16" },
   { label: "plausible, no content type", bytes: plausible, contentType: "" }
 ]
+
+const FORM = "application/x-www-form-urlencoded"
+
+/**
+ * Form bodies (the OAuth token routes): the required fields with plausible values, then each field
+ * in turn given junk (NUL, bad escapes, invalid UTF-8, 200 000 characters, twice), and bodies that
+ * are wrong as a whole.
+ */
+const formBodies = (doc: Document, given: JsonSchema): ReadonlyArray<Body> => {
+  const schema = resolve(doc, given)
+  const fields = Object.keys(schema.properties ?? {})
+  const required = new Set(schema.required ?? [])
+  const base = fields.filter((field) => required.has(field)).map((field) => `${field}=fuzz`)
+  const junk = [
+    "%00",
+    "a%00b",
+    "%FF%FE",
+    "%E0%A4%A",
+    "%",
+    "x".repeat(200_000),
+    "%C3%A9".repeat(20_000),
+    "",
+    "authorization_code",
+    "refresh_token",
+    "voc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    "18446744073709551615"
+  ]
+  const bodies: Array<Body> = [
+    { label: "plausible", bytes: base.join("&"), contentType: FORM },
+    { label: "empty", bytes: "", contentType: FORM },
+    { label: "plausible, JSON", bytes: JSON.stringify({ grant_type: "authorization_code" }) },
+    { label: "plausible, text/plain", bytes: base.join("&"), contentType: "text/plain" },
+    { label: "plausible, no content type", bytes: base.join("&"), contentType: "" },
+    { label: "invalid UTF-8 bytes", bytes: invalidUtf8("grant_type=", "&code=x"), contentType: FORM },
+    { label: "NUL in a key", bytes: `${base.join("&")}&a%00=1`, contentType: FORM },
+    { label: "50000 keys", bytes: Array.from({ length: 50_000 }, (_, i) => `k${i}=${i}`).join("&"), contentType: FORM },
+    { label: "1 MiB of one value", bytes: `grant_type=${"a".repeat(1_000_000)}`, contentType: FORM }
+  ]
+  for (const field of fields) {
+    const others = base.filter((pair) => !pair.startsWith(`${field}=`))
+    for (const value of junk) {
+      const label = `${field} = ${value.length > 40 ? `"${value.slice(0, 6)}…" × ${value.length}` : JSON.stringify(value)}`
+      bodies.push({ label, bytes: [...others, `${field}=${value}`].join("&"), contentType: FORM })
+    }
+    bodies.push({ label: `${field} twice`, bytes: [...base, `${field}=again`].join("&"), contentType: FORM })
+  }
+  return bodies
+}
 
 /** Path parameters: each is replaced in turn while the others keep a real value. */
 const PATH_GARBAGE: ReadonlyArray<string> = [
@@ -404,6 +455,7 @@ const buildCases = (doc: Document, fixture: Fixture): { cases: ReadonlyArray<Cas
       const fill = (override: Record<string, string> = {}) =>
         template.replace(/\{(\w+)\}/g, (_, name: string) => override[name] ?? fixture.params[name] ?? "1")
       const bodySchema = operation.requestBody?.content["application/json"]?.schema
+      const formSchema = operation.requestBody?.content["application/x-www-form-urlencoded"]?.schema
       // ids in bodies: the user's own objects (a channel for channel routes, else the guild or the user)
       const ids = {
         ...fixture.params,
@@ -440,6 +492,10 @@ const buildCases = (doc: Document, fixture: Fixture): { cases: ReadonlyArray<Cas
           "query: unknown and long keys",
           plain
         )
+        if (formSchema !== undefined) {
+          for (const body of formBodies(doc, formSchema)) add(fill(), `form body = ${body.label}`, body)
+          continue
+        }
         if (base === undefined || baseText === undefined) {
           // routes without a body still get one, and must ignore or refuse it
           add(fill(), "unexpected JSON body", { label: "unexpected", bytes: '{"a": "\\u0000"}' })
@@ -493,9 +549,15 @@ const buildCases = (doc: Document, fixture: Fixture): { cases: ReadonlyArray<Cas
   return { cases: cases.sort((a, b) => destructive(a) - destructive(b)), redos }
 }
 
-const isErrorShape = (status: number, body: unknown): boolean => {
+/** The OAuth token routes answer RFC 6749's `{error, error_description}` instead of the API's shape. */
+const isOAuthTokenRoute = (path: string): boolean => /\/oauth2\/token(\/revoke)?(\?|$)/.test(path)
+
+const isErrorShape = (status: number, body: unknown, path = ""): boolean => {
   if (body === null || typeof body !== "object") return false
   const record = body as Record<string, unknown>
+  if (isOAuthTokenRoute(path) && status !== 429) {
+    return typeof record.error === "string" && typeof record.error_description === "string"
+  }
   if (status === 429) {
     return (
       typeof record.message === "string" && typeof record.retry_after === "number" && typeof record.global === "boolean"
@@ -543,9 +605,9 @@ const judge = async (base: string, c: Case, authorization: string): Promise<Fail
     } catch {
       return fail(response.status, text, "error body is not JSON")
     }
-    return isErrorShape(response.status, body)
+    return isErrorShape(response.status, body, c.path)
       ? undefined
-      : fail(response.status, text, "error body without an integer code")
+      : fail(response.status, text, "error body without an integer code (or RFC 6749's shape on the token routes)")
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     if (process.env.FUZZ_DEBUG !== undefined) {
@@ -566,6 +628,7 @@ const JUNK_CREDENTIALS = [
   `Bot vbt_${"A".repeat(43)}`,
   `Bearer vat_${"A".repeat(43)}`,
   `Bearer vbt_${"A".repeat(43)}`,
+  `Bearer voa_${"A".repeat(43)}`,
   `Bot ${"a".repeat(8_000)}`,
   "Basic Zm9vOmJhcg==",
   "Bearer"

@@ -10,107 +10,9 @@
  * test-artifacts/web-pages/ (the paths are printed).
  */
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { Totp } from "@veche/auth"
-import { OtplibTotpCodes } from "@veche/otplib"
-import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiCaller, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
-
-const CHROMIUM = process.env.VECHE_CHROMIUM ?? "/usr/bin/chromium"
-const ARTIFACTS = path.resolve(import.meta.dirname, "../../../test-artifacts/web-pages")
-const available = fs.existsSync(CHROMIUM)
-
-if (!available) {
-  const message = `${CHROMIUM} is missing: the browser tests of the web pages are skipped (install Debian's chromium package: apt-get install chromium)`
-  if (process.env.CI) throw new Error(`${message}; CI must run them`)
-  console.warn(message)
-}
-
-const PASSWORD = "correct horse battery"
-const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
-
-/** The flags Chromium needs on a closed network, as root, without a GPU; a fresh profile each time. */
-const launch = async (): Promise<{ context: BrowserContext; close: () => Promise<void> }> => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "veche-chromium-"))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync"
-    ],
-    viewport: { width: 800, height: 760 },
-    locale: "en-US"
-  })
-  return {
-    context,
-    close: async () => {
-      await context.close()
-      fs.rmSync(profile, { recursive: true, force: true })
-    }
-  }
-}
-
-/** A page that records what the browser complained about (a blocked script or style shows up here). */
-const open = async (context: BrowserContext) => {
-  const page = await context.newPage()
-  const problems: Array<string> = []
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text())
-  })
-  page.on("pageerror", (error) => problems.push(String(error)))
-  return { page, problems }
-}
-
-const shot = async (page: Page, name: string) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true })
-  const file = path.join(ARTIFACTS, `${name}.png`)
-  await page.screenshot({ path: file, fullPage: true })
-  console.log(`screenshot: ${file}`)
-}
-
-/** A person on the server: API calls and their letters and SMS from the dev outbox. */
-const person = (server: Running) => {
-  const call = apiCaller(server.base)
-  const newest = async (to: string, kind: string, after = 0) => {
-    for (let i = 0; i < 100; i++) {
-      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`)
-      const found = (
-        outbox.body as { messages: Array<{ kind: string; code?: string; link?: string }> }
-      ).messages.filter((m) => m.kind === kind)
-      if (found.length > after) return found.at(-1) as { code?: string; link?: string }
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error(`no ${kind} message for ${to}`)
-  }
-  const register = async (phone: string, username: string) => {
-    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    expect(started.status).toBe(200)
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: (await newest(phone, "register")).code,
-      username,
-      password: PASSWORD,
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    return (registered.body as { access_token: string }).access_token
-  }
-  /** Adds an address to the account and answers the link of the letter that asks to confirm it. */
-  const addEmail = async (token: string, email: string) => {
-    expect((await call("POST", "/users/@me/email", { password: PASSWORD, email }, token)).status).toBe(200)
-    return String((await newest(email, "email_verify")).link)
-  }
-  return { call, newest, register, addEmail }
-}
+import { available, launch, open, person, shot, stepCode } from "./Browser.ts"
+import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 describe.skipIf(!available)("the web pages in Chromium", () => {
   const dataDir = tempDataDir()
@@ -231,16 +133,7 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     expect(
       (await api.call("POST", "/auth/email/verify", { token: new URL(confirm).searchParams.get("token") })).status
     ).toBe(200)
-    // Codes of the previous, current and next period are accepted, each once: start clear of a
-    // period's end, and enable with the previous period's code (as AccountStory does).
-    const intoPeriod = Date.now() % (Totp.PERIOD_SECONDS * 1000)
-    if (intoPeriod > 20_000) await new Promise((resolve) => setTimeout(resolve, 30_000 - intoPeriod + 100))
-    const stepCode = (offset: number) =>
-      OtplibTotpCodes.codeAt(SECRET, Date.now() + offset * Totp.PERIOD_SECONDS * 1000)
-    expect(
-      (await api.call("POST", "/auth/mfa/totp", { password: PASSWORD, secret: SECRET, code: stepCode(-1) }, token))
-        .status
-    ).toBe(200)
+    await api.enableTotp(token)
     expect(
       (await api.call("POST", "/auth/recover/email", { email: "twofactor@example.org", captcha_token: "dev" })).status
     ).toBe(200)

@@ -8,6 +8,7 @@ import type { AuthDomain } from "@veche/auth"
 import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
 import type { ModerationDomain } from "@veche/moderation"
+import type { OAuthDomain } from "@veche/oauth"
 import type { PrivacyDomain } from "@veche/privacy"
 import type { UsersDomain } from "@veche/users"
 import { Layer } from "effect"
@@ -17,6 +18,7 @@ import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
+import * as PgOAuthRepositories from "./PgOAuthRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
 import * as PgUsersRepositories from "./PgUsersRepositories.ts"
 
@@ -28,6 +30,7 @@ export const layer: Layer.Layer<
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
+  | OAuthDomain.Repositories
   | DiscoveryDomain.Repositories,
   never,
   SqlClient.SqlClient
@@ -38,5 +41,6 @@ export const layer: Layer.Layer<
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
   PgApplicationsRepositories.layer,
+  PgOAuthRepositories.layer,
   PgDiscoveryRepositories.layer
 )

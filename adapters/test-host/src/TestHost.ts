@@ -15,6 +15,7 @@ import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@vec
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
+import type { OAuthTokens } from "@veche/oauth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import {
   Captcha,
@@ -84,7 +85,11 @@ export type DomainServices = Veche.Services | Veche.Requirements
 export interface Options {
   /** Which tokens are valid. Default: the sessions of the host's accounts domain. */
   readonly authenticator?:
-    | Layer.Layer<Authenticator.Authenticator, never, Sessions.Sessions | Applications.Applications>
+    | Layer.Layer<
+        Authenticator.Authenticator,
+        never,
+        Sessions.Sessions | Applications.Applications | OAuthTokens.OAuthTokens
+      >
     | undefined
   /** `SERVICE_ENV` of the host (default `dev`: dev-only routes such as the outbox are on). */
   readonly env?: ServiceInfo.Environment | undefined

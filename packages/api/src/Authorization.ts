@@ -2,8 +2,11 @@
  * The Authorization middleware's tag: `Authorization: Bearer <token>` for users, `Bot <token>` for
  * bots. A group whose routes all take credentials declares it once; the security schemes and the
  * 401/403 answers are part of the contract (clients decode them), the checking is `@veche/rest`'s.
+ * OAuth access tokens (also `Bearer`) are accepted only on routes annotated `AdmitsOAuthTokens`;
+ * everywhere else they answer exactly as an invalid token does.
  */
 import { Banned, InvalidAuthenticationToken, Unauthorized } from "@veche/errors"
+import { Context } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import type { CurrentPrincipal } from "./Principal.ts"
 
@@ -22,3 +25,13 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
     requiredForClient: true
   }
 ) {}
+
+/**
+ * An endpoint annotation: this route also takes OAuth access tokens granted this scope (the spec:
+ * only GET /users/@me, with `identify`). Read by the middleware only when the credential is an
+ * OAuth token, so other requests pay nothing for it; unset, the route takes none.
+ */
+export const AdmitsOAuthTokens: Context.Reference<string | undefined> = Context.Reference<string | undefined>(
+  "@veche/api/AdmitsOAuthTokens",
+  { defaultValue: () => undefined }
+)

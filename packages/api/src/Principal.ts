@@ -12,6 +12,12 @@ export interface Principal {
   readonly userId: Snowflake.Snowflake
   /** The login session a user's access token belongs to (absent for bots and OAuth tokens). */
   readonly sessionId?: Snowflake.Snowflake | undefined
+  /**
+   * Present when the credential is an OAuth access token: the application the user granted it to
+   * and the scopes. The Authorization middleware lets such a principal through only on routes
+   * annotated `AdmitsOAuthTokens` (GET /users/@me).
+   */
+  readonly oauth?: { readonly applicationId: Snowflake.Snowflake; readonly scopes: ReadonlyArray<string> } | undefined
 }
 
 export class CurrentPrincipal extends Context.Service<CurrentPrincipal, Principal>()("@veche/api/CurrentPrincipal") {}

@@ -18,6 +18,7 @@ import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { MembersApi } from "./MembersApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
+import { OAuthApi, OAuthTokenApi } from "./OAuthApi.ts"
 import { RateLimit } from "./RateLimit.ts"
 import { RolesApi } from "./RolesApi.ts"
 import { ServiceApi } from "./ServiceApi.ts"
@@ -40,6 +41,7 @@ export class RestApi extends HttpApi.make("veche")
     InvitesApi,
     ModerationApi,
     ApplicationsApi,
+    OAuthApi,
     DiscoveryPublicApi,
     DiscoveryApi,
     DevApi
@@ -47,6 +49,9 @@ export class RestApi extends HttpApi.make("veche")
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.
   // The first is innermost: rate limiting runs before request decoding and authentication.
   .middleware(FormBodyErrors)
+  // After the decoding middleware, before the rate limits: the token routes read their own form
+  // body and answer every refusal, a NUL or a wrong media type too, in RFC 6749's shape.
+  .add(OAuthTokenApi)
   .middleware(RateLimit)
   // After the API-wide middleware: an image decodes nothing that can fail, and a page of fifty
   // avatars must not spend the viewer's API rate limit (the CDN of the mirrored platform is apart).

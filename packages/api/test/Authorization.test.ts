@@ -56,7 +56,10 @@ describe("Authorization in the contract", () => {
         "GET /banners/:guild_id/:hash",
         "GET /avatars/:user_id/:hash",
         "GET /user-banners/:user_id/:hash",
-        "GET /app-icons/:application_id/:hash"
+        "GET /app-icons/:application_id/:hash",
+        // the OAuth token routes: the client proves itself in the form body or by HTTP Basic
+        "POST /oauth2/token",
+        "POST /oauth2/token/revoke"
       ].sort()
     )
   })

@@ -22,7 +22,16 @@ import {
 import { ApplicationsRepo } from "./ApplicationsRepo.ts"
 import { BotGuilds } from "./BotGuilds.ts"
 import { BotUsers } from "./BotUsers.ts"
+import { ClientGrants } from "./ClientGrants.ts"
 import { OwnerSecurity } from "./OwnerSecurity.ts"
+
+/** Two hex digests compared in constant time (their length is public: both are SHA-256). */
+const sameDigest = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false
+  let difference = 0
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return difference === 0
+}
 
 export class Applications extends Context.Service<
   Applications,
@@ -54,6 +63,16 @@ export class Applications extends Context.Service<
     ) => Effect.Effect<Redacted.Redacted<string>, NoSuchApplication | NotApplicationOwner>
     /** The application a bot belongs to (its bot user has the application's id). */
     readonly ofBot: (botId: Snowflake.Snowflake) => Effect.Effect<Application, NoSuchApplication>
+    /** Any application by id, whoever owns it (an OAuth client as the consent page shows it). */
+    readonly find: (id: Snowflake.Snowflake) => Effect.Effect<Application, NoSuchApplication>
+    /**
+     * The application when `secret` is its client secret (compared in constant time), none when it
+     * is unknown, has no secret yet, or the secret is wrong.
+     */
+    readonly authenticateClient: (
+      id: Snowflake.Snowflake,
+      secret: Redacted.Redacted<string>
+    ) => Effect.Effect<Option.Option<Application>>
     /** The application whose bot holds this token, none if no bot does. */
     readonly authenticateBot: (token: Redacted.Redacted<string>) => Effect.Effect<Option.Option<Application>>
   }
@@ -67,6 +86,7 @@ export class Applications extends Context.Service<
     | ApplicationIcons
     | BotUsers
     | BotGuilds
+    | ClientGrants
     | OwnerSecurity
     | Snowflake.SnowflakeGenerator
   > = Layer.effect(
@@ -79,6 +99,7 @@ export class Applications extends Context.Service<
       const botUsers = yield* BotUsers
       const botGuilds = yield* BotGuilds
       const security = yield* OwnerSecurity
+      const grants = yield* ClientGrants
       const ids = yield* Snowflake.SnowflakeGenerator
 
       const owned = (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) =>
@@ -116,6 +137,8 @@ export class Applications extends Context.Service<
         const application = yield* owned(ownerId, id)
         // The row goes first: with it the bot token, so the bot cannot act while it is taken out.
         if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()
+        // Then what users granted it: its OAuth tokens stop before anything else is undone.
+        yield* grants.revokeAll(id)
         yield* botGuilds.removeEverywhere(id)
         yield* botUsers.retire(id)
         // Gone with the application: its icon is no longer served.
@@ -163,6 +186,22 @@ export class Applications extends Context.Service<
         return minted.token
       })
 
+      const find = (id: Snowflake.Snowflake) =>
+        Effect.flatMap(repo.findById(id), (found) =>
+          Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new NoSuchApplication())
+        )
+
+      const authenticateClient = Effect.fn("Applications.authenticateClient")(function* (
+        id: Snowflake.Snowflake,
+        secret: Redacted.Redacted<string>
+      ) {
+        const found = yield* repo.findById(id)
+        // The digest is computed either way, so an unknown client costs what a known one does.
+        const presented = yield* secrets.digest(secret)
+        if (Option.isNone(found) || found.value.secretDigest === null) return Option.none()
+        return sameDigest(found.value.secretDigest, presented) ? found : Option.none()
+      })
+
       return Applications.of({
         create,
         list: repo.listByOwner,
@@ -171,10 +210,9 @@ export class Applications extends Context.Service<
         remove,
         resetBotToken,
         resetSecret,
-        ofBot: (botId) =>
-          Effect.flatMap(repo.findById(botId), (found) =>
-            Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new NoSuchApplication())
-          ),
+        find,
+        authenticateClient,
+        ofBot: find,
         // Untraced: every bot request passes here (as Sessions.authenticate for users).
         authenticateBot: (token) => Effect.flatMap(secrets.digest(token), repo.findByBotToken)
       })

@@ -1,7 +1,8 @@
 /**
  * The applications domain as one layer: Applications over its store, the secrets it mints and its
  * setting. Hosts supply the repository, the id generator and the ports other domains answer:
- * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds), ApplicationIcons (media).
+ * BotUsers (users), OwnerSecurity (auth), BotGuilds (guilds), ApplicationIcons (media), ClientGrants
+ * (oauth).
  */
 import type { Snowflake } from "@veche/platform"
 import { Layer } from "effect"
@@ -13,6 +14,7 @@ import type { ApplicationsConfig } from "./ApplicationsConfig.ts"
 import { ApplicationsRepo } from "./ApplicationsRepo.ts"
 import type { BotGuilds } from "./BotGuilds.ts"
 import type { BotUsers } from "./BotUsers.ts"
+import type { ClientGrants } from "./ClientGrants.ts"
 import type { OwnerSecurity } from "./OwnerSecurity.ts"
 
 export type Services = Applications
@@ -31,6 +33,7 @@ export const layer: Layer.Layer<
   | ApplicationIcons
   | BotUsers
   | BotGuilds
+  | ClientGrants
   | OwnerSecurity
   | Snowflake.SnowflakeGenerator
   | SecureRandom.SecureRandom

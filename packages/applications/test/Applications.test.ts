@@ -13,6 +13,7 @@ import { ApplicationsConfig } from "../src/ApplicationsConfig.ts"
 import * as ApplicationsDomain from "../src/ApplicationsDomain.ts"
 import { BotGuilds } from "../src/BotGuilds.ts"
 import { BotUsers } from "../src/BotUsers.ts"
+import { ClientGrants } from "../src/ClientGrants.ts"
 import { OwnerSecurity } from "../src/OwnerSecurity.ts"
 
 /** What the ports were asked, in order. */
@@ -57,6 +58,12 @@ const ports = Layer.mergeAll(
       })
     )
   ),
+  Layer.effect(
+    ClientGrants,
+    Effect.map(Effect.service(Calls), (calls) =>
+      ClientGrants.of({ revokeAll: (id) => Ref.update(calls, (all) => [...all, `revoke grants ${id}`]) })
+    )
+  ),
   Layer.succeed(OwnerSecurity, OwnerSecurity.of({ hasTwoFactor: (userId) => Effect.succeed(userId === secured) }))
 )
 
@@ -93,22 +100,37 @@ describe("Applications", () => {
   })
 
   layer(world(false))((it) => {
-    it.effect("tokens are fresh per reset and found by digest; deletion leaves guilds and retires the bot", () =>
-      Effect.gen(function* () {
-        const applications = yield* Applications
-        const app = yield* applications.create(owner, "Helper")
-        const first = yield* applications.resetBotToken(owner, app.id)
-        const second = yield* applications.resetBotToken(owner, app.id)
-        expect(Redacted.value(first)).toMatch(/^vbt_[A-Za-z0-9_-]{43}$/)
-        expect(yield* applications.authenticateBot(first)).toEqual(Option.none())
-        expect(Option.map(yield* applications.authenticateBot(second), (a) => a.id)).toEqual(Option.some(app.id))
-        expect(Redacted.value(yield* applications.resetSecret(owner, app.id))).toMatch(/^vcs_[A-Za-z0-9_-]{43}$/)
-        expect((yield* Effect.flip(applications.resetSecret(secured, app.id)))._tag).toBe("NotApplicationOwner")
-        expect((yield* Effect.flip(applications.remove(secured, app.id)))._tag).toBe("NoSuchApplication")
-        yield* applications.remove(owner, app.id)
-        expect(yield* applications.authenticateBot(second)).toEqual(Option.none())
-        expect(yield* calls).toEqual([`create ${app.id} Helper`, `leave ${app.id}`, `retire ${app.id}`])
-      })
+    it.effect(
+      "tokens are fresh per reset and found by digest; deletion ends OAuth grants, leaves guilds and retires the bot",
+      () =>
+        Effect.gen(function* () {
+          const applications = yield* Applications
+          const app = yield* applications.create(owner, "Helper")
+          const first = yield* applications.resetBotToken(owner, app.id)
+          const second = yield* applications.resetBotToken(owner, app.id)
+          expect(Redacted.value(first)).toMatch(/^vbt_[A-Za-z0-9_-]{43}$/)
+          expect(yield* applications.authenticateBot(first)).toEqual(Option.none())
+          expect(Option.map(yield* applications.authenticateBot(second), (a) => a.id)).toEqual(Option.some(app.id))
+          expect(yield* applications.authenticateClient(app.id, Redacted.make("vcs_none"))).toEqual(Option.none())
+          const secret = yield* applications.resetSecret(owner, app.id)
+          expect(Redacted.value(secret)).toMatch(/^vcs_[A-Za-z0-9_-]{43}$/)
+          expect(Option.map(yield* applications.authenticateClient(app.id, secret), (a) => a.id)).toEqual(
+            Option.some(app.id)
+          )
+          expect(yield* applications.authenticateClient(app.id, Redacted.make(`${Redacted.value(secret)}x`))).toEqual(
+            Option.none()
+          )
+          expect((yield* Effect.flip(applications.resetSecret(secured, app.id)))._tag).toBe("NotApplicationOwner")
+          expect((yield* Effect.flip(applications.remove(secured, app.id)))._tag).toBe("NoSuchApplication")
+          yield* applications.remove(owner, app.id)
+          expect(yield* applications.authenticateBot(second)).toEqual(Option.none())
+          expect(yield* calls).toEqual([
+            `create ${app.id} Helper`,
+            `revoke grants ${app.id}`,
+            `leave ${app.id}`,
+            `retire ${app.id}`
+          ])
+        })
     )
 
     it.effect(
@@ -133,6 +155,7 @@ describe("Applications", () => {
             `remove ${app.id} one`,
             `remove ${app.id} two`,
             `store ${app.id}`,
+            `revoke grants ${app.id}`,
             `leave ${app.id}`,
             `retire ${app.id}`,
             `remove ${app.id} three`

@@ -12,6 +12,8 @@ export class WebLinks extends Context.Service<
   {
     readonly confirmEmail: (token: string) => string
     readonly resetPassword: (token: string) => string
+    /** The page an OAuth consent without a redirect URI (adding a bot) ends on. */
+    readonly oauthAuthorized: () => string
   }
 >()("@veche/auth/WebLinks") {
   static readonly layer = (webUrl: string): Layer.Layer<WebLinks> => Layer.succeed(WebLinks, WebLinks.make(webUrl))
@@ -25,7 +27,11 @@ export class WebLinks extends Context.Service<
   static readonly makeFrom = (webUrl: () => string): WebLinks["Service"] => {
     const page = (path: string) => (token: string) =>
       `${Urls.withoutTrailingSlashes(webUrl())}${path}?token=${encodeURIComponent(token)}`
-    return WebLinks.of({ confirmEmail: page("/verify-email"), resetPassword: page("/reset-password") })
+    return WebLinks.of({
+      confirmEmail: page("/verify-email"),
+      resetPassword: page("/reset-password"),
+      oauthAuthorized: () => `${Urls.withoutTrailingSlashes(webUrl())}/oauth2/authorized`
+    })
   }
 
   /**

@@ -4,7 +4,8 @@
  * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
  * An application's icon is stored by media (ProfileImages, as `app-icons/{application_id}/{hash}`).
- * Its part of a user's personal data is registered here too (the applications a user owns).
+ * Its part of a user's personal data is registered here too (the applications a user owns). The
+ * OAuth grants a deleted application loses are ended over the OAuth store (its ClientGrants port).
  */
 import {
   ApplicationIcons,
@@ -19,6 +20,7 @@ import {
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { OAuthClientGrants, type OAuthRepo } from "@veche/oauth"
 import type { Snowflake } from "@veche/platform"
 import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
@@ -167,6 +169,7 @@ export const layer: Layer.Layer<
   | Memberships.Memberships
   | PersonalData.PersonalData
   | ProfileImages.ProfileImages
+  | OAuthRepo.OAuthRepo
 > = Layer.provideMerge(personalData, ApplicationsDomain.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
@@ -174,6 +177,7 @@ export const layer: Layer.Layer<
       ownerSecurity,
       botGuilds,
       applicationIcons,
+      OAuthClientGrants.layer,
       ApplicationsConfig.ApplicationsConfig.layerConfig
     )
   )

@@ -7,6 +7,7 @@ import { AuthDomain } from "@veche/auth"
 import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
+import { OAuthDomain } from "@veche/oauth"
 import { PrivacyDomain } from "@veche/privacy"
 import { UserRecords, UsersDomain } from "@veche/users"
 import { Layer } from "effect"
@@ -18,6 +19,7 @@ export type Repositories =
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
+  | OAuthDomain.Repositories
   | DiscoveryDomain.Repositories
 
 /**
@@ -33,6 +35,7 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
   ApplicationsDomain.layerMemoryRepositories,
+  OAuthDomain.layerMemoryRepositories,
   DiscoveryDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),

@@ -14,6 +14,7 @@ import type { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
+import type { OAuthDomain } from "@veche/oauth"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { type Authenticator, SessionAuthenticator } from "@veche/rest"
@@ -22,6 +23,7 @@ import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
+import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
@@ -40,6 +42,7 @@ export type Services =
   | ModerationDomain.Services
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
+  | OAuthDomain.Services
   | DiscoveryDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
@@ -57,6 +60,8 @@ export type Requirements = Repositories | Providers | Configuration
 export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = SessionAuthenticator.layer.pipe(
   // deletion and export: above every domain, reaching each through its part of PersonalData
   Layer.provideMerge(PrivacyDomain.layer),
+  // the OAuth provider (the Authenticator above asks it for OAuth access tokens), over applications
+  Layer.provideMerge(OAuthOnDomains.layer),
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),

@@ -25,8 +25,7 @@ export const TOKEN_PREFIXES = {
   /** An application's OAuth client secret. */
   clientSecret: "vcs_",
 
-  // OAuth 2.0 sign-in (the OAuth provider's OAuthSecrets, built on branch h18-oauth): declared here
-  // ahead of it, so its tokens are checked against every other kind from the start.
+  // OAuth 2.0 sign-in (@veche/oauth OAuthSecrets)
   /** An OAuth access token (`Authorization: Bearer …`, only `GET /users/@me`). */
   oauthAccess: "voa_",
   /** An OAuth refresh token. */

@@ -4,11 +4,16 @@
  * (clients then log in or refresh); anything malformed or not valid answers 401 50014. Bot libraries drop their token on any 401, which is
  * what we want for both. Each outcome is told to `KnownTokens`, so the rate limiter gives a header
  * its own counters only after it authenticated.
+ *
+ * OAuth access tokens (`Bearer voa_…`) authenticate only on routes annotated `AdmitsOAuthTokens`
+ * (GET /users/@me); on every other route they answer exactly as an invalid token (401 50014). The
+ * annotation is read only for such a principal, so session and bot requests pay nothing for it.
  */
 import { Authorization, Principal } from "@veche/api"
 import { type Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
-import { Clock, Effect, Layer, Redacted, Result } from "effect"
+import { Clock, Context, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
+import type { HttpApiEndpoint } from "effect/http-api"
 import { Authenticator, type Scheme } from "./Authenticator.ts"
 import * as AuthRefusals from "./handlers/AuthRefusals.ts"
 import { KnownTokens } from "./KnownTokens.ts"
@@ -47,17 +52,27 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
         .pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
     }
 
+    // An OAuth token where the route does not take one, or without the scope it asks, is no
+    // credential at all here.
+    const admitted = (outcome: Outcome, endpoint: HttpApiEndpoint.Top): Outcome => {
+      if (Result.isFailure(outcome) || outcome.success.oauth === undefined) return outcome
+      const scope = Context.get(endpoint.annotations, Authorization.AdmitsOAuthTokens)
+      return scope !== undefined && outcome.success.oauth.scopes.includes(scope)
+        ? outcome
+        : Result.fail(unstacked(() => new InvalidAuthenticationToken()))
+    }
+
     // HttpApi tries one function per security scheme in turn. The first does the whole job from
     // the raw header (so `Bot` tokens, malformed and missing headers are classified exactly once)
     // and leaves a failed outcome for the second, which only repeats it.
     const outcomes = new WeakMap<HttpServerRequest.HttpServerRequest, Outcome>()
     const run =
       (reuse: boolean) =>
-      <A, E, R>(httpEffect: Effect.Effect<A, E, R>) =>
+      <A, E, R>(httpEffect: Effect.Effect<A, E, R>, options: { readonly endpoint: HttpApiEndpoint.Top }) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const reused = reuse ? outcomes.get(request) : undefined
-          const outcome = reused ?? (yield* authenticate(request))
+          const outcome = admitted(reused ?? (yield* authenticate(request)), options.endpoint)
           const header = request.headers.authorization
           if (Result.isFailure(outcome)) {
             outcomes.set(request, outcome)

@@ -23,6 +23,7 @@ import { ErrorBody } from "@veche/errors"
 import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Moderation } from "@veche/moderation"
+import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
 import { RouteLimiter } from "@veche/ratelimit"
@@ -56,6 +57,8 @@ import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as MembersHandlers from "./handlers/MembersHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
+import * as OAuthHandlers from "./handlers/OAuthHandlers.ts"
+import * as OAuthTokenHandlers from "./handlers/OAuthTokenHandlers.ts"
 import * as RolesHandlers from "./handlers/RolesHandlers.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
@@ -109,6 +112,8 @@ export const services = [
   Channels.Channels,
   Invites.Invites,
   Applications.Applications,
+  Authorizations.Authorizations,
+  OAuthTokens.OAuthTokens,
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers
@@ -150,6 +155,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
+  | HttpApiGroup.Service<"veche", "oauth">
+  | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "discoveryPublic">
   | HttpApiGroup.Service<"veche", "discovery">
   | HttpApiGroup.Service<"veche", "media">
@@ -188,6 +195,8 @@ export const handlers: Layer.Layer<
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),

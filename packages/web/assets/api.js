@@ -11,13 +11,19 @@ export const linkToken = () => {
   return token === null || token.trim() === "" ? null : token.trim()
 }
 
-/** POSTs a JSON body; resolves to `{status, body}`, or `{status: 0}` when the server could not be reached. */
-export const post = async (path, body) => {
+/**
+ * Calls the API: `method` on `path` (under the base), with a JSON body and a bearer token when
+ * given; resolves to `{status, body}`, or `{status: 0}` when the server could not be reached.
+ */
+export const call = async (method, path, { body, token } = {}) => {
   try {
+    const headers = {}
+    if (body !== undefined) headers["content-type"] = "application/json"
+    if (token !== undefined && token !== null) headers.authorization = `Bearer ${token}`
     const response = await fetch(`${apiBase()}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       credentials: "omit",
       referrerPolicy: "no-referrer",
       cache: "no-store"
@@ -35,6 +41,9 @@ export const post = async (path, body) => {
   }
 }
 
+/** POSTs a JSON body without credentials (the letters' pages: the link's token is the credential). */
+export const post = (path, body) => call("POST", path, { body })
+
 export const LINK_INCOMPLETE =
   "This link is incomplete: the address has no token. Open the link from the letter again, or copy the whole address into your browser."
 
@@ -42,7 +51,7 @@ const LINK_INVALID =
   "This link does not work any more: it has expired, has already been used, or a newer letter replaced it. Ask for a new letter and use the link in the newest one."
 
 /** Every field message in a 50035 answer's `errors` tree, labelled by the field's name. */
-const fieldMessages = (errors, labels, path = []) => {
+export const fieldMessages = (errors, labels, path = []) => {
   if (errors === null || typeof errors !== "object") return []
   const own = Array.isArray(errors._errors)
     ? errors._errors.map((e) => ({ field: path.join("."), message: String(e?.message ?? "") }))

@@ -2,8 +2,8 @@
  * A page of the web front end that the API links to: its path and the HTML file in the package's
  * assets/ folder. A page's script and style are files beside it, served from `ASSETS_PATH`.
  *
- * Adding a page (the OAuth consent page, say): put `name.html` and `name.js` in assets/, add an
- * entry to `all`. The routes, headers and tests pick it up from here.
+ * Adding a page: put `name.html` and `name.js` in assets/, add an entry to `all` (and the script
+ * to `assets`). The routes, headers and tests pick it up from here.
  */
 
 export interface Page {
@@ -19,7 +19,16 @@ export const verifyEmail: Page = { path: "/verify-email", file: "verify-email.ht
 /** `SERVICE_WEB_URL/reset-password?token=…`: the link in a password recovery letter. */
 export const resetPassword: Page = { path: "/reset-password", file: "reset-password.html" }
 
-export const all: ReadonlyArray<Page> = [verifyEmail, resetPassword]
+/**
+ * `{web_url}/oauth2/authorize?client_id=…`: where the API's OAuth sends a browser; the consent
+ * page signs in, shows what the application asks and sends the answer.
+ */
+export const oauth2Authorize: Page = { path: "/oauth2/authorize", file: "oauth2-authorize.html" }
+
+/** `{web_url}/oauth2/authorized`: where a bot-only authorisation without redirect_uri ends. */
+export const oauth2Authorized: Page = { path: "/oauth2/authorized", file: "oauth2-authorized.html" }
+
+export const all: ReadonlyArray<Page> = [verifyEmail, resetPassword, oauth2Authorize, oauth2Authorized]
 
 /** Scripts and the style sheet of the pages; the pages load them from here (no inline script). */
 export const ASSETS_PATH = "/web-assets"
@@ -30,5 +39,7 @@ export const assets: Readonly<Record<string, string>> = {
   "icon.svg": "image/svg+xml",
   "api.js": "text/javascript; charset=utf-8",
   "verify-email.js": "text/javascript; charset=utf-8",
-  "reset-password.js": "text/javascript; charset=utf-8"
+  "reset-password.js": "text/javascript; charset=utf-8",
+  "oauth2-authorize.js": "text/javascript; charset=utf-8",
+  "permissions.js": "text/javascript; charset=utf-8"
 }

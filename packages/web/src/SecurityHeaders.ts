@@ -5,24 +5,28 @@
  */
 
 /** For the pages: the strict policy, nothing stored. */
-export const forPage = (apiOrigin: string | undefined): Record<string, string> => ({
-  "content-security-policy": [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self'",
-    `connect-src 'self'${apiOrigin === undefined ? "" : ` ${apiOrigin}`}`,
-    // The forms are sent by the script (fetch), never by the browser itself.
-    "form-action 'none'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'"
-  ].join("; "),
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store",
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  "cross-origin-opener-policy": "same-origin"
-})
+export const forPage = (apiOrigin: string | undefined): Record<string, string> => {
+  const api = apiOrigin === undefined ? "" : ` ${apiOrigin}`
+  return {
+    "content-security-policy": [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      // The API's media routes (an application's icon, the person's avatar on the consent page).
+      `img-src 'self'${api}`,
+      `connect-src 'self'${api}`,
+      // The forms are sent by the script (fetch), never by the browser itself.
+      "form-action 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'"
+    ].join("; "),
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "cross-origin-opener-policy": "same-origin"
+  }
+}
 
 /** For scripts and the style sheet: the same, except that a browser may keep them (they hold no secret). */
 export const forAsset: Record<string, string> = {

@@ -68,18 +68,21 @@ const attribute = (value: string) =>
   value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(">", "&gt;")
 
 /**
- * Each page's HTML with the API's base filled in (`{{api_base}}`, read by the scripts from a meta
- * tag).
+ * Each page's HTML with the API's base and the captcha provider filled in (`{{api_base}}`,
+ * `{{captcha}}`, read by the scripts from meta tags).
  */
 const pageResponses = Effect.fn("WebPageFiles.pageResponses")(function* (config: WebPagesConfig["Service"], dir: URL) {
   const headers = SecurityHeaders.forPage(config.apiOrigin)
   return yield* Effect.forEach(Page.all, (page) =>
     Effect.map(asset(dir, page.file), (html) => ({
       page,
-      response: HttpServerResponse.text(html.replaceAll("{{api_base}}", attribute(config.apiBase)), {
-        contentType: "text/html; charset=utf-8",
-        headers
-      })
+      response: HttpServerResponse.text(
+        html.replaceAll("{{api_base}}", attribute(config.apiBase)).replaceAll("{{captcha}}", attribute(config.captcha)),
+        {
+          contentType: "text/html; charset=utf-8",
+          headers
+        }
+      )
     }))
   )
 })

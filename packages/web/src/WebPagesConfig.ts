@@ -14,19 +14,28 @@ export class WebPagesConfig extends Context.Service<
     readonly apiBase: string
     /** The API's origin when it is another one (the pages' Content-Security-Policy lets them call it). */
     readonly apiOrigin: string | undefined
+    /**
+     * The API's captcha provider (`SERVICE_CAPTCHA_PROVIDER`). The consent page signs in; with the
+     * `dev` provider (any token passes) it sends a token, with a real one it has no widget to show
+     * and relies on the first attempt from an address being free.
+     */
+    readonly captcha: string
   }
 >()("@veche/web/WebPagesConfig") {
-  static readonly make = (apiBase: string = DEFAULT_API_BASE): WebPagesConfig["Service"] => {
+  static readonly make = (apiBase: string = DEFAULT_API_BASE, captcha = "dev"): WebPagesConfig["Service"] => {
     let base = apiBase
     while (base.endsWith("/")) base = base.slice(0, -1)
     const origin = /^https?:\/\//.test(base) ? new URL(base).origin : undefined
-    return WebPagesConfig.of({ apiBase: base, apiOrigin: origin })
+    return WebPagesConfig.of({ apiBase: base, apiOrigin: origin, captcha })
   }
 
-  static readonly layer = (apiBase?: string): Layer.Layer<WebPagesConfig> =>
-    Layer.succeed(WebPagesConfig, WebPagesConfig.make(apiBase))
+  static readonly layer = (apiBase?: string, captcha?: string): Layer.Layer<WebPagesConfig> =>
+    Layer.succeed(WebPagesConfig, WebPagesConfig.make(apiBase, captcha))
 
-  /** `SERVICE_WEB_API_URL`: a same-origin path or an http(s) URL; default `/api/v10`. */
+  /**
+   * `SERVICE_WEB_API_URL`: a same-origin path or an http(s) URL; default `/api/v10`.
+   * `SERVICE_CAPTCHA_PROVIDER` as the API reads it (default `dev`; the platform checks its values).
+   */
   static readonly layerConfig: Layer.Layer<WebPagesConfig, Config.ConfigError> = Layer.effect(
     WebPagesConfig,
     Effect.gen(function* () {
@@ -38,7 +47,8 @@ export class WebPagesConfig extends Context.Service<
           })
         )
       }
-      return WebPagesConfig.make(url)
+      const captcha = yield* Config.String("SERVICE_CAPTCHA_PROVIDER").pipe(Config.withDefault("dev"))
+      return WebPagesConfig.make(url, captcha)
     })
   )
 }

@@ -14,7 +14,7 @@ const load = (env: Record<string, string>) =>
 describe("WebPagesConfig", () => {
   it.effect("defaults to the API of the same origin", () =>
     Effect.gen(function* () {
-      expect(yield* load({})).toMatchObject({ apiBase: "/api/v10", apiOrigin: undefined })
+      expect(yield* load({})).toMatchObject({ apiBase: "/api/v10", apiOrigin: undefined, captcha: "dev" })
       expect(SecurityHeaders.forPage(undefined)["content-security-policy"]).toContain("connect-src 'self';")
     })
   )
@@ -23,9 +23,15 @@ describe("WebPagesConfig", () => {
     Effect.gen(function* () {
       const config = yield* load({ SERVICE_WEB_API_URL: "https://api.example.org/api/v10//" })
       expect(config).toMatchObject({ apiBase: "https://api.example.org/api/v10", apiOrigin: "https://api.example.org" })
-      expect(SecurityHeaders.forPage(config.apiOrigin)["content-security-policy"]).toContain(
-        "connect-src 'self' https://api.example.org;"
-      )
+      const policy = SecurityHeaders.forPage(config.apiOrigin)["content-security-policy"]
+      expect(policy).toContain("connect-src 'self' https://api.example.org;")
+      expect(policy).toContain("img-src 'self' https://api.example.org;")
+    })
+  )
+
+  it.effect("the consent page learns the API's captcha provider", () =>
+    Effect.gen(function* () {
+      expect(yield* load({ SERVICE_CAPTCHA_PROVIDER: "hcaptcha" })).toMatchObject({ captcha: "hcaptcha" })
     })
   )
 

@@ -16,3 +16,10 @@ export type Public<Id extends string, R> = Layer.Layer<
 
 /** A group whose routes take credentials: `Authorization` runs on every route too. */
 export type Authorized<Id extends string, R> = Public<Id, R | Authorization.Authorization>
+
+/** A group outside the decoding middleware (it reads its own body): rate limits only. */
+export type RateLimited<Id extends string, R> = Layer.Layer<
+  HttpApiGroup.Service<"veche", Id>,
+  never,
+  R | RateLimit.RateLimit
+>

@@ -76,7 +76,13 @@ export const layer: GroupLayer.Authorized<
     return handlers
       .handle("me", () =>
         Effect.flatMap(Principal.CurrentPrincipal, (principal) =>
-          currentUser(principal.userId, principal.kind === "bot")
+          Effect.map(currentUser(principal.userId, principal.kind === "bot"), (user) => {
+            if (principal.oauth === undefined) return user
+            // An application granted `identify` sees who the user is, not how to reach them (the
+            // mirrored platform gives the e-mail only under an `email` scope, which is not offered).
+            const { email_pending: _pending, ...identity } = user
+            return { ...identity, email: null, phone: null }
+          })
         )
       )
       .handle("updateMe", ({ payload }) =>
