@@ -1,5 +1,5 @@
 /**
- * DiscoveryRepo on PostgreSQL (`discovery_listings`, `discovery_reports`, migration 0021).
+ * DiscoveryRepo on PostgreSQL (`discovery_listings`, `discovery_reports`, migration 0022).
  *
  * - Publication takes an advisory lock on the owner (in its own namespace) in one transaction, so
  *   concurrent publications count what the others inserted: at most three public guilds per owner.
@@ -58,7 +58,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
-    // Where pg_trgm lives (migration 0021 put it in veche_extensions unless it was already elsewhere).
+    // Where pg_trgm lives (migration 0022 put it in veche_extensions unless it was already elsewhere).
     const [found] = yield* sql<{ readonly schema: string }>`
       SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
       WHERE e.extname = 'pg_trgm'`.pipe(Effect.orDie)
