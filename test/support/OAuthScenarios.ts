@@ -251,6 +251,11 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               [{ code_challenge_method: "S256" }, "code_challenge"],
               [{ code_challenge: "short", code_challenge_method: "S256" }, "code_challenge"]
             ]
+            // a code needs response_type=code (only a bot invitation may leave it out)
+            expect(yield* consent(token, { ...base, response_type: undefined })).toMatchObject({
+              status: 400,
+              body: { code: 50035, errors: { response_type: expect.anything() } }
+            })
             for (const [extra, field] of fields) {
               const refused = yield* consent(token, { ...base, ...extra })
               expect(refused.status, field).toBe(400)
@@ -321,10 +326,11 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
                 { authorize: true, guild_id: other.id }
               )).status
             ).toBe(403)
-            // Send Messages (2048) and Administrator (8): the admin owns the guild, so both are theirs
+            // Send Messages (2048) and Administrator (8): the admin owns the guild, so both are theirs.
+            // The link as bot libraries generate it: no response_type for a bot invitation.
             const added = yield* consent(
               admin.access_token,
-              { client_id: app.id, scope: "bot", permissions: "2056" },
+              { client_id: app.id, scope: "bot", permissions: "2056", response_type: undefined },
               { authorize: true, guild_id: guild.id }
             )
             expect(added).toMatchObject({ status: 200, body: { location: `${WEB_URL}/oauth2/authorized` } })

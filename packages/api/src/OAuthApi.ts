@@ -66,7 +66,11 @@ export const PermissionsQuery = Schema.String.pipe(
 /** The authorization request, as the consent page receives it and passes it on. */
 export const AuthorizeQuery = {
   client_id: Snowflake.Snowflake,
-  response_type: Schema.Literal("code"),
+  /**
+   * Required for a code (scope `identify`); a bot invitation (scope `bot` alone) may leave it out,
+   * as the links bot libraries generate do (`?client_id=…&permissions=…&scope=bot`).
+   */
+  response_type: Schema.optionalKey(Schema.Literal("code")),
   scope: ScopeList,
   redirect_uri: Schema.optionalKey(Fields.lengthAtMost(2048)),
   state: Schema.optionalKey(Fields.lengthAtMost(2048)),

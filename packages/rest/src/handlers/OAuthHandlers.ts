@@ -20,8 +20,15 @@ type Query = Schema.Struct<typeof OAuthApi.AuthorizeQuery>["Type"]
 
 const required = (field: string) => InvalidFormBody.field([field], FormCode.BaseTypeRequired, "This field is required")
 
-/** The authorization request the domain judges; a challenge without its method (or the reverse) is 50035. */
+/**
+ * The authorization request the domain judges; a challenge without its method (or the reverse) is
+ * 50035, and so is a request for a code without `response_type=code` (only a bot invitation, scope
+ * `bot` alone, may leave it out).
+ */
 const requestOf = (query: Query): Effect.Effect<Authorizations.Request, InvalidFormBody> => {
+  if (query.response_type === undefined && query.scope.some((scope) => scope !== "bot")) {
+    return Effect.fail(required("response_type"))
+  }
   if (query.code_challenge !== undefined && query.code_challenge_method === undefined) {
     return Effect.fail(required("code_challenge_method"))
   }
