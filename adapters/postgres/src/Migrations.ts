@@ -25,6 +25,7 @@ import sessionSweep0018 from "./migrations/0018_session_sweep.ts"
 import applications0019 from "./migrations/0019_applications.ts"
 import userBots0020 from "./migrations/0020_user_bots.ts"
 import oauth0021 from "./migrations/0021_oauth.ts"
+import discovery0022 from "./migrations/0022_discovery.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -47,7 +48,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0018_session_sweep": sessionSweep0018,
   "0019_applications": applications0019,
   "0020_user_bots": userBots0020,
-  "0021_oauth": oauth0021
+  "0021_oauth": oauth0021,
+  "0022_discovery": discovery0022
 })
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
 import type { ModerationDomain } from "@veche/moderation"
 import type { OAuthDomain } from "@veche/oauth"
@@ -14,6 +15,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
+import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgOAuthRepositories from "./PgOAuthRepositories.ts"
@@ -28,7 +30,8 @@ export const layer: Layer.Layer<
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
-  | OAuthDomain.Repositories,
+  | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -38,5 +41,6 @@ export const layer: Layer.Layer<
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
   PgApplicationsRepositories.layer,
-  PgOAuthRepositories.layer
+  PgOAuthRepositories.layer,
+  PgDiscoveryRepositories.layer
 )

@@ -4,6 +4,7 @@
  */
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
+import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { OAuthDomain } from "@veche/oauth"
@@ -19,6 +20,7 @@ export type Repositories =
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
   | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -33,7 +35,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
   ApplicationsDomain.layerMemoryRepositories,
-  OAuthDomain.layerMemoryRepositories
+  OAuthDomain.layerMemoryRepositories,
+  DiscoveryDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

@@ -10,6 +10,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { ModerationDomain } from "@veche/moderation"
@@ -21,6 +22,7 @@ import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
+import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
@@ -41,6 +43,7 @@ export type Services =
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
   | OAuthDomain.Services
+  | DiscoveryDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -62,6 +65,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),
+  // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
+  // the accounts domain whether an owner has 2FA
+  Layer.provideMerge(DiscoveryOnDomains.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
