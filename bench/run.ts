@@ -7,6 +7,11 @@
  *   BENCH_SECONDS (10)  BENCH_REPS (3)  BENCH_CONNECTIONS (50)  BENCH_WARMUP_SECONDS (3)
  *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder; either way
  *   the run works in a fresh schema, dropped at the end.
+ *   BENCH_ONLY: a comma-separated subset of the scenarios version, limiter, login, refresh, me
+ *   (profiling one path); BENCH_PROFILE_DIR: servers write V8 CPU profiles there when they stop;
+ *   BENCH_LOG_DIR: servers' stdout (the access log) goes to <name>.log there.
+ *
+ * A run with any failed or non-2xx answer (warm-up included) stops the bench with what was answered.
  */
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -27,15 +32,30 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3)
 const ROOT = path.resolve(import.meta.dirname, "..")
 const TIMING: Compare.Timing = { seconds: SECONDS, warmup: WARMUP, reps: REPS }
+const SCENARIOS = ["version", "limiter", "login", "refresh", "me"] as const
+const ONLY = (process.env.BENCH_ONLY ?? SCENARIOS.join(",")).split(",").map((name) => name.trim())
+for (const name of ONLY) {
+  if (!(SCENARIOS as ReadonlyArray<string>).includes(name)) throw new Error(`BENCH_ONLY: unknown scenario ${name}`)
+}
+const wanted = (scenario: (typeof SCENARIOS)[number]) => ONLY.includes(scenario)
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-"))
 chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres` and must enter it
 
-/** A side driven by autocannon at the bench's concurrency. */
+/**
+ * A side driven by autocannon at the bench's concurrency against `server`, whose CPU time per
+ * answered request is measured over the run too.
+ */
 const autocannon =
-  (url: string, request: Load.Request = {}): Compare.Side =>
-  (seconds) =>
-    Load.run(url, { connections: CONNECTIONS, seconds, ...request })
+  (server: Processes.Running, url: string, request: Load.Request = {}): Compare.Side =>
+  async (seconds) => {
+    const before = server.cpuMs()
+    const result = await Load.run(url, { connections: CONNECTIONS, seconds, ...request })
+    const answered = result.rps * seconds
+    const cpuUsPerRequest =
+      answered > 0 ? Number((((server.cpuMs() - before) * 1000) / answered).toFixed(1)) : undefined
+    return cpuUsPerRequest === undefined ? result : { ...result, cpuUsPerRequest }
+  }
 
 // Limits far above what the load generator can reach: the limiter does all its work, never refuses.
 // `default` is the bucket of every route the table does not name (@me, the auth routes).
@@ -108,6 +128,14 @@ const main = async () => {
   let database: Database.Database | undefined
   try {
     database = await Database.open(path.join(dataDir, "pg"))
+    // The auth scenarios: a dev server (its outbox gives the registration code back), route limits
+    // off for throughput. Login's own protections stay on: the captcha is answered on every request.
+    const auth = await startVeche("veche-auth", database, { SERVICE_ENV: "dev", SERVICE_RATE_LIMITS_ENABLED: "false" })
+    servers.push(auth)
+    // One account per connection, each from its own address (see Accounts): N people logging in.
+    // Before the other servers start: every node runs the delivery worker of the shared queue, and
+    // a code another node sent would land in that node's outbox, not in this one's.
+    if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
     const floor = await startFloor("floor", "version.ts", "/api/v10/version")
     servers.push(floor)
     const framework = await startFloor("httpapi", "httpapi.ts", "/api/v10/version")
@@ -118,10 +146,6 @@ const main = async () => {
     servers.push(limiterOff)
     const limiterRedis = await startVeche("limiter-redis", database, { ...UNREACHABLE_LIMITS, REDIS_URL })
     servers.push(limiterRedis)
-    // The auth scenarios: a dev server (its outbox gives the registration code back), route limits
-    // off for throughput. Login's own protections stay on: the captcha is answered on every request.
-    const auth = await startVeche("veche-auth", database, { SERVICE_ENV: "dev", SERVICE_RATE_LIMITS_ENABLED: "false" })
-    servers.push(auth)
     const meFloor = await startFloor("floor-me", "me.ts", "/ready", {
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: database.schema
@@ -132,73 +156,91 @@ const main = async () => {
 
     const rows: Array<{ row: Compare.Row; target: Report.Target; extra?: string }> = []
     const version = `/api/v10/version`
-    rows.push({
-      row: await Compare.measure(
+    if (wanted("version")) {
+      const ours = await Compare.measure(
         "GET /api/v10/version",
         TIMING,
-        autocannon(`${veche.base}${version}`),
-        autocannon(`${floor.base}${version}`)
-      ),
-      target: { minRatio: 0.8 }
-    })
-    // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
-    const bare = await Compare.measure(
-      "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
-      TIMING,
-      autocannon(`${framework.base}${version}`),
-      autocannon(`${floor.base}${version}`)
-    )
-    const ofBare = ((rows[0]?.row.veche.rps ?? Number.NaN) / bare.veche.rps).toFixed(2)
-    rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
-    const memoryLimiter = await Compare.measure(
-      "rate limiter, memory store (vs limiting off)",
-      TIMING,
-      autocannon(`${veche.base}${version}`),
-      autocannon(`${limiterOff.base}${version}`)
-    )
-    const redisLimiter = await Compare.measure(
-      "rate limiter, Redis store (vs limiting off)",
-      TIMING,
-      autocannon(`${limiterRedis.base}${version}`),
-      autocannon(`${limiterOff.base}${version}`)
-    )
-    for (const row of [memoryLimiter, redisLimiter]) {
-      const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
-      rows.push({ row, target: { note: "report added µs/request" }, extra })
+        autocannon(veche, `${veche.base}${version}`),
+        autocannon(floor, `${floor.base}${version}`)
+      )
+      rows.push({ row: ours, target: { minRatio: 0.8 } })
+      // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
+      const bare = await Compare.measure(
+        "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
+        TIMING,
+        autocannon(framework, `${framework.base}${version}`),
+        autocannon(floor, `${floor.base}${version}`)
+      )
+      const ofBare = (ours.veche.rps / bare.veche.rps).toFixed(2)
+      rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
+    }
+    let limiter: Record<string, string | number> | undefined
+    if (wanted("limiter")) {
+      const memoryLimiter = await Compare.measure(
+        "rate limiter, memory store (vs limiting off)",
+        TIMING,
+        autocannon(veche, `${veche.base}${version}`),
+        autocannon(limiterOff, `${limiterOff.base}${version}`)
+      )
+      const redisLimiter = await Compare.measure(
+        "rate limiter, Redis store (vs limiting off)",
+        TIMING,
+        autocannon(limiterRedis, `${limiterRedis.base}${version}`),
+        autocannon(limiterOff, `${limiterOff.base}${version}`)
+      )
+      for (const row of [memoryLimiter, redisLimiter]) {
+        const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
+        rows.push({ row, target: { note: "report added µs/request" }, extra })
+      }
+      limiter = {
+        scenario: "rate limiter added µs/request",
+        memory_server_us: addedServerMicros(memoryLimiter),
+        memory_latency_us: addedLatencyMicros(memoryLimiter),
+        redis_server_us: addedServerMicros(redisLimiter),
+        redis_latency_us: addedLatencyMicros(redisLimiter)
+      }
     }
 
-    await Accounts.register(auth.base)
-    rows.push({
-      row: await Compare.measure(
-        "POST /api/v10/auth/login (argon2id; floor: bare verify loop)",
-        TIMING,
-        autocannon(`${auth.base}/api/v10/auth/login`, { method: "POST", json: Accounts.LOGIN_BODY }),
-        argon2Floor
-      ),
-      target: { minRatio: 0.9, maxP99Ms: 100 }
-    })
-
-    const chains = await RefreshChains.start(auth.base, CONNECTIONS, () => Accounts.login(auth.base))
-    try {
+    if (wanted("login")) {
       rows.push({
-        row: await Compare.measure(`POST /api/v10/auth/refresh (${CONNECTIONS} chains)`, TIMING, chains.run),
-        target: { note: "report req/s and p99" }
+        row: await Compare.measure(
+          `POST /api/v10/auth/login (argon2id; ${CONNECTIONS} accounts, one per connection and address; floor: bare verify loop)`,
+          TIMING,
+          autocannon(auth, `${auth.base}/api/v10/auth/login`, {
+            method: "POST",
+            perConnection: Accounts.loginConnection
+          }),
+          argon2Floor
+        ),
+        target: { minRatio: 0.9, maxP99Ms: 100 }
       })
-    } finally {
-      chains.close()
     }
 
-    const me = "/api/v10/users/@me"
-    const bearer = { headers: { authorization: `Bearer ${(await Accounts.login(auth.base)).access_token}` } }
-    rows.push({
-      row: await Compare.measure(
-        "GET /api/v10/users/@me (floor: node:http + pg)",
-        TIMING,
-        autocannon(`${veche.base}${me}`, bearer),
-        autocannon(`${meFloor.base}${me}`, bearer)
-      ),
-      target: { minRatio: 1.0, maxP99Ms: 10 }
-    })
+    if (wanted("refresh")) {
+      const chains = await RefreshChains.start(auth.base, CONNECTIONS, (index) => Accounts.login(auth.base, index))
+      try {
+        rows.push({
+          row: await Compare.measure(`POST /api/v10/auth/refresh (${CONNECTIONS} chains)`, TIMING, chains.run),
+          target: { note: "report req/s and p99" }
+        })
+      } finally {
+        chains.close()
+      }
+    }
+
+    if (wanted("me")) {
+      const me = "/api/v10/users/@me"
+      const bearer = { headers: { authorization: `Bearer ${(await Accounts.login(auth.base)).access_token}` } }
+      rows.push({
+        row: await Compare.measure(
+          "GET /api/v10/users/@me (floor: node:http + pg)",
+          TIMING,
+          autocannon(veche, `${veche.base}${me}`, bearer),
+          autocannon(meFloor, `${meFloor.base}${me}`, bearer)
+        ),
+        target: { minRatio: 1.0, maxP99Ms: 10 }
+      })
+    }
 
     // After all of its load (version, limiter, @me); the auth server after login and refresh.
     const loadedVeche = await veche.rssMb()
@@ -211,7 +253,7 @@ const main = async () => {
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))
     console.log(
-      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | idle <= 150 MB, loaded <= 250 MB |`
+      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | | idle <= 150 MB, loaded <= 250 MB |`
     )
     const memory = {
       scenario: "memory",
@@ -221,14 +263,7 @@ const main = async () => {
       floor_idle_mb: idleFloor,
       floor_loaded_mb: loadedFloor
     }
-    const limiter = {
-      scenario: "rate limiter added µs/request",
-      memory_server_us: addedServerMicros(memoryLimiter),
-      memory_latency_us: addedLatencyMicros(memoryLimiter),
-      redis_server_us: addedServerMicros(redisLimiter),
-      redis_latency_us: addedLatencyMicros(redisLimiter)
-    }
-    const results = [...rows.map(({ row }) => Report.result(row)), memory, limiter]
+    const results = [...rows.map(({ row }) => Report.result(row)), memory, ...(limiter === undefined ? [] : [limiter])]
     writeFileSync(path.join(ROOT, "bench/results.json"), `${JSON.stringify(results, null, 2)}\n`)
     console.log("\nwritten: bench/results.json")
   } finally {

@@ -1,12 +1,26 @@
 /**
- * The account the auth scenarios log in with, made the way a person makes one: through the HTTP API
+ * The accounts the auth scenarios log in with, made the way people make them: through the HTTP API
  * of a dev server (the code is read back from its dev outbox, GET /dev/outbox). Every request after
  * the first from an address needs a captcha; the dev captcha accepts any non-empty token.
+ *
+ * One account per connection, each from an address of its own (`X-Forwarded-For`, believed from
+ * the loopback proxy by default), as N people logging in would be. Not one account from one
+ * address N times over: login counts every attempt in flight against the failed-login limits before
+ * it judges the password (so parallel wrong guesses cannot pass the cap), which refuses an eleventh
+ * concurrent attempt on one account from one address with 429 whatever its password.
  */
 
-export const PHONE = "+79991234567"
 export const PASSWORD = "bench-password-1"
 export const CAPTCHA = "bench"
+
+/** The phone of account `index` (Russian mobile numbers, distinct up to a million accounts). */
+export const phoneOf = (index: number): string =>
+  `+7999${String(1_000_000 + index)
+    .slice(1)
+    .padStart(7, "0")}`
+/** The address account `index` logs in from (TEST-NET-2 and -3, 508 addresses, then repeating). */
+export const addressOf = (index: number): string =>
+  `${index % 2 === 0 ? "198.51.100" : "203.0.113"}.${1 + (Math.floor(index / 2) % 254)}`
 
 /** What every successful login, registration and refresh answers. */
 export interface TokenPair {
@@ -14,40 +28,89 @@ export interface TokenPair {
   readonly refresh_token: string
 }
 
-const call = async <A>(base: string, method: "GET" | "POST", route: string, body?: unknown): Promise<A> => {
+const call = async <A>(
+  base: string,
+  method: "GET" | "POST",
+  route: string,
+  body?: unknown,
+  address?: string
+): Promise<A> => {
   const response = await fetch(`${base}/api/v10${route}`, {
     method,
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(address === undefined ? {} : { "x-forwarded-for": address })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   const text = await response.text()
   if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`)
   return JSON.parse(text) as A
 }
 
-/** Registers PHONE with PASSWORD on `base`, a dev server with route limits off. */
-export const register = async (base: string): Promise<TokenPair> => {
-  const started = await call<{ verification_id: string }>(base, "POST", "/auth/register/phone", {
-    phone: PHONE,
-    captcha_token: CAPTCHA
-  })
-  const outbox = await call<{ messages: ReadonlyArray<{ code?: string }> }>(
-    base,
-    "GET",
-    `/dev/outbox?to=${encodeURIComponent(PHONE)}`
-  )
-  const code = outbox.messages.at(-1)?.code
-  if (code === undefined) throw new Error(`the dev outbox holds no code for ${PHONE}`)
-  return call<TokenPair>(base, "POST", "/auth/register/verify", {
-    verification_id: started.verification_id,
-    code,
-    username: "bench_user",
-    password: PASSWORD,
-    date_of_birth: "2000-01-01",
-    consent: true
-  })
+/**
+ * The code last sent to `phone`, from the dev outbox. Codes go out through the delivery queue's
+ * worker, which may not have run yet on a busy machine: asked again for up to 30 s.
+ */
+const codeFor = async (base: string, phone: string): Promise<string> => {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const outbox = await call<{ messages: ReadonlyArray<{ code?: string }> }>(
+      base,
+      "GET",
+      `/dev/outbox?to=${encodeURIComponent(phone)}`
+    )
+    const code = outbox.messages.at(-1)?.code
+    if (code !== undefined) return code
+    if (Date.now() > deadline) throw new Error(`the dev outbox holds no code for ${phone} after 30 s`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
-/** The login request of the login scenario, as sent on every connection. */
-export const LOGIN_BODY = { login: PHONE, password: PASSWORD, captcha_token: CAPTCHA }
+/** Registers account `index` on `base`, a dev server with route limits off, from its own address. */
+export const register = async (base: string, index: number): Promise<TokenPair> => {
+  const phone = phoneOf(index)
+  const address = addressOf(index)
+  const started = await call<{ verification_id: string }>(
+    base,
+    "POST",
+    "/auth/register/phone",
+    { phone, captcha_token: CAPTCHA },
+    address
+  )
+  const code = await codeFor(base, phone)
+  return call<TokenPair>(
+    base,
+    "POST",
+    "/auth/register/verify",
+    {
+      verification_id: started.verification_id,
+      code,
+      username: `bench_user_${index}`,
+      password: PASSWORD,
+      date_of_birth: "2000-01-01",
+      consent: true
+    },
+    address
+  )
+}
 
-export const login = (base: string): Promise<TokenPair> => call<TokenPair>(base, "POST", "/auth/login", LOGIN_BODY)
+/** Registers accounts 0 … count − 1, a few at a time (each registration hashes a password). */
+export const registerMany = async (base: string, count: number): Promise<void> => {
+  for (let first = 0; first < count; first += 4) {
+    const batch = Array.from({ length: Math.min(4, count - first) }, (_, offset) => first + offset)
+    await Promise.all(batch.map((index) => register(base, index)))
+  }
+}
+
+/** The login request of account `index`. */
+export const loginBody = (index: number) => ({ login: phoneOf(index), password: PASSWORD, captcha_token: CAPTCHA })
+
+/** Connection `index` of the login scenario: account `index`, from its address. */
+export const loginConnection = (index: number) => ({
+  headers: { "x-forwarded-for": addressOf(index) },
+  json: loginBody(index)
+})
+
+export const login = (base: string, index = 0): Promise<TokenPair> =>
+  call<TokenPair>(base, "POST", "/auth/login", loginBody(index), addressOf(index))

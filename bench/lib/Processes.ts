@@ -1,12 +1,16 @@
 /** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import * as path from "node:path"
 
 export interface Running {
   readonly name: string
   readonly pid: number
   readonly stop: () => Promise<void>
   readonly rssMb: () => Promise<number>
+  /** CPU time the process has used so far (user + system), in milliseconds. */
+  readonly cpuMs: () => number
 }
 
 export const freePort = (): Promise<number> =>
@@ -16,6 +20,12 @@ export const freePort = (): Promise<number> =>
       server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
     })
   })
+
+/** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
+export const cpuMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
 
 const rssOf = async (pid: number): Promise<number> => {
   const { readFile } = await import("node:fs/promises")
@@ -57,10 +67,17 @@ export const start = async (
   readyUrl: string,
   nodeFlags: ReadonlyArray<string> = []
 ): Promise<Running> => {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, script], {
+  // BENCH_PROFILE_DIR: each server writes a V8 CPU profile there when it stops (`--cpu-prof`).
+  const profileDir = process.env.BENCH_PROFILE_DIR
+  const profile =
+    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${name}.cpuprofile`]
+  // The server's own output (its access log included) goes to /dev/null, as to a log shipper, or
+  // with BENCH_LOG_DIR to <name>.log there.
+  const logDir = process.env.BENCH_LOG_DIR
+  const stdout = logDir === undefined ? "ignore" : openSync(path.join(logDir, `${name}.log`), "w")
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, ...profile, script], {
     env: { ...process.env, ...env },
-    // The server's own output (its access log included) goes to /dev/null, as to a log shipper.
-    stdio: ["ignore", "ignore", "inherit"]
+    stdio: ["ignore", stdout, "inherit"]
   })
   children.add(child)
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
@@ -90,7 +107,8 @@ export const start = async (
       child.kill("SIGTERM")
       await exited
     },
-    rssMb: () => rssOf(child.pid ?? 0)
+    rssMb: () => rssOf(child.pid ?? 0),
+    cpuMs: () => cpuMsOf(child.pid ?? 0)
   }
 }
 

@@ -41,11 +41,17 @@ const post = (agent: Agent, url: URL, body: string): Promise<{ readonly status: 
     sent.end(body)
   })
 
-/** Logs every chain in with `login` (once), ready to refresh. */
-export const start = async (base: string, connections: number, login: () => Promise<TokenPair>): Promise<Chains> => {
+/** Logs chain `index` in with `login(index)` (once; its own account), ready to refresh. */
+export const start = async (
+  base: string,
+  connections: number,
+  login: (index: number) => Promise<TokenPair>
+): Promise<Chains> => {
   const agent = new Agent({ keepAlive: true, maxSockets: connections })
   const url = new URL(`${base}/api/v10/auth/refresh`)
-  const tokens = await Promise.all(Array.from({ length: connections }, async () => (await login()).refresh_token))
+  const tokens = await Promise.all(
+    Array.from({ length: connections }, async (_, index) => (await login(index)).refresh_token)
+  )
 
   const chain = async (index: number, deadline: number, samples: Samples) => {
     while (performance.now() < deadline) {
@@ -57,7 +63,7 @@ export const start = async (base: string, connections: number, login: () => Prom
       } else {
         // A broken chain is counted (the run is then refused) and started again from a login.
         done(false)
-        tokens[index] = (await login()).refresh_token
+        tokens[index] = (await login(index)).refresh_token
       }
     }
   }

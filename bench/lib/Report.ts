@@ -32,16 +32,29 @@ const verdict = (row: Row, target: Target): string => {
 const spread = (s: readonly [number, number]) => s.map(Math.round).join("-")
 
 export const header = [
-  "| scenario | Veche req/s | floor req/s (same run) | ratio | p50 ms | p99 ms | floor p50 / p99 ms | target |",
-  "|---|---|---|---|---|---|---|---|"
+  "| scenario | Veche req/s | floor req/s (same run) | ratio | p50 ms | p99 ms | floor p50 / p99 ms | server CPU µs/request, Veche / floor (floor ÷ Veche) | target |",
+  "|---|---|---|---|---|---|---|---|---|"
 ]
+
+/** The floor's CPU per request over Veche's: the req/s ratio a machine with cores to spare would show. */
+export const cpuRatio = (row: Row): number | null =>
+  row.floor?.cpuUsPerRequest === undefined || row.veche.cpuUsPerRequest === undefined
+    ? null
+    : Number((row.floor.cpuUsPerRequest / row.veche.cpuUsPerRequest).toFixed(3))
+
+const cpu = (row: Row): string => {
+  const ours = row.veche.cpuUsPerRequest
+  if (ours === undefined) return "—"
+  const theirs = row.floor?.cpuUsPerRequest
+  return theirs === undefined ? `${ours}` : `${ours} / ${theirs} (${cpuRatio(row)})`
+}
 
 /** One table line; `extra` follows the ratio (the limiter rows' added time). */
 export const line = (row: Row, target: Target, extra = ""): string => {
   const floor = row.floor
   const floorRps = floor === null ? "—" : `${Math.round(floor.rps)} [${spread(floor.spread)}]`
   const floorLatency = floor === null ? "—" : `${floor.p50Ms} / ${floor.p99Ms}`
-  return `| ${row.scenario} | ${Math.round(row.veche.rps)} [${spread(row.veche.spread)}] | ${floorRps} | ${ratio(row) ?? "—"}${extra} | ${row.veche.p50Ms} | ${row.veche.p99Ms} | ${floorLatency} | ${describe(target)}${verdict(row, target)} |`
+  return `| ${row.scenario} | ${Math.round(row.veche.rps)} [${spread(row.veche.spread)}] | ${floorRps} | ${ratio(row) ?? "—"}${extra} | ${row.veche.p50Ms} | ${row.veche.p99Ms} | ${floorLatency} | ${cpu(row)} | ${describe(target)}${verdict(row, target)} |`
 }
 
 /** The row as bench/results.json keeps it; no floor gives null floor_rps and ratio. */
@@ -51,5 +64,8 @@ export const result = (row: Row) => ({
   floor_rps: row.floor === null ? null : Math.round(row.floor.rps),
   ratio: ratio(row),
   p50_ms: row.veche.p50Ms,
-  p99_ms: row.veche.p99Ms
+  p99_ms: row.veche.p99Ms,
+  veche_cpu_us_per_request: row.veche.cpuUsPerRequest ?? null,
+  floor_cpu_us_per_request: row.floor?.cpuUsPerRequest ?? null,
+  cpu_ratio: cpuRatio(row)
 })

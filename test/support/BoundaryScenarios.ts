@@ -279,6 +279,9 @@ export const boundaryScenarios = (repositories?: () => Layer.Layer<TestHost.Repo
           expect(yield* expectFormError(invite, ["code"])).toEqual(["BASE_TYPE_INVALID"])
           const outbox = yield* send("GET", "/api/v10/dev/outbox?to=%2B7900%00", undefined, token)
           expect(yield* expectFormError(outbox, ["to"])).toEqual(["BASE_TYPE_INVALID"])
+          // On a route that declares no query (nor params or body) too: a parameter it would ignore.
+          const version = yield* send("GET", "/api/v10/version?x=%00", undefined, undefined)
+          expect(yield* expectFormError(version, ["x"])).toEqual(["BASE_TYPE_INVALID"])
           // A header that percent-decodes to a NUL (the ban reason bot libraries encode).
           const { user_id: target } = yield* user("nultarget")
           const guild = yield* createGuild(token, "Bans")

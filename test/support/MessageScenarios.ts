@@ -12,8 +12,9 @@ import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, Fiber, type Layer, Stream } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
-import { asBot, createApplication, resetBotToken, unzip } from "./ApplicationScenarios.ts"
+import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
 import { accept, type CreatedGuild, createGuild, inviteTo } from "./Guilds.ts"
+import { unzip } from "./Unzip.ts"
 
 const API = "/api/v10"
 

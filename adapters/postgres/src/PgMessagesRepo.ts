@@ -1,5 +1,5 @@
 /**
- * MessagesRepo on PostgreSQL (`messages` and `message_slowmode`, migration 0022). Pages are cut by
+ * MessagesRepo on PostgreSQL (`messages` and `message_slowmode`, migration 0023). Pages are cut by
  * id on the `(channel_id, id DESC)` index. The pin cap is settled in one transaction under a lock on
  * the channel (an advisory lock in its own namespace), so two pins at 49 cannot both pass; slow mode
  * by one conditional upsert (the row changes only when the previous post is old enough).

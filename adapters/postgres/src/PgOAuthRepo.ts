@@ -237,7 +237,32 @@ export const layer: Layer.Layer<OAuthRepo.OAuthRepo, never, SqlClient.SqlClient>
           ) AS live`.pipe(
           Effect.map((rows) => rows[0]?.live === true),
           Effect.orDie
-        )
+        ),
+      // Three statements, each bounded and SKIP LOCKED (nodes sweeping at once take different rows).
+      // A removed grant's tokens go with it (ON DELETE CASCADE).
+      sweep: (cutoff, limit) =>
+        Effect.gen(function* () {
+          const count = (rows: ReadonlyArray<{ readonly n: bigint | number | string }>) => Number(rows[0]?.n ?? 0)
+          const codes = yield* sql<{ readonly n: bigint }>`
+            WITH doomed AS (
+              SELECT digest FROM oauth_codes WHERE expires_at < ${date(cutoff)}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+            gone AS (DELETE FROM oauth_codes c USING doomed WHERE c.digest = doomed.digest RETURNING 1)
+            SELECT count(*) AS n FROM gone`
+          const grants = yield* sql<{ readonly n: bigint }>`
+            WITH doomed AS (
+              SELECT id FROM oauth_grants WHERE revoked_at < ${date(cutoff)}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+            gone AS (DELETE FROM oauth_grants g USING doomed WHERE g.id = doomed.id RETURNING 1)
+            SELECT count(*) AS n FROM gone`
+          const accessTokens = yield* sql<{ readonly n: bigint }>`
+            WITH doomed AS (
+              SELECT digest FROM oauth_access_tokens WHERE expires_at < ${date(cutoff)}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+            gone AS (DELETE FROM oauth_access_tokens t USING doomed WHERE t.digest = doomed.digest RETURNING 1)
+            SELECT count(*) AS n FROM gone`
+          return { codes: count(codes), grants: count(grants), accessTokens: count(accessTokens) }
+        }).pipe(Effect.orDie)
     })
   })
 )

@@ -5,6 +5,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
 import type { MessagesDomain } from "@veche/messages"
 import type { ModerationDomain } from "@veche/moderation"
@@ -15,6 +16,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
+import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgMessagesRepo from "./PgMessagesRepo.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
@@ -31,6 +33,7 @@ export const layer: Layer.Layer<
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
   | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories
   | MessagesDomain.Repositories,
   never,
   SqlClient.SqlClient
@@ -42,5 +45,6 @@ export const layer: Layer.Layer<
   PgPrivacyRepositories.layer,
   PgApplicationsRepositories.layer,
   PgOAuthRepositories.layer,
+  PgDiscoveryRepositories.layer,
   PgMessagesRepo.layer
 )

@@ -166,7 +166,7 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
       })
     )
 
-    it.effect("30 parallel wrong passwords from one address: at most 10 are judged, the rest answer 429", () =>
+    it.effect("30 parallel wrong passwords from one address: exactly 10 are judged, the rest answer 429", () =>
       Effect.gen(function* () {
         const phone = freshPhone()
         yield* register(phone, `race_pw_${process.pid % 1000}`)
@@ -177,9 +177,44 @@ describe.runIf(url !== undefined && url !== "")("Code races (PostgreSQL)", () =>
           { concurrency: "unbounded" }
         )
         const statuses = answers.map((response) => response.status)
-        expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10)
+        // Exactly the cap: each attempt takes its unit before the password is judged.
+        expect(statuses.filter((s) => s === 401).length).toBe(10)
         expect(statuses.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
       })
+    )
+
+    it.effect(
+      "right passwords from 20 addresses amid 30 wrong ones from one: all 20 get in, exactly 10 guesses are judged",
+      () =>
+        Effect.gen(function* () {
+          const phone = freshPhone()
+          yield* register(phone, `race_mix_${process.pid % 1000}`)
+          const guesser = freshAddress()
+          const guesses = Array.from({ length: 30 }, (_, i) => ({ password: `wrong password ${i}`, from: guesser }))
+          const owners = Array.from({ length: 20 }, () => ({ password: PASSWORD, from: freshAddress() }))
+          // Interleaved, so right passwords give units back while guesses are still in flight.
+          const attempts = guesses.flatMap((guess, i) => [guess, ...(owners[i] === undefined ? [] : [owners[i]])])
+          const answers = yield* Effect.forEach(
+            attempts,
+            (attempt) =>
+              Effect.map(
+                post(
+                  "/api/v10/auth/login",
+                  { login: phone, password: attempt.password, captcha_token: "dev" },
+                  undefined,
+                  attempt.from
+                ),
+                (response) => ({ right: attempt.password === PASSWORD, status: response.status })
+              ),
+            { concurrency: "unbounded" }
+          )
+          // A right password gives its units back and a guess keeps its own: the refunds never let an
+          // eleventh guess be judged, and the guesses never refuse the owner at other addresses.
+          expect(answers.filter((a) => a.right).map((a) => a.status)).toEqual(owners.map(() => 200))
+          const judged = answers.filter((a) => !a.right).map((a) => a.status)
+          expect(judged.filter((s) => s === 401).length).toBe(10)
+          expect(judged.filter((s) => s !== 401).every((s) => s === 429)).toBe(true)
+        })
     )
 
     it.effect("30 parallel wrong two-factor codes at login: at most 10 are judged, the rest answer 429", () =>

@@ -10,6 +10,7 @@ import { AuthPublicApi } from "./AuthPublicApi.ts"
 import { BotGatewayApi } from "./BotGatewayApi.ts"
 import { ChannelsApi } from "./ChannelsApi.ts"
 import { DevApi } from "./DevApi.ts"
+import { DiscoveryApi, DiscoveryPublicApi } from "./DiscoveryApi.ts"
 import { ExportsApi } from "./ExportsApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
 import { GuildsApi } from "./GuildsApi.ts"
@@ -43,6 +44,8 @@ export class RestApi extends HttpApi.make("veche")
     ModerationApi,
     ApplicationsApi,
     OAuthApi,
+    DiscoveryPublicApi,
+    DiscoveryApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

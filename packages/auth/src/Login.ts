@@ -5,6 +5,11 @@
  * per account and address the limits are hard (429 until the window passes); per account alone,
  * past the threshold, a captcha is required instead, so no stranger can lock an owner out. A
  * captcha is also due after the first attempt from an address.
+ *
+ * Attempts in flight hold their units until judged, right passwords included: otherwise parallel
+ * guesses could all pass the cap. So more than ten logins at once on one account from one address
+ * (or fifty from one address) meet 429 whatever their passwords; that is the cap's price, not a
+ * lockout (only the caller's own address is refused; elsewhere the owner at most needs a captcha).
  */
 import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted, Schema } from "effect"

@@ -10,7 +10,7 @@ import type { Guilds } from "@veche/guilds"
 import { ConsentPages, OAuthDomain, OAuthPersonalData } from "@veche/oauth"
 import type { Snowflake } from "@veche/platform"
 import type { PersonalData } from "@veche/users"
-import { Effect, Layer } from "effect"
+import { type Config, Effect, Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 
 const consentPages = Layer.effect(
@@ -22,7 +22,7 @@ const consentPages = Layer.effect(
 
 export const layer: Layer.Layer<
   OAuthDomain.Services,
-  never,
+  Config.ConfigError,
   | OAuthDomain.Repositories
   | WebLinks.WebLinks
   | Applications.Applications

@@ -4,6 +4,7 @@
  */
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
+import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { MessagesDomain } from "@veche/messages"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
@@ -20,6 +21,7 @@ export type Repositories =
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
   | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories
   | MessagesDomain.Repositories
 
 /**
@@ -36,6 +38,7 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   PrivacyDomain.layerMemoryRepositories,
   ApplicationsDomain.layerMemoryRepositories,
   OAuthDomain.layerMemoryRepositories,
+  DiscoveryDomain.layerMemoryRepositories,
   MessagesDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),

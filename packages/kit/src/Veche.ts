@@ -10,6 +10,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
@@ -22,6 +23,7 @@ import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
+import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
@@ -43,6 +45,7 @@ export type Services =
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
   | OAuthDomain.Services
+  | DiscoveryDomain.Services
   | MessagesDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
@@ -65,6 +68,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Se
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),
+  // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
+  // the accounts domain whether an owner has 2FA
+  Layer.provideMerge(DiscoveryOnDomains.layer),
   // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
   // the accounts (AccountLookup: birth date and verification), beside the applications
   Layer.provideMerge(MessagesOnDomains.layer),

@@ -9,15 +9,16 @@ import type { Applications } from "@veche/applications"
 import type { Sessions } from "@veche/auth"
 import type { Guilds } from "@veche/guilds"
 import type { Snowflake } from "@veche/platform"
-import { Layer } from "effect"
+import { type Config, Layer } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
 import { Authorizations } from "./Authorizations.ts"
 import type { ConsentPages } from "./ConsentPages.ts"
 import { OAuthRepo } from "./OAuthRepo.ts"
 import { OAuthSecrets } from "./OAuthSecrets.ts"
+import { OAuthSweep } from "./OAuthSweep.ts"
 import { OAuthTokens } from "./OAuthTokens.ts"
 
-export type Services = Authorizations | OAuthTokens
+export type Services = Authorizations | OAuthTokens | OAuthSweep
 
 /** The domain's repository ports (PostgreSQL: `PgOAuthRepo`). */
 export type Repositories = OAuthRepo
@@ -25,9 +26,10 @@ export type Repositories = OAuthRepo
 /** Every repository of the domain on memory, fresh per build. */
 export const layerMemoryRepositories: Layer.Layer<Repositories> = OAuthRepo.layerMemory
 
+/** `SERVICE_OAUTH_SWEEP_INTERVAL` (1 hour) is read from the host's ConfigProvider. */
 export const layer: Layer.Layer<
   Services,
-  never,
+  Config.ConfigError,
   | Repositories
   | ConsentPages
   | Applications.Applications
@@ -36,4 +38,6 @@ export const layer: Layer.Layer<
   | Snowflake.SnowflakeGenerator
   | SecureRandom.SecureRandom
   | Digest.Digest
-> = Layer.merge(Authorizations.layer, OAuthTokens.layer).pipe(Layer.provide(OAuthSecrets.layer))
+> = Layer.mergeAll(Authorizations.layer, OAuthTokens.layer, OAuthSweep.layerConfig).pipe(
+  Layer.provide(OAuthSecrets.layer)
+)

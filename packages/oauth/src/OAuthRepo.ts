@@ -26,6 +26,13 @@ export type Rotation =
   | { readonly _tag: "Reused" }
   | { readonly _tag: "Unknown" }
 
+/** What one sweep removed. */
+export interface Swept {
+  readonly codes: number
+  readonly grants: number
+  readonly accessTokens: number
+}
+
 /** What a redemption makes of the code's grant: its id, when, and how the client proved itself. */
 export interface NewGrant {
   readonly id: Snowflake.Snowflake
@@ -67,6 +74,13 @@ export class OAuthRepo extends Context.Service<
     readonly revokeUser: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
     /** Whether the user has a live grant for the application (the consent page's `authorized`). */
     readonly hasLiveGrant: (applicationId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<boolean>
+    /**
+     * Removes up to `limit` rows of each kind that nothing can use any more: codes expired before
+     * `cutoff` (a replay after that is refused as unknown anyway), grants revoked before `cutoff`
+     * with all their tokens, and access tokens expired before `cutoff`. Spent refresh tokens of a
+     * live grant stay: their reuse must still revoke the chain. Safe on several nodes at once.
+     */
+    readonly sweep: (cutoff: DateTime.Utc, limit: number) => Effect.Effect<Swept>
   }
 >()("@veche/oauth/OAuthRepo") {
   static readonly layerMemory: Layer.Layer<OAuthRepo> = Layer.effect(
@@ -79,7 +93,8 @@ export class OAuthRepo extends Context.Service<
       }
       interface GrantRow {
         readonly grant: Grant
-        readonly revoked: boolean
+        /** When the grant ended (the sweep removes it a while later), null while it lives. */
+        readonly revokedAt: DateTime.Utc | null
       }
       interface State {
         readonly codes: Map<string, CodeRow>
@@ -97,12 +112,12 @@ export class OAuthRepo extends Context.Service<
 
       const liveGrant = (s: State, grantId: string): Option.Option<Grant> => {
         const row = s.grants.get(grantId)
-        return row === undefined || row.revoked ? Option.none() : Option.some(row.grant)
+        return row === undefined || row.revokedAt !== null ? Option.none() : Option.some(row.grant)
       }
-      const revoked = (s: State, grantId: string): State => {
+      const revoked = (s: State, grantId: string, now: DateTime.Utc): State => {
         const row = s.grants.get(grantId)
-        if (row === undefined || row.revoked) return s
-        return { ...s, grants: new Map(s.grants).set(grantId, { ...row, revoked: true }) }
+        if (row === undefined || row.revokedAt !== null) return s
+        return { ...s, grants: new Map(s.grants).set(grantId, { ...row, revokedAt: now }) }
       }
       /** Every grant matching, and the matching codes not yet redeemed (spent without a grant). */
       const revokedWhere = (
@@ -111,7 +126,7 @@ export class OAuthRepo extends Context.Service<
         matches: (owner: { readonly applicationId: string; readonly userId: string }) => boolean
       ): State => {
         let next = s
-        for (const [id, row] of s.grants) if (matches(row.grant)) next = revoked(next, id)
+        for (const [id, row] of s.grants) if (matches(row.grant)) next = revoked(next, id, now)
         const codes = new Map(next.codes)
         for (const [digest, row] of codes) {
           if (matches(row.code) && row.usedAt === null) codes.set(digest, { ...row, usedAt: now })
@@ -136,7 +151,9 @@ export class OAuthRepo extends Context.Service<
             if (row === undefined) return [{ _tag: "Unknown" }, s]
             if (row.usedAt !== null) {
               // Spent by its application's deletion, not by a redemption: no grant to end.
-              return row.grantId === null ? [{ _tag: "Unknown" }, s] : [{ _tag: "Replayed" }, revoked(s, row.grantId)]
+              return row.grantId === null
+                ? [{ _tag: "Unknown" }, s]
+                : [{ _tag: "Replayed" }, revoked(s, row.grantId, now)]
             }
             if (DateTime.isGreaterThanOrEqualTo(now, row.code.expiresAt)) return [{ _tag: "Unknown" }, s]
             const grant: Grant = {
@@ -152,7 +169,7 @@ export class OAuthRepo extends Context.Service<
               {
                 ...s,
                 codes: new Map(s.codes).set(digest, { ...row, usedAt: now, grantId: fresh.id }),
-                grants: new Map(s.grants).set(fresh.id, { grant, revoked: false })
+                grants: new Map(s.grants).set(fresh.id, { grant, revokedAt: null })
               }
             ]
           }),
@@ -171,30 +188,30 @@ export class OAuthRepo extends Context.Service<
             const token = s.refresh.get(digest)
             return token === undefined ? Option.none() : liveGrant(s, token.grantId)
           }),
-        rotate: (digest, next) =>
+        rotate: (digest, next, now) =>
           Ref.modify(state, (s): [Rotation, State] => {
             const token = s.refresh.get(digest)
             if (token === undefined) return [{ _tag: "Unknown" }, s]
             const grant = liveGrant(s, token.grantId)
             if (Option.isNone(grant)) return [{ _tag: "Unknown" }, s]
-            if (token.spent) return [{ _tag: "Reused" }, revoked(s, token.grantId)]
+            if (token.spent) return [{ _tag: "Reused" }, revoked(s, token.grantId, now)]
             const spent = { ...s, refresh: new Map(s.refresh).set(digest, { ...token, spent: true }) }
             return [{ _tag: "Rotated", grant: grant.value }, withPair(spent, token.grantId, next)]
           }),
-        revokeGrant: (grantId) => Ref.update(state, (s) => revoked(s, grantId)),
-        revokeByToken: (digest, applicationId) =>
+        revokeGrant: (grantId, now) => Ref.update(state, (s) => revoked(s, grantId, now)),
+        revokeByToken: (digest, applicationId, now) =>
           Ref.update(state, (s) => {
             const grantId = s.access.get(digest)?.grantId ?? s.refresh.get(digest)?.grantId
             if (grantId === undefined) return s
             if (applicationId !== null && s.grants.get(grantId)?.grant.applicationId !== applicationId) return s
-            return revoked(s, grantId)
+            return revoked(s, grantId, now)
           }),
         revokeApplication: (applicationId, now) =>
           Ref.update(state, (s) => revokedWhere(s, now, (owner) => owner.applicationId === applicationId)),
         grantsOf: (userId) =>
           Effect.map(Ref.get(state), (s) =>
             [...s.grants.values()]
-              .filter((row) => !row.revoked && row.grant.userId === userId)
+              .filter((row) => row.revokedAt === null && row.grant.userId === userId)
               .map((row) => row.grant)
               .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
           ),
@@ -202,9 +219,43 @@ export class OAuthRepo extends Context.Service<
         hasLiveGrant: (applicationId, userId) =>
           Effect.map(Ref.get(state), (s) => {
             for (const row of s.grants.values()) {
-              if (!row.revoked && row.grant.applicationId === applicationId && row.grant.userId === userId) return true
+              if (row.revokedAt === null && row.grant.applicationId === applicationId && row.grant.userId === userId)
+                return true
             }
             return false
+          }),
+        sweep: (cutoff, limit) =>
+          Ref.modify(state, (s): [Swept, State] => {
+            const before = (at: DateTime.Utc) => DateTime.isLessThan(at, cutoff)
+            const codes = new Map(s.codes)
+            const doomedCodes = [...codes].filter(([, row]) => before(row.code.expiresAt)).slice(0, limit)
+            for (const [digest] of doomedCodes) codes.delete(digest)
+            const grants = new Map(s.grants)
+            const doomedGrants = new Set(
+              [...grants]
+                .filter(([, row]) => row.revokedAt !== null && before(row.revokedAt))
+                .slice(0, limit)
+                .map(([id]) => id)
+            )
+            for (const id of doomedGrants) grants.delete(id)
+            const access = new Map(s.access)
+            let expired = 0
+            let accessTokens = 0
+            for (const [digest, token] of s.access) {
+              if (doomedGrants.has(token.grantId)) {
+                access.delete(digest)
+                accessTokens++
+              } else if (expired < limit && before(token.expiresAt)) {
+                access.delete(digest)
+                expired++
+                accessTokens++
+              }
+            }
+            const refresh = new Map([...s.refresh].filter(([, token]) => !doomedGrants.has(token.grantId)))
+            return [
+              { codes: doomedCodes.length, grants: doomedGrants.size, accessTokens },
+              { codes, grants, access, refresh }
+            ]
           })
       })
     })

@@ -8,6 +8,7 @@
 import { FormBodyErrors } from "@veche/api"
 import { FormErrors, InvalidFormBody, InvalidJson } from "@veche/errors"
 import { Effect, Layer, type Types } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import * as NulBytes from "./NulBytes.ts"
 
@@ -25,17 +26,25 @@ const fromSchemaError = (
   return Effect.fail(InvalidFormBody.fromIssue(issue))
 }
 
+/**
+ * Applied once per endpoint when the routes are built: what is constant (whether it takes a body,
+ * the decoding-failure mapping) is settled here; each request pays only the `NulBytes.mayHold`
+ * look at its URL unless it could carry a NUL.
+ */
 export const layer: Layer.Layer<FormBodyErrors.FormBodyErrors> = Layer.succeed(
   FormBodyErrors.FormBodyErrors,
-  FormBodyErrors.FormBodyErrors.of((httpEffect, { endpoint }) =>
-    Effect.flatMap(NulBytes.inRequest(endpoint.payload.size > 0), (nul) =>
-      FormErrors.isEmpty(nul)
-        ? Effect.catch(
-            httpEffect,
-            (error): Effect.Effect<never, Types.unhandled | InvalidFormBody | InvalidJson> =>
-              HttpApiError.HttpApiSchemaError.is(error) ? fromSchemaError(error) : Effect.fail(error)
-          )
-        : Effect.fail(new InvalidFormBody({ errors: nul }))
+  FormBodyErrors.FormBodyErrors.of((httpEffect, { endpoint }) => {
+    const withBody = endpoint.payload.size > 0
+    const decoded = Effect.catch(
+      httpEffect,
+      (error): Effect.Effect<never, Types.unhandled | InvalidFormBody | InvalidJson> =>
+        HttpApiError.HttpApiSchemaError.is(error) ? fromSchemaError(error) : Effect.fail(error)
     )
-  )
+    const checked = Effect.flatMap(NulBytes.inRequest(withBody), (nul) =>
+      FormErrors.isEmpty(nul) ? decoded : Effect.fail(new InvalidFormBody({ errors: nul }))
+    )
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      NulBytes.mayHold(request, withBody) ? checked : decoded
+    )
+  })
 )

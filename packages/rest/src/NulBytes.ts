@@ -52,6 +52,17 @@ const isJson = (request: HttpServerRequest.HttpServerRequest): boolean => {
 }
 
 /**
+ * Whether the request can hold a NUL at all, without parsing anything: path and query values are
+ * decoded from the URL, where a NUL is spelt `%00` (or, once the edge has decoded the path, is the
+ * character itself), and a JSON body is looked at only where `inRequest` would read it. Most
+ * requests answer no here and skip `inRequest`'s walk over params and query.
+ */
+export const mayHold = (request: HttpServerRequest.HttpServerRequest, withBody: boolean): boolean =>
+  request.url.includes("%00") ||
+  request.url.includes(NUL) ||
+  (withBody && HttpMethod.hasBody(request.method) && isJson(request))
+
+/**
  * The fields of the current request that hold a NUL, as a 50035 tree (empty when none). `withBody`:
  * whether the route reads a body; the body is read here only when it does, and a body that cannot
  * be read or parsed is left to the route's own decoding (413, 50109) to answer.

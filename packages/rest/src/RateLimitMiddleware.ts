@@ -13,7 +13,7 @@
 import { Authorization, RateLimit } from "@veche/api"
 import { RateLimited, unstacked } from "@veche/errors"
 import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Clock, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, type Types } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { KnownTokens } from "./KnownTokens.ts"
 
@@ -53,40 +53,52 @@ const withHeaders = (headers: Record<string, string>) =>
     Effect.succeed(HttpServerResponse.setHeaders(response, headers))
   )
 
+/**
+ * Applied once per endpoint when the routes are built: its bucket's route name and whether it takes
+ * credentials are settled then, not on each request.
+ */
 export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLimiter | KnownTokens> = Layer.effect(
   RateLimit.RateLimit,
   Effect.gen(function* () {
     const limiter = yield* RouteLimiter.RouteLimiter
     const known = yield* KnownTokens
-    return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const params = yield* HttpRouter.params
+    return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) => {
+      const route = `${group.identifier}.${endpoint.identifier}`
+      // Routes without credentials never look at the header (nor the clock): address only. A group
+      // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
+      const takesCredentials = endpoint.middlewares.has(Authorization.Authorization)
+      return Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
         const authorization = request.headers.authorization
-        // Routes without credentials never look at the header (nor the clock): address only. A group
-        // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
         const { caller, network } =
-          authorization === undefined || authorization === "" || !endpoint.middlewares.has(Authorization.Authorization)
+          !takesCredentials || authorization === undefined || authorization === ""
             ? byAddress(request)
-            : byKnownToken(request, authorization, known, yield* Clock.currentTimeMillis)
-        const outcome = yield* Effect.result(
-          limiter.check({
-            route: `${group.identifier}.${endpoint.identifier}`,
-            majorId: majorIdOf(params),
-            caller,
-            network
-          })
+            : byKnownToken(request, authorization, known, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+        return Effect.flatMap(
+          Effect.result(limiter.check({ route, majorId: majorIdOf(params), caller, network })),
+          (
+            outcome
+          ): Effect.Effect<
+            HttpServerResponse.HttpServerResponse,
+            Types.unhandled | RateLimited,
+            HttpServerRequest.HttpServerRequest
+          > => {
+            if (outcome._tag === "Failure") {
+              const limited = outcome.failure
+              return Effect.andThen(
+                withHeaders(limited.headers),
+                Effect.fail(
+                  unstacked(() => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global }))
+                )
+              )
+            }
+            return Object.keys(outcome.success).length > 0
+              ? Effect.andThen(withHeaders(outcome.success), httpEffect)
+              : httpEffect
+          }
         )
-        if (outcome._tag === "Failure") {
-          const limited = outcome.failure
-          yield* withHeaders(limited.headers)
-          return yield* unstacked(
-            () => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global })
-          )
-        }
-        if (Object.keys(outcome.success).length > 0) yield* withHeaders(outcome.success)
-        return yield* httpEffect
       })
-    )
+    })
   })
 )

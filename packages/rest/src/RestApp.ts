@@ -18,8 +18,9 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
-import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
@@ -50,6 +51,7 @@ import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
@@ -115,6 +117,8 @@ export const services = [
   Applications.Applications,
   Authorizations.Authorizations,
   OAuthTokens.OAuthTokens,
+  Discovery.Discovery,
+  GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers
 ] as const
 
@@ -157,6 +161,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "applications">
   | HttpApiGroup.Service<"veche", "oauth">
   | HttpApiGroup.Service<"veche", "oauthToken">
+  | HttpApiGroup.Service<"veche", "discoveryPublic">
+  | HttpApiGroup.Service<"veche", "discovery">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -196,6 +202,8 @@ export const handlers: Layer.Layer<
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,

@@ -1,7 +1,8 @@
 /**
  * The OAuth provider: authorization codes (by SHA-256 digest; spent by a conditional update that
  * records the grant it started), grants (one per redemption; revoking one ends all its tokens), and
- * access and refresh tokens by digest. Everything goes with its application or user.
+ * access and refresh tokens by digest. Everything goes with its application or user; the sweep
+ * (OAuthSweep) removes expired codes and access tokens and revoked grants by the expiry indexes.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -34,6 +35,9 @@ export default Effect.gen(function* () {
       grant_id       BIGINT
     )`
   yield* sql`CREATE INDEX oauth_codes_application ON oauth_codes (application_id)`
+  // The sweep's: expired codes and access tokens, revoked grants.
+  yield* sql`CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at)`
+  yield* sql`CREATE INDEX oauth_grants_revoked ON oauth_grants (revoked_at) WHERE revoked_at IS NOT NULL`
   yield* sql`
     CREATE TABLE oauth_access_tokens (
       digest     TEXT PRIMARY KEY,
@@ -41,6 +45,7 @@ export default Effect.gen(function* () {
       expires_at TIMESTAMPTZ NOT NULL
     )`
   yield* sql`CREATE INDEX oauth_access_tokens_grant ON oauth_access_tokens (grant_id)`
+  yield* sql`CREATE INDEX oauth_access_tokens_expiry ON oauth_access_tokens (expires_at)`
   yield* sql`
     CREATE TABLE oauth_refresh_tokens (
       digest   TEXT PRIMARY KEY,

@@ -204,4 +204,31 @@ export const oauthRepoContract = (it: Vitest.MethodsNonLive<Requirements>) => {
         })
       })
   )
+
+  it.effect(
+    "sweeps expired codes, revoked grants with their tokens and expired access tokens; a live grant keeps its spent refresh tokens",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* OAuthRepo
+        const live = yield* granted
+        const ended = yield* granted
+        yield* repo.revokeGrant(ended.grant.id, at(2))
+        const next = pair(at(100_000))
+        expect((yield* repo.rotate(live.tokens.refresh.digest, next, at(3)))._tag).toBe("Rotated")
+        yield* newCode(live.applicationId, live.userId)
+
+        // past every code's ten minutes, the revocation, and the first access token's hour
+        const swept = yield* repo.sweep(at(61), 1_000)
+        expect(swept.codes).toBeGreaterThanOrEqual(1)
+        expect(swept.grants).toBeGreaterThanOrEqual(1)
+        expect(swept.accessTokens).toBeGreaterThanOrEqual(1)
+        expect(yield* repo.sweep(at(61), 1_000)).toEqual({ codes: 0, grants: 0, accessTokens: 0 })
+
+        // the live grant: its current access token works, and its spent refresh token still
+        // reveals a reuse (which ends the chain)
+        expect((yield* repo.findAccess(next.access.digest, at(62)))._tag).toBe("Found")
+        expect((yield* repo.rotate(live.tokens.refresh.digest, pair(), at(62)))._tag).toBe("Reused")
+        expect(yield* repo.findAccess(next.access.digest, at(62))).toEqual({ _tag: "Unknown" })
+      })
+  )
 }
