@@ -3,7 +3,6 @@
  * by default; PostgreSQL in adapters/postgres/test/ApplicationRoutes.test.ts, where the creation
  * cap really races).
  */
-import { inflateRawSync } from "node:zlib"
 import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
@@ -15,6 +14,7 @@ import { Clock, ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 import { createGuild, inviteTo } from "./Guilds.ts"
 import { dataUri, png } from "./Png.ts"
+import { unzip } from "./Unzip.ts"
 
 interface ApplicationBody {
   readonly id: string
@@ -27,25 +27,6 @@ interface ApplicationBody {
 }
 
 const API = "/api/v10"
-
-/** The files of a ZIP made of stored or deflated entries (as test/data-export.test.ts reads fflate's). */
-const unzip = (bytes: Uint8Array): Record<string, string> => {
-  const buffer = Buffer.from(bytes)
-  const files: Record<string, string> = {}
-  let offset = 0
-  while (buffer.readUInt32LE(offset) === 0x04034b50) {
-    const method = buffer.readUInt16LE(offset + 8)
-    const size = buffer.readUInt32LE(offset + 18)
-    const nameLength = buffer.readUInt16LE(offset + 26)
-    const extraLength = buffer.readUInt16LE(offset + 28)
-    const name = buffer.subarray(offset + 30, offset + 30 + nameLength).toString("utf8")
-    const start = offset + 30 + nameLength + extraLength
-    const data = buffer.subarray(start, start + size)
-    files[name] = (method === 8 ? inflateRawSync(data) : data).toString("utf8")
-    offset = start + size
-  }
-  return files
-}
 
 /** A request with a bot token (`Authorization: Bot <token>`). */
 export const asBot = (method: string, path: string, token: string, body?: unknown) =>

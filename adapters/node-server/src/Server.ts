@@ -165,7 +165,11 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const http = HttpRouter.serve(routes, {
       disableLogger: true,
       disableListenLog: true,
-      middleware: HttpEdge.middleware({ trustedProxies: config.trustedProxies, accessLog })
+      middleware: HttpEdge.middleware({
+        trustedProxies: config.trustedProxies,
+        accessLog,
+        corsOrigins: config.corsOrigins
+      })
     })
     // Order matters: the Node server starts listening when its layer is built, and a request that
     // arrives before the routes are attached would be accepted and never answered. So the domain

@@ -34,6 +34,8 @@ export interface ServerConfig {
   readonly accessLog: boolean
   /** Peers whose X-Forwarded-For is believed. */
   readonly trustedProxies: ReadonlyArray<IpNetwork.IpNetwork>
+  /** Origins whose browser pages may call the API (CORS); see `corsOrigins`. */
+  readonly corsOrigins: ReadonlyArray<string>
   readonly shutdownTimeout: Duration.Duration
   /** Longest wait for a request's headers (slow-loris); then Node answers 408 and closes. */
   readonly headersTimeout: Duration.Duration
@@ -68,6 +70,46 @@ export const defaultGatewayUrl = (host: string, port: number): string => `ws://$
 
 /** The server's own URL for a browser on this machine: where dev letters link to its web pages. */
 export const ownUrl = (host: string, port: number): string => `http://${reachableHost(host)}:${port}`
+
+/** `scheme://host[:port]` as browsers send it in `Origin`; anything else is a configuration error. */
+const asOrigin = (value: string): string | undefined => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin !== "null" ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `SERVICE_CORS_ORIGINS`: comma-separated origins whose pages may call the API from a browser (a
+ * front end served elsewhere). Unset: the origin of `SERVICE_WEB_URL` when that is set (the pages
+ * the letters link to call the API), else none (the reference server's own pages are same-origin).
+ * `none` turns CORS off (an empty value counts as unset, as elsewhere).
+ */
+const corsOrigins = Effect.gen(function* () {
+  const configured = yield* Config.String("SERVICE_CORS_ORIGINS").pipe(Config.option)
+  const webUrl = yield* Config.String("SERVICE_WEB_URL").pipe(Config.option)
+  const listed = Option.match(configured, {
+    onNone: () => Option.toArray(webUrl),
+    onSome: (list) =>
+      (list.trim().toLowerCase() === "none" ? "" : list)
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== "")
+  })
+  const origins: Array<string> = []
+  for (const entry of listed) {
+    const origin = asOrigin(entry)
+    if (origin === undefined) {
+      return yield* Effect.fail(
+        configError(`SERVICE_CORS_ORIGINS / SERVICE_WEB_URL: "${entry.slice(0, 100)}" is not an http(s) origin`)
+      )
+    }
+    origins.push(origin)
+  }
+  return origins
+})
 
 export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(function* () {
   const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
@@ -120,6 +162,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.withDefault(Duration.seconds(10))
   )
   const trustedProxies = yield* TrustedProxies.config
+  const cors = yield* corsOrigins
   const headersTimeout = yield* Config.Duration("SERVICE_HEADERS_TIMEOUT").pipe(
     Config.withDefault(Duration.seconds(20))
   )
@@ -149,6 +192,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     logLevel,
     accessLog,
     trustedProxies,
+    corsOrigins: cors,
     shutdownTimeout,
     headersTimeout,
     requestTimeout

@@ -79,7 +79,9 @@ describe("the reference server's edge", () => {
       SERVICE_HEADERS_TIMEOUT: "1 second",
       SERVICE_REQUEST_TIMEOUT: "2 seconds",
       // the loopback address the tests connect from as "the proxy"; 127.0.0.1 is then a stranger
-      SERVICE_TRUSTED_PROXIES: "127.0.0.2"
+      SERVICE_TRUSTED_PROXIES: "127.0.0.2",
+      // a front end served from another origin
+      SERVICE_CORS_ORIGINS: "https://front.example, http://localhost:5173"
     })
   }, 60_000)
   afterAll(async () => {
@@ -92,6 +94,34 @@ describe("the reference server's edge", () => {
         `DROP SCHEMA IF EXISTS "veche_edge_${process.pid}" CASCADE`
       ])
       await new Promise((done) => drop.once("exit", done))
+    }
+  })
+
+  it("answers CORS for the configured origins only: preflights, and answers (errors too) a page can read", async () => {
+    const preflight = await fetch(`${server.base}/api/v10/users/@me`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://front.example",
+        "access-control-request-method": "PATCH",
+        "access-control-request-headers": "authorization, content-type"
+      }
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://front.example")
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("PATCH")
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization")
+
+    const refused = await fetch(`${server.base}/api/v10/users/@me`, { headers: { origin: "http://localhost:5173" } })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get("access-control-allow-origin")).toBe("http://localhost:5173")
+    expect(refused.headers.get("access-control-expose-headers")).toContain("x-ratelimit-remaining")
+    expect(refused.headers.get("vary")).toContain("Origin")
+    expect(await refused.json()).toMatchObject({ code: 40001 })
+
+    for (const origin of ["https://evil.example", "https://front.example.evil", "null"]) {
+      const stranger = await fetch(`${server.base}/api/v10/version`, { headers: { origin } })
+      expect(stranger.status).toBe(200)
+      expect(stranger.headers.get("access-control-allow-origin"), origin).toBeNull()
     }
   })
 

@@ -55,4 +55,22 @@ describe("ServerConfig", () => {
       expect(message).toContain("SERVICE_HEADERS_TIMEOUT must not be longer than SERVICE_REQUEST_TIMEOUT")
     })
   )
+
+  it.effect("SERVICE_CORS_ORIGINS: origins only; unset, SERVICE_WEB_URL's origin; `none`, none", () =>
+    Effect.gen(function* () {
+      const origins = (env: Record<string, string>) =>
+        Effect.map(load(env), (exit) => (Exit.isSuccess(exit) ? exit.value.corsOrigins : failure(exit)))
+      expect(yield* origins({})).toEqual([])
+      expect(yield* origins({ SERVICE_WEB_URL: "https://app.example/web" })).toEqual(["https://app.example"])
+      expect(
+        yield* origins({
+          SERVICE_WEB_URL: "https://app.example",
+          SERVICE_CORS_ORIGINS: " https://a.example:8443/ ,http://localhost:5173"
+        })
+      ).toEqual(["https://a.example:8443", "http://localhost:5173"])
+      expect(yield* origins({ SERVICE_WEB_URL: "https://app.example", SERVICE_CORS_ORIGINS: "none" })).toEqual([])
+      expect(yield* origins({ SERVICE_CORS_ORIGINS: "ftp://x.example" })).toContain("is not an http(s) origin")
+      expect(yield* origins({ SERVICE_CORS_ORIGINS: "*" })).toContain("is not an http(s) origin")
+    })
+  )
 })

@@ -25,7 +25,9 @@ import sessionSweep0018 from "./migrations/0018_session_sweep.ts"
 import applications0019 from "./migrations/0019_applications.ts"
 import userBots0020 from "./migrations/0020_user_bots.ts"
 import oauth0021 from "./migrations/0021_oauth.ts"
-import applicationFlags0022 from "./migrations/0022_application_flags.ts"
+import discovery0022 from "./migrations/0022_discovery.ts"
+import messages0023 from "./migrations/0023_messages.ts"
+import applicationFlags0024 from "./migrations/0024_application_flags.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -49,7 +51,9 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0019_applications": applications0019,
   "0020_user_bots": userBots0020,
   "0021_oauth": oauth0021,
-  "0022_application_flags": applicationFlags0022
+  "0022_discovery": discovery0022,
+  "0023_messages": messages0023,
+  "0024_application_flags": applicationFlags0024
 })
 
 /**

@@ -5,7 +5,9 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
+import type { MessagesDomain } from "@veche/messages"
 import type { ModerationDomain } from "@veche/moderation"
 import type { OAuthDomain } from "@veche/oauth"
 import type { PrivacyDomain } from "@veche/privacy"
@@ -14,7 +16,9 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
+import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
+import * as PgMessagesRepo from "./PgMessagesRepo.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgOAuthRepositories from "./PgOAuthRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
@@ -28,7 +32,9 @@ export const layer: Layer.Layer<
   | ModerationDomain.Repositories
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
-  | OAuthDomain.Repositories,
+  | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories
+  | MessagesDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -38,5 +44,7 @@ export const layer: Layer.Layer<
   PgModerationRepositories.layer,
   PgPrivacyRepositories.layer,
   PgApplicationsRepositories.layer,
-  PgOAuthRepositories.layer
+  PgOAuthRepositories.layer,
+  PgDiscoveryRepositories.layer,
+  PgMessagesRepo.layer
 )

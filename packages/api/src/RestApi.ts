@@ -10,12 +10,14 @@ import { AuthPublicApi } from "./AuthPublicApi.ts"
 import { BotGatewayApi } from "./BotGatewayApi.ts"
 import { ChannelsApi } from "./ChannelsApi.ts"
 import { DevApi } from "./DevApi.ts"
+import { DiscoveryApi, DiscoveryPublicApi } from "./DiscoveryApi.ts"
 import { ExportsApi } from "./ExportsApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
 import { GuildsApi } from "./GuildsApi.ts"
 import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
 import { MembersApi } from "./MembersApi.ts"
+import { MessagesApi } from "./MessagesApi.ts"
 import { ModerationApi } from "./ModerationApi.ts"
 import { OAuthApi, OAuthTokenApi } from "./OAuthApi.ts"
 import { RateLimit } from "./RateLimit.ts"
@@ -37,10 +39,13 @@ export class RestApi extends HttpApi.make("veche")
     MembersApi,
     RolesApi,
     ChannelsApi,
+    MessagesApi,
     InvitesApi,
     ModerationApi,
     ApplicationsApi,
     OAuthApi,
+    DiscoveryPublicApi,
+    DiscoveryApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

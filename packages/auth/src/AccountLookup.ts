@@ -1,7 +1,8 @@
 /**
  * What other domains may know of an account, by user id: its phone (for staff listed by phone),
- * whether its address and phone are verified, and when it was made (for guilds' standings). A
- * service over AccountsRepo, so no other domain reads the accounts store (or a password hash).
+ * whether its address and phone are verified, when it was made (for guilds' standings) and the birth
+ * date (messages' age-restricted channels). A service over AccountsRepo, so no other domain reads the
+ * accounts store (or a password hash).
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, type DateTime, Effect, Layer, Option } from "effect"
@@ -16,6 +17,8 @@ export interface Facts {
   /** A phone is bound (binding one confirms it). */
   readonly phoneVerified: boolean
   readonly createdAt: DateTime.Utc
+  /** `YYYY-MM-DD` (age-restricted channels refuse users under 18 by it). */
+  readonly dateOfBirth: string
 }
 
 export class AccountLookup extends Context.Service<
@@ -33,7 +36,8 @@ export class AccountLookup extends Context.Service<
               phone: credentials.phone,
               emailVerified: credentials.email !== null && credentials.emailVerified,
               phoneVerified: credentials.phone !== null,
-              createdAt: credentials.createdAt
+              createdAt: credentials.createdAt,
+              dateOfBirth: credentials.dateOfBirth
             }))
           )
       })

@@ -218,7 +218,14 @@ const make = Effect.gen(function* () {
     if (Option.isSome(updated)) yield* events.channelUpdate(updated.value)
   })
 
-  return { list, get, create, update, reorder, remove, putOverwrite, deleteOverwrite }
+  /**
+   * The caller's place in a channel for the domains above (messages): the channel, the guild, the
+   * caller's membership and permissions there. 10003 / 50001 as every channel route.
+   */
+  const access = (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) =>
+    GuildAccess.channelPlace(repo, actor, channelId)
+
+  return { list, get, create, update, reorder, remove, putOverwrite, deleteOverwrite, access }
 })
 
 export class Channels extends Context.Service<Channels>()("@veche/guilds/Channels", { make }) {

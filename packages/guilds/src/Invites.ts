@@ -3,13 +3,14 @@
  * anyone holding its code, accepting one, and revoking one. Accepting runs every check a join must
  * pass — the account's restriction (20025), the guild's verification level (40002), a ban (40007)
  * and the guild cap (30001) — and the cap, the ban and the use count are settled in one store step.
+ * The catalogue's join (`joinOpen`) runs the same checks and the same step without an invitation.
  */
 import type { Snowflake } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import * as AccountStandings from "./AccountStandings.ts"
-import type { Channel, Guild, Invite } from "./Guild.ts"
+import type { Channel, Guild, Invite, Member } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
@@ -18,6 +19,7 @@ import {
   InviteNotFound,
   MissingPermission,
   NoSuchChannel,
+  NoSuchGuild,
   VerificationRequired,
   WrongChannelType
 } from "./GuildsErrors.ts"
@@ -155,25 +157,48 @@ const make = Effect.gen(function* () {
     return yield* showOne(invite.value)
   })
 
+  /** The checks every join passes, before the store settles the ban and the cap again in one step. */
+  const mayJoin = Effect.fnUntraced(function* (actor: GuildAccess.Actor, guild: Guild, now: DateTime.Utc) {
+    const standing = yield* standings.read(actor.userId)
+    if (Option.isSome(standing) && standing.value.restricted) return yield* new AccountRestricted()
+    if (Option.isSome(yield* repo.findBan(guild.id, actor.userId))) return yield* new BannedFromGuild()
+    if (Option.isNone(standing) || !AccountStandings.meetsLevel(guild.verificationLevel, standing.value, now))
+      return yield* new VerificationRequired()
+  })
+
   const accept = Effect.fn("Invites.accept")(function* (actor: GuildAccess.Actor, code: string) {
     const now = yield* DateTime.now
     const found = yield* repo.invite(code, now)
     if (Option.isNone(found)) return yield* new InviteNotFound()
     const guild = yield* repo.find(found.value.guildId)
     if (Option.isNone(guild)) return yield* new InviteNotFound()
-    if (Option.isNone(yield* repo.member(guild.value.id, actor.userId))) {
-      const standing = yield* standings.read(actor.userId)
-      if (Option.isSome(standing) && standing.value.restricted) return yield* new AccountRestricted()
-      if (Option.isSome(yield* repo.findBan(guild.value.id, actor.userId))) return yield* new BannedFromGuild()
-      if (Option.isNone(standing) || !AccountStandings.meetsLevel(guild.value.verificationLevel, standing.value, now))
-        return yield* new VerificationRequired()
-    }
+    if (Option.isNone(yield* repo.member(guild.value.id, actor.userId))) yield* mayJoin(actor, guild.value, now)
     const accepted = yield* repo.accept(code, actor.userId, now, !actor.bot)
     if (accepted.joined) {
       yield* events.memberAdd(accepted.member)
       yield* events.guildCreate(guild.value.id, actor.userId)
     }
     return { shown: yield* showOne(accepted.invite), joined: accepted.joined }
+  })
+
+  /**
+   * Joins without an invitation (the public catalogue decides the guild is open to all): the same
+   * checks and the same store step as accepting one, minus the invitation's use count. `joined`
+   * false: they were a member already.
+   */
+  const joinOpen = Effect.fn("Invites.joinOpen")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+    const now = yield* DateTime.now
+    const guild = yield* repo.find(guildId)
+    if (Option.isNone(guild)) return yield* new NoSuchGuild()
+    if (Option.isSome(yield* repo.member(guildId, actor.userId))) return { joined: false }
+    yield* mayJoin(actor, guild.value, now)
+    const member: Member = { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
+    const joined = yield* repo.join(member, !actor.bot)
+    if (joined) {
+      yield* events.memberAdd(member)
+      yield* events.guildCreate(guildId, actor.userId)
+    }
+    return { joined }
   })
 
   const remove = Effect.fn("Invites.remove")(function* (actor: GuildAccess.Actor, code: string) {
@@ -194,7 +219,7 @@ const make = Effect.gen(function* () {
     return shown
   })
 
-  return { create, ofGuild, ofChannel, get, accept, remove }
+  return { create, ofGuild, ofChannel, get, accept, joinOpen, remove }
 })
 
 export class Invites extends Context.Service<Invites>()("@veche/guilds/Invites", { make }) {

@@ -4,7 +4,9 @@
  */
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
+import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
+import { MessagesDomain } from "@veche/messages"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { OAuthDomain } from "@veche/oauth"
 import { PrivacyDomain } from "@veche/privacy"
@@ -19,6 +21,8 @@ export type Repositories =
   | PrivacyDomain.Repositories
   | ApplicationsDomain.Repositories
   | OAuthDomain.Repositories
+  | DiscoveryDomain.Repositories
+  | MessagesDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -33,7 +37,9 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   GuildsDomain.layerMemoryRepositories,
   PrivacyDomain.layerMemoryRepositories,
   ApplicationsDomain.layerMemoryRepositories,
-  OAuthDomain.layerMemoryRepositories
+  OAuthDomain.layerMemoryRepositories,
+  DiscoveryDomain.layerMemoryRepositories,
+  MessagesDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

@@ -10,9 +10,11 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import type { DiscoveryDomain } from "@veche/discovery"
 import { Gateway, type Sessions } from "@veche/gateway"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import type { MessagesDomain } from "@veche/messages"
 import { ModerationDomain } from "@veche/moderation"
 import type { OAuthDomain } from "@veche/oauth"
 import { DeliveryQueue } from "@veche/platform"
@@ -22,6 +24,8 @@ import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
+import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
+import * as MessagesOnDomains from "./MessagesOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
@@ -44,6 +48,8 @@ export type Services =
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
   | OAuthDomain.Services
+  | DiscoveryDomain.Services
+  | MessagesDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -68,6 +74,12 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),
+  // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
+  // the accounts domain whether an owner has 2FA
+  Layer.provideMerge(DiscoveryOnDomains.layer),
+  // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
+  // the accounts (AccountLookup: birth date and verification), beside the applications
+  Layer.provideMerge(MessagesOnDomains.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its

@@ -134,6 +134,37 @@ export interface Options {
    * than a logger call per request).
    */
   readonly accessLog: boolean | AccessLog.Sink
+  /**
+   * Origins whose pages may call the API from a browser (a front end served elsewhere): they get
+   * CORS answers, preflights included. None (the default): no CORS headers, as same-origin pages need.
+   */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+}
+
+/** What a browser page may send and read: the headers bot and web clients use, and the limits'. */
+const CORS_ALLOWED_HEADERS = ["authorization", "content-type", "x-audit-log-reason"]
+const CORS_EXPOSED_HEADERS = [
+  "retry-after",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "x-ratelimit-reset-after",
+  "x-ratelimit-bucket",
+  "x-ratelimit-scope",
+  "x-ratelimit-global"
+]
+
+/** The CORS step for these origins (exact `scheme://host[:port]` matches), or none. */
+const corsFor = (origins: ReadonlyArray<string> | undefined) => {
+  if (origins === undefined || origins.length === 0) return undefined
+  const allowed = new Set(origins)
+  return HttpMiddleware.cors({
+    // A predicate, so only an allowed request's own origin is echoed (never another, never `*`).
+    allowedOrigins: (origin) => allowed.has(origin),
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600
+  })
 }
 
 /**
@@ -174,10 +205,12 @@ export const middleware =
         })
         return inner
       })
-    if (options.trustedProxies.length === 0) return answered
-    const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(answered)
+    const cors = corsFor(options.corsOrigins)
+    const shared = cors === undefined ? answered : cors(answered)
+    if (options.trustedProxies.length === 0) return shared
+    const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
     return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-      request.headers["x-forwarded-for"] === undefined ? answered : forwarded
+      request.headers["x-forwarded-for"] === undefined ? shared : forwarded
     )
   }
 

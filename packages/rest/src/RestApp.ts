@@ -18,10 +18,12 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway } from "@veche/gateway"
-import { Channels, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
+import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
 import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
@@ -51,11 +53,13 @@ import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
 import * as MembersHandlers from "./handlers/MembersHandlers.ts"
+import * as MessagesHandlers from "./handlers/MessagesHandlers.ts"
 import * as ModerationHandlers from "./handlers/ModerationHandlers.ts"
 import * as OAuthHandlers from "./handlers/OAuthHandlers.ts"
 import * as OAuthTokenHandlers from "./handlers/OAuthTokenHandlers.ts"
@@ -112,9 +116,12 @@ export const services = [
   Roles.Roles,
   Channels.Channels,
   Invites.Invites,
+  Messages.Messages,
   Applications.Applications,
   Authorizations.Authorizations,
   OAuthTokens.OAuthTokens,
+  Discovery.Discovery,
+  GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers
 ] as const
 
@@ -151,11 +158,14 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "members">
   | HttpApiGroup.Service<"veche", "roles">
   | HttpApiGroup.Service<"veche", "channels">
+  | HttpApiGroup.Service<"veche", "messages">
   | HttpApiGroup.Service<"veche", "invites">
   | HttpApiGroup.Service<"veche", "moderation">
   | HttpApiGroup.Service<"veche", "applications">
   | HttpApiGroup.Service<"veche", "oauth">
   | HttpApiGroup.Service<"veche", "oauthToken">
+  | HttpApiGroup.Service<"veche", "discoveryPublic">
+  | HttpApiGroup.Service<"veche", "discovery">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -189,11 +199,14 @@ export const handlers: Layer.Layer<
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
+  isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
+  isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,

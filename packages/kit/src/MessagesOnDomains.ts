@@ -1,0 +1,72 @@
+/**
+ * The messages domain over the domains that answer its ports: where a caller stands in a channel
+ * comes from the guilds domain (Channels.access: the channel, the caller's permissions with
+ * overwrites, the guild's verification level), what an author's account allows (birth date,
+ * verified address or phone, account age) from the accounts domain's AccountLookup.
+ */
+import { AccountLookup } from "@veche/auth"
+import { Channels } from "@veche/guilds"
+import { AuthorStanding, ChannelAccess, MessagesDomain, MessagesErrors } from "@veche/messages"
+import type { EventBus, Snowflake } from "@veche/platform"
+import type { PersonalData, PublicUsers } from "@veche/users"
+import { Effect, Layer, Option } from "effect"
+
+const channelAccess = Layer.effect(
+  ChannelAccess.ChannelAccess,
+  Effect.map(Effect.service(Channels.Channels), (channels) =>
+    ChannelAccess.ChannelAccess.of({
+      place: (actor, channelId) =>
+        channels.access(actor, channelId).pipe(
+          Effect.map(
+            ({ place, channel, permissions }): ChannelAccess.ChannelPlace => ({
+              channelId: channel.id,
+              guildId: channel.guildId,
+              channelType: channel.type,
+              nsfw: channel.nsfw,
+              rateLimitPerUser: channel.rateLimitPerUser,
+              permissions,
+              verificationLevel: place.guild.verificationLevel,
+              owner: place.guild.ownerId === place.member.userId,
+              hasRoles: place.member.roleIds.length > 0,
+              joinedAt: place.member.joinedAt,
+              roleIds: place.roles.map((role) => role.id)
+            })
+          ),
+          Effect.catchTags({
+            NoSuchChannel: () => Effect.fail(new MessagesErrors.NoSuchChannel()),
+            NoAccess: () => Effect.fail(new MessagesErrors.NoAccess())
+          })
+        )
+    })
+  )
+)
+
+const authorStanding = Layer.effect(
+  AuthorStanding.AuthorStanding,
+  Effect.map(Effect.service(AccountLookup.AccountLookup), (accounts) =>
+    AuthorStanding.AuthorStanding.of({
+      read: (userId) =>
+        Effect.map(
+          accounts.read(userId),
+          Option.map((facts) => ({
+            dateOfBirth: facts.dateOfBirth,
+            emailVerified: facts.emailVerified,
+            phoneVerified: facts.phoneVerified,
+            createdAt: facts.createdAt
+          }))
+        )
+    })
+  )
+)
+
+export const layer: Layer.Layer<
+  MessagesDomain.Services,
+  never,
+  | MessagesDomain.Repositories
+  | Channels.Channels
+  | AccountLookup.AccountLookup
+  | PublicUsers.PublicUsers
+  | PersonalData.PersonalData
+  | EventBus.EventBus
+  | Snowflake.SnowflakeGenerator
+> = MessagesDomain.layer.pipe(Layer.provide(Layer.merge(channelAccess, authorStanding)))
