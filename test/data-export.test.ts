@@ -1,11 +1,11 @@
 /** Data exports through HTTP: queued, built in the background, downloaded by a one-hour link, kept a week. */
 
-import { inflateRawSync } from "node:zlib"
 import { describe, expect, layer } from "@effect/vitest"
 import { DataExports } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Effect } from "effect"
 import { json, login, PASSWORD, post, register, send } from "./support/Accounts.ts"
+import { unzip } from "./support/Unzip.ts"
 
 interface ExportView {
   readonly id: string | null
@@ -13,25 +13,6 @@ interface ExportView {
   readonly url: string | null
   readonly url_expires_at: string | null
   readonly size: number | null
-}
-
-/** The files of a ZIP made of stored or deflated entries (enough to read what fflate writes). */
-const unzip = (bytes: Uint8Array): Record<string, string> => {
-  const buffer = Buffer.from(bytes)
-  const files: Record<string, string> = {}
-  let offset = 0
-  while (buffer.readUInt32LE(offset) === 0x04034b50) {
-    const method = buffer.readUInt16LE(offset + 8)
-    const size = buffer.readUInt32LE(offset + 18)
-    const nameLength = buffer.readUInt16LE(offset + 26)
-    const extraLength = buffer.readUInt16LE(offset + 28)
-    const name = buffer.subarray(offset + 30, offset + 30 + nameLength).toString("utf8")
-    const start = offset + 30 + nameLength + extraLength
-    const data = buffer.subarray(start, start + size)
-    files[name] = (method === 8 ? inflateRawSync(data) : data).toString("utf8")
-    offset = start + size
-  }
-  return files
 }
 
 const latest = (token: string) => Effect.flatMap(send("GET", "/api/v10/users/@me/export", undefined, token), json)

@@ -1,7 +1,7 @@
 /** Reading the data export archives the route tests download. */
 import { inflateRawSync } from "node:zlib"
 
-/** The files of a ZIP made of stored or deflated entries (as test/data-export.test.ts reads fflate's). */
+/** The files of a ZIP made of stored or deflated entries (what fflate writes). */
 export const unzip = (bytes: Uint8Array): Record<string, string> => {
   const buffer = Buffer.from(bytes)
   const files: Record<string, string> = {}

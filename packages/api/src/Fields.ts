@@ -133,26 +133,29 @@ export const QueryBoolean = Schema.String.pipe(
 /** `?with_counts=true`: add approximate member and presence counts. */
 export const WithCountsQuery = { with_counts: Schema.optionalKey(QueryBoolean) }
 
+/** A permission set as the decimal string of an unsigned integer (what v10 sends back; also a query's). */
+export const PermissionsString = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter((s: string) => Permissions.fromWire(s) !== undefined, {
+      message: "Value is not int.",
+      formCode: "NUMBER_TYPE_COERCE"
+    })
+  ),
+  Schema.decodeTo(
+    Schema.BigInt,
+    SchemaTransformation.transform({
+      decode: (s: string) => Permissions.fromWire(s) ?? Permissions.NONE,
+      encode: (permissions: bigint) => Permissions.toWire(permissions)
+    })
+  )
+)
+
 /**
  * A permission set as libraries send it: the decimal string of an unsigned integer (what v10 sends
  * back), or a JSON number. Bits the platform does not define are dropped, as it drops them.
  */
 export const PermissionsInput = Schema.Union([
-  Schema.String.pipe(
-    Schema.check(
-      Schema.makeFilter((s: string) => Permissions.fromWire(s) !== undefined, {
-        message: "Value is not int.",
-        formCode: "NUMBER_TYPE_COERCE"
-      })
-    ),
-    Schema.decodeTo(
-      Schema.BigInt,
-      SchemaTransformation.transform({
-        decode: (s: string) => Permissions.fromWire(s) ?? Permissions.NONE,
-        encode: (permissions: bigint) => Permissions.toWire(permissions)
-      })
-    )
-  ),
+  PermissionsString,
   intBetween(0, Number.MAX_SAFE_INTEGER).pipe(
     Schema.decodeTo(
       Schema.BigInt,

@@ -16,7 +16,6 @@ import {
   UnknownGuild,
   UnknownUser
 } from "@veche/errors"
-import * as Permissions from "@veche/guilds/Permissions"
 import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -46,23 +45,6 @@ export const ScopeList = Schema.String.pipe(
   )
 )
 
-/** A permission set in a query: the decimal string the platform uses. */
-export const PermissionsQuery = Schema.String.pipe(
-  Schema.check(
-    Schema.makeFilter((s: string) => Permissions.fromWire(s) !== undefined, {
-      message: "Value is not int.",
-      formCode: "NUMBER_TYPE_COERCE"
-    })
-  ),
-  Schema.decodeTo(
-    Schema.BigInt,
-    SchemaTransformation.transform({
-      decode: (s: string) => Permissions.fromWire(s) ?? Permissions.NONE,
-      encode: (permissions: bigint) => Permissions.toWire(permissions)
-    })
-  )
-)
-
 /** The authorization request, as the consent page receives it and passes it on. */
 export const AuthorizeQuery = {
   client_id: Snowflake.Snowflake,
@@ -84,7 +66,7 @@ export const AuthorizeQuery = {
   /** Only S256: `plain` would let whoever sees the authorization request redeem the code. */
   code_challenge_method: Schema.optionalKey(Schema.Literal("S256")),
   guild_id: Schema.optionalKey(Snowflake.Snowflake),
-  permissions: Schema.optionalKey(PermissionsQuery),
+  permissions: Schema.optionalKey(Fields.PermissionsString),
   /** Accepted and ignored (the page always asks). */
   prompt: Schema.optionalKey(Fields.lengthAtMost(32))
 }
