@@ -5,8 +5,9 @@
  */
 import { type Application, ApplicationsErrors, ApplicationsRepo } from "@veche/applications"
 import { Snowflake } from "@veche/platform"
-import { DateTime, Effect, Layer, Option, Schema } from "effect"
+import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import * as DecodedRows from "./internal/DecodedRows.ts"
 
 const Row = Schema.Struct({
   id: Schema.BigInt,
@@ -22,7 +23,6 @@ const Row = Schema.Struct({
   secret_digest: Schema.NullOr(Schema.String),
   created_at: Schema.Date
 })
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
 
 const toApplication = (row: typeof Row.Type): Application.Application => ({
   id: Snowflake.Snowflake.make(String(row.id)),
@@ -47,14 +47,7 @@ export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlCli
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
-    const many = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      query.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows.map(toApplication)),
-        Effect.orDie
-      )
-    const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      Effect.map(many(query), (apps) => Option.fromNullishOr(apps[0]))
+    const { many, one } = DecodedRows.of(Row, toApplication)
     const touched = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
       query.pipe(
         Effect.map((rows) => rows.length > 0),

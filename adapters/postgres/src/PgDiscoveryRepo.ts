@@ -13,6 +13,7 @@ import { DiscoveryErrors, DiscoveryRepo, type Listing, Slugs } from "@veche/disc
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import * as DecodedRows from "./internal/DecodedRows.ts"
 
 const Row = Schema.Struct({
   guild_id: Schema.BigInt,
@@ -26,7 +27,6 @@ const Row = Schema.Struct({
   reason: Schema.NullOr(Schema.String),
   updated_at: Schema.Date
 })
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
 
 const toListing = (row: typeof Row.Type): Listing.Listing => ({
   guildId: Snowflake.Snowflake.make(String(row.guild_id)),
@@ -64,14 +64,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
       WHERE e.extname = 'pg_trgm'`.pipe(Effect.orDie)
     const trgm = sql(found?.schema ?? "veche_extensions")
 
-    const many = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      query.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows.map(toListing)),
-        Effect.orDie
-      )
-    const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      Effect.map(many(query), (rows) => Option.fromNullishOr(rows[0]))
+    const { many, one } = DecodedRows.of(Row, toListing)
 
     const publish: DiscoveryRepo.DiscoveryRepo["Service"]["publish"] = (publication, maxPublic) =>
       sql

@@ -8,6 +8,7 @@ import { type Message, MessageSchemas, MessagesRepo } from "@veche/messages"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import * as DecodedRows from "./internal/DecodedRows.ts"
 
 const Row = Schema.Struct({
   id: Schema.BigInt,
@@ -28,7 +29,6 @@ const Row = Schema.Struct({
   edited_at: Schema.NullOr(Schema.Date),
   created_at: Schema.Date
 })
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
 
 const id = (value: bigint) => Snowflake.Snowflake.make(String(value))
 const time = (value: Date | null) => (value === null ? null : DateTime.fromDateUnsafe(value))
@@ -61,14 +61,7 @@ export const layer: Layer.Layer<MessagesRepo.MessagesRepo, never, SqlClient.SqlC
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.unsafe(COLUMNS)
-    const many = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      query.pipe(
-        Effect.flatMap(decodeRows),
-        Effect.map((rows) => rows.map(toMessage)),
-        Effect.orDie
-      )
-    const one = <E, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
-      Effect.map(many(query), (messages) => Option.fromNullishOr(messages[0]))
+    const { many, one } = DecodedRows.of(Row, toMessage)
 
     const page = (channelId: Snowflake.Snowflake, cursor: Message.Cursor, limit: number) => {
       if ("before" in cursor)
