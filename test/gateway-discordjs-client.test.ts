@@ -1,15 +1,16 @@
 /**
  * discord.js 14's Client logs in as a bot against the gateway on a real port, with only `rest.api`
  * changed: `clientReady` fires, its guild is in `guilds.cache` and available with its channels,
- * and a channel made through the API afterwards arrives as `channelCreate`.
+ * a channel made through the API afterwards arrives as `channelCreate`, `channel.send()` answers the
+ * message (which the owner then reads through the API) and a user's message arrives as `messageCreate`.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Guilds } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { type Channel, Client, Events, GatewayIntentBits } from "discord.js"
+import { type Channel, Client, Events, GatewayIntentBits, type Message } from "discord.js"
 import { Effect } from "effect"
-import { post, register } from "./support/Accounts.ts"
+import { json, post, register, send } from "./support/Accounts.ts"
 import { createApplication, resetBotToken } from "./support/ApplicationScenarios.ts"
 import * as GatewayServer from "./support/GatewayServer.ts"
 import { createGuild } from "./support/Guilds.ts"
@@ -71,6 +72,50 @@ describe("discord.js Client against the gateway", () => {
           const channel = yield* Effect.promise(() => within(created, "channelCreate"))
           expect(channel.id).toMatch(/^\d{17,19}$/)
           expect(cached?.channels.cache.get(channel.id)?.name).toBe("from-api")
+
+          // the bot posts with discord.js; the owner reads it through the API
+          const system = cached?.channels.cache.get(guild.system_channel_id)
+          if (system === undefined || !system.isTextBased()) return expect.fail("system channel not text-based")
+          const sent = yield* Effect.promise(() => within(system.send("hello from the bot"), "channel.send"))
+          expect(sent.id).toMatch(/^\d{17,19}$/)
+          expect(sent.content).toBe("hello from the bot")
+          expect(sent.author.id).toBe(app.id)
+          const listed = yield* send(
+            "GET",
+            `/api/v10/channels/${guild.system_channel_id}/messages`,
+            undefined,
+            owner.access_token
+          )
+          expect(listed.status).toBe(200)
+          const history = (yield* json(listed)) as ReadonlyArray<{
+            id: string
+            content: string
+            author: { id: string }
+          }>
+          expect(history.map((m) => [m.id, m.content, m.author.id])).toContainEqual([
+            sent.id,
+            "hello from the bot",
+            app.id
+          ])
+
+          // a user's message through the API arrives as messageCreate
+          const arrived = new Promise<Message>((resolve) =>
+            client.on(Events.MessageCreate, (message) => {
+              if (message.author.id === owner.user_id) resolve(message)
+            })
+          )
+          const posted = yield* post(
+            `/api/v10/channels/${guild.system_channel_id}/messages`,
+            { content: "hello bot" },
+            owner.access_token
+          )
+          expect(posted.status).toBe(200)
+          const postedId = ((yield* json(posted)) as { id: string }).id
+          const message = yield* Effect.promise(() => within(arrived, "messageCreate"))
+          expect(message.id).toBe(postedId)
+          expect(message.channelId).toBe(guild.system_channel_id)
+          expect(message.guildId).toBe(guild.id)
+          expect(message.inGuild()).toBe(true)
         } finally {
           yield* Effect.promise(() => client.destroy())
         }
