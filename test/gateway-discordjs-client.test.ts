@@ -116,6 +116,8 @@ describe("discord.js Client against the gateway", () => {
           expect(message.channelId).toBe(guild.system_channel_id)
           expect(message.guildId).toBe(guild.id)
           expect(message.inGuild()).toBe(true)
+          // without the MessageContent intent (and its application flag) the text is not sent
+          expect(message.content).toBe("")
         } finally {
           yield* Effect.promise(() => client.destroy())
         }

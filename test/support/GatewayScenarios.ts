@@ -18,6 +18,7 @@ import { createGuild } from "./Guilds.ts"
 const GUILDS = 1 << 0
 const GUILD_MEMBERS = 1 << 1
 const GUILD_MESSAGES = 1 << 9
+const MESSAGE_CONTENT = 1 << 15
 
 const connect = (query = "?v=10&encoding=json") =>
   Effect.flatMap(Effect.service(GatewayServer.Listening), (listening) =>
@@ -291,6 +292,96 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
           expect(added.d).toMatchObject({ guild_id: guild.id, user: { id: joiner.user_id } })
           yield* promise(() => client.close())
         })
+      )
+
+      it.effect(
+        "MESSAGE_CONTENT: a bot without the intent's flag gets guild messages emptied, but its own and mentions",
+        () =>
+          Effect.gen(function* () {
+            const { owner, guild, app, token } = yield* botInGuild("+79050009010", "gwcontent")
+            const host = yield* TestHost.TestHost
+            // a second bot in the guild, whose owner turned on the limited message content flag
+            const reader = yield* createApplication(owner.access_token, "gwcontent reader")
+            const readerToken = yield* resetBotToken(owner.access_token, reader.id)
+            yield* host.run(
+              Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
+                guilds.addBot(
+                  { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
+                  Snowflake.Snowflake.make(guild.id),
+                  { userId: Snowflake.Snowflake.make(reader.id), name: "gwcontent reader" },
+                  0n
+                )
+              )
+            )
+            const flagged = yield* host.fetch(`/api/v10/applications/${reader.id}`, {
+              method: "PATCH",
+              headers: { authorization: `Bearer ${owner.access_token}`, "content-type": "application/json" },
+              body: JSON.stringify({ flags: 1 << 19 })
+            })
+            expect(flagged.status).toBe(200)
+
+            // both ask for the intent: asking without the flag is no error, the content is emptied
+            const blind = yield* connect()
+            blind.send(identify(token, { intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT }))
+            yield* promise(() => blind.nextDispatch("GUILD_CREATE"))
+            const seeing = yield* connect()
+            seeing.send(identify(readerToken, { intents: GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT }))
+            yield* promise(() => seeing.nextDispatch("GUILD_CREATE"))
+
+            const channel = guild.system_channel_id
+            const posted = yield* post(
+              `/api/v10/channels/${channel}/messages`,
+              { content: "plain words", embeds: [{ title: "an embed" }] },
+              owner.access_token
+            )
+            expect(posted.status).toBe(200)
+            const plain = (yield* json(posted)) as { id: string }
+            const hidden = yield* promise(() => blind.nextDispatch("MESSAGE_CREATE"))
+            expect(hidden.d).toMatchObject({
+              id: plain.id,
+              guild_id: guild.id,
+              author: { id: owner.user_id },
+              content: "",
+              embeds: [],
+              attachments: [],
+              components: []
+            })
+            expect(yield* promise(() => seeing.nextDispatch("MESSAGE_CREATE"))).toMatchObject({
+              d: { id: plain.id, content: "plain words", embeds: [{ title: "an embed" }] }
+            })
+
+            const edited = yield* send(
+              "PATCH",
+              `/api/v10/channels/${channel}/messages/${plain.id}`,
+              { content: "edited words" },
+              owner.access_token
+            )
+            expect(edited.status).toBe(200)
+            expect(yield* promise(() => blind.nextDispatch("MESSAGE_UPDATE"))).toMatchObject({
+              d: { id: plain.id, content: "", embeds: [] }
+            })
+            expect(yield* promise(() => seeing.nextDispatch("MESSAGE_UPDATE"))).toMatchObject({
+              d: { id: plain.id, content: "edited words" }
+            })
+
+            // a message that mentions the bot, and the bot's own, keep their content
+            const mention = `<@${app.id}> look`
+            expect(
+              (yield* post(`/api/v10/channels/${channel}/messages`, { content: mention }, owner.access_token)).status
+            ).toBe(200)
+            expect(yield* promise(() => blind.nextDispatch("MESSAGE_CREATE"))).toMatchObject({
+              d: { content: mention, mentions: [{ id: app.id }] }
+            })
+            const own = yield* asBot("POST", `/api/v10/channels/${channel}/messages`, token, {
+              content: "my own words"
+            })
+            expect(own.status).toBe(200)
+            expect(yield* promise(() => blind.nextDispatch("MESSAGE_CREATE"))).toMatchObject({
+              d: { content: "my own words", author: { id: app.id } }
+            })
+            yield* promise(() => blind.close())
+            yield* promise(() => seeing.close())
+          })
       )
 
       it.effect("resumes a dropped session with what it missed, then RESUMED; unknown sessions get op 9", () =>

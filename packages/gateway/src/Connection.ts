@@ -16,6 +16,7 @@ import { GatewayConfig } from "./GatewayConfig.ts"
 import { GatewayIdentity } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
+import * as MessageContent from "./MessageContent.ts"
 import * as Session from "./Session.ts"
 import * as SessionMachine from "./SessionMachine.ts"
 import { Sessions } from "./Sessions.ts"
@@ -120,6 +121,7 @@ export const make = Effect.gen(function* () {
             userId: identity.userId,
             bot,
             intents,
+            readsContent: MessageContent.readsContent(bot, intents, identity.applicationFlags),
             shard,
             largeThreshold: data.large_threshold ?? 50,
             replayLimit: config.replayLimit,

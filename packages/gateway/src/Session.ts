@@ -18,6 +18,8 @@ export interface Session {
   readonly userId: Snowflake.Snowflake
   readonly bot: boolean
   readonly intents: number
+  /** Whether MESSAGE_CREATE/UPDATE arrive with their content (see MessageContent). */
+  readonly readsContent: boolean
   readonly shard: readonly [number, number]
   readonly largeThreshold: number
   /** The guilds whose dispatches this session receives (in its shard, for a bot). */
@@ -38,6 +40,7 @@ export const make = (fields: {
   readonly userId: Snowflake.Snowflake
   readonly bot: boolean
   readonly intents: number
+  readonly readsContent: boolean
   readonly shard: readonly [number, number]
   readonly largeThreshold: number
   readonly replayLimit: number

@@ -3,7 +3,8 @@
  * and on each guild it is in (in its shard); a dispatch goes to the sessions of the topics its
  * audience names, filtered by their intents. The payload is serialised once per dispatch and
  * written to each socket directly from the one fan-out fiber (a fiber per socket measured half the
- * throughput, gateway-notes §5). Topics are reference-counted so a shared DispatchSource subscribes
+ * throughput, gateway-notes §5); a guild message for bots without the MESSAGE_CONTENT intent is a
+ * second variant, also serialised once. Topics are reference-counted so a shared DispatchSource subscribes
  * only to what this node needs. A session whose socket dropped stays resumable for the configured
  * window; shutdown asks every session to reconnect (op 7).
  */
@@ -14,6 +15,7 @@ import { DispatchSource, guildTopic, type Topic, userTopic } from "./DispatchSou
 import * as Frames from "./Frames.ts"
 import { GatewayConfig } from "./GatewayConfig.ts"
 import * as Intents from "./Intents.ts"
+import * as MessageContent from "./MessageContent.ts"
 import * as Session from "./Session.ts"
 
 export class Sessions extends Context.Service<
@@ -86,6 +88,10 @@ export class Sessions extends Context.Service<
         // once for every recipient: only `s` differs between them
         const parts = Frames.dispatchParts(dispatch.type, JSON.stringify(dispatch.data))
         const needed = Intents.required(dispatch.type, toGuild)
+        // a guild message without its content, for bots without the intent: also serialised once,
+        // when the first such session needs it (DMs to a bot keep their content, as on the platform)
+        const gated = toGuild && MessageContent.isGated(dispatch.type)
+        let withoutContent: Frames.DispatchText | undefined
         for (const session of targets) {
           // a guild joined or left, told to the member alone: the session's guild topics follow
           if (!toGuild && dispatch.type === "GUILD_CREATE") {
@@ -95,7 +101,13 @@ export class Sessions extends Context.Service<
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
-          Session.deliver(session, parts)
+          if (gated && !session.readsContent && !MessageContent.shownTo(dispatch.data, session.userId)) {
+            withoutContent ??= Frames.dispatchParts(
+              dispatch.type,
+              JSON.stringify(MessageContent.withoutContent(dispatch.data))
+            )
+            Session.deliver(session, withoutContent)
+          } else Session.deliver(session, parts)
         }
       })
 

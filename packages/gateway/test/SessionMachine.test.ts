@@ -106,6 +106,7 @@ describe("Session replay", () => {
       userId: "1" as never,
       bot: false,
       intents: Intents.ALL,
+      readsContent: true,
       shard: [0, 1],
       largeThreshold: 50,
       replayLimit,
