@@ -248,7 +248,7 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
       authorizeUrl({ client_id: app.id, response_type: "code", scope: "bot", permissions: asked.toString() })
     )
     await signIn(page, "+79051240004")
-    await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
+    await page.getByRole("heading", { name: "Story Client wants to join a server you manage" }).waitFor()
     const picker = page.getByLabel("Add the bot to this server")
     await expect(picker.locator("option").allTextContents()).resolves.toEqual(["Choose a server", "Consent Guild"])
     // The asked permissions are ticked; the others wait under "Other permissions".
@@ -330,7 +330,7 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
       })
     )
     await signIn(page, "+79051240008")
-    await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
+    await page.getByRole("heading", { name: "Story Client wants to join a server you manage" }).waitFor()
     // The link's guild_id preselects the server; Ban members is asked but the manager lacks it.
     await expect(page.getByLabel("Add the bot to this server").inputValue()).resolves.toBe(guild.id)
     const ban = page.getByLabel("Ban members", { exact: true })

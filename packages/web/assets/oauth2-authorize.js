@@ -258,6 +258,10 @@ const showConsent = (answer) => {
   )
 
   const bot = scopes.includes("bot")
+  // A bot invitation alone reads nothing of the account: say what it does instead.
+  $("consent-aim").textContent = scopes.every((scope) => scope === "bot")
+    ? "wants to join a server you manage"
+    : "wants to access your account"
   $("bot-part").hidden = !bot
   if (bot) {
     guilds = Array.isArray(answer.guilds) ? answer.guilds : []
