@@ -5,15 +5,11 @@
  * message (which the owner then reads through the API) and a user's message arrives as `messageCreate`.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Guilds } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
-import { TestHost } from "@veche/test-host"
 import { type Channel, Client, Events, GatewayIntentBits, type Message } from "discord.js"
 import { Effect } from "effect"
-import { json, post, register, send } from "./support/Accounts.ts"
-import { createApplication, resetBotToken } from "./support/ApplicationScenarios.ts"
+import { json, post, send } from "./support/Accounts.ts"
+import { botInGuild } from "./support/Bots.ts"
 import * as GatewayServer from "./support/GatewayServer.ts"
-import { createGuild } from "./support/Guilds.ts"
 
 const within = <A>(promise: Promise<A>, what: string) =>
   new Promise<A>((resolve, reject) => {
@@ -34,21 +30,10 @@ describe("discord.js Client against the gateway", () => {
   layer(GatewayServer.layer())((it) => {
     it.effect("logs in as a bot: clientReady, its guild in the cache, and live channelCreate", () =>
       Effect.gen(function* () {
-        const owner = yield* register("+79050009201", "djs_client_owner")
-        const guild = yield* createGuild(owner.access_token, "Client Guild")
-        const app = yield* createApplication(owner.access_token, "Client Bot")
-        const token = yield* resetBotToken(owner.access_token, app.id)
-        const host = yield* TestHost.TestHost
-        yield* host.run(
-          Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-            guilds.addBot(
-              { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-              Snowflake.Snowflake.make(guild.id),
-              { userId: Snowflake.Snowflake.make(app.id), name: "Client Bot" },
-              0n
-            )
-          )
-        )
+        const { owner, guild, app, token } = yield* botInGuild("+79050009201", "djs_client", {
+          guild: "Client Guild",
+          bot: "Client Bot"
+        })
         const listening = yield* GatewayServer.Listening
         const client = new Client({
           intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],

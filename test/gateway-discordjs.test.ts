@@ -8,15 +8,12 @@ import { REST } from "@discordjs/rest"
 import { WebSocketManager, WebSocketShardEvents } from "@discordjs/ws"
 import { describe, expect, layer } from "@effect/vitest"
 import { Gateway } from "@veche/gateway"
-import { Guilds } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { type GatewayDispatchPayload, GatewayIntentBits } from "discord-api-types/v10"
 import { Effect } from "effect"
-import { post, register } from "./support/Accounts.ts"
-import { createApplication, resetBotToken } from "./support/ApplicationScenarios.ts"
+import { post } from "./support/Accounts.ts"
+import { botInGuild } from "./support/Bots.ts"
 import * as GatewayServer from "./support/GatewayServer.ts"
-import { createGuild } from "./support/Guilds.ts"
 
 /** Resolves with the first event `matches` accepts, or rejects after 10 s. */
 const waitFor = <A>(subscribe: (listener: (value: A) => void) => void, matches: (value: A) => boolean) =>
@@ -34,21 +31,11 @@ describe("@discordjs/ws against the gateway", () => {
   layer(GatewayServer.layer())((it) => {
     it.effect("connects with a bot token, gets READY and GUILD_CREATE, and resumes after op 7", () =>
       Effect.gen(function* () {
-        const owner = yield* register("+79050009101", "djsws_owner")
-        const guild = yield* createGuild(owner.access_token, "Library Guild")
-        const app = yield* createApplication(owner.access_token, "Socket Bot")
-        const token = yield* resetBotToken(owner.access_token, app.id)
         const host = yield* TestHost.TestHost
-        yield* host.run(
-          Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-            guilds.addBot(
-              { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-              Snowflake.Snowflake.make(guild.id),
-              { userId: Snowflake.Snowflake.make(app.id), name: "Socket Bot" },
-              0n
-            )
-          )
-        )
+        const { owner, guild, app, token } = yield* botInGuild("+79050009101", "djsws", {
+          guild: "Library Guild",
+          bot: "Socket Bot"
+        })
         const listening = yield* GatewayServer.Listening
         const rest = new REST({ version: "10", api: `${listening.base}/api` }).setToken(token)
         const manager = new WebSocketManager({

@@ -6,8 +6,6 @@
  */
 import { DiscordAPIError, REST } from "@discordjs/rest"
 import { describe, expect, layer } from "@effect/vitest"
-import { Guilds } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import {
   type RESTGetAPIChannelMessagesResult,
@@ -18,6 +16,7 @@ import {
 import { Effect } from "effect"
 import { json, register, send } from "./support/Accounts.ts"
 import { createApplication, resetBotToken } from "./support/ApplicationScenarios.ts"
+import { addBotToGuild } from "./support/Bots.ts"
 import { createGuild } from "./support/Guilds.ts"
 
 describe("A bot's messages through @discordjs/rest", () => {
@@ -30,16 +29,12 @@ describe("A bot's messages through @discordjs/rest", () => {
         const token = yield* resetBotToken(owner.access_token, app.id)
         const guild = yield* createGuild(owner.access_token, "Bot Chat")
         const channel = guild.system_channel_id
-        yield* host.run(
-          Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-            guilds.addBot(
-              { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-              Snowflake.Snowflake.make(guild.id),
-              { userId: Snowflake.Snowflake.make(app.id), name: app.name },
-              // Send Messages, Manage Messages, Read Message History
-              (1n << 11n) | (1n << 13n) | (1n << 16n)
-            )
-          )
+        // Send Messages, Manage Messages, Read Message History
+        yield* addBotToGuild(
+          owner.user_id,
+          guild.id,
+          { id: app.id, name: app.name },
+          (1n << 11n) | (1n << 13n) | (1n << 16n)
         )
         const rest = new REST({
           version: "10",

@@ -5,13 +5,13 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
-import { Guilds } from "@veche/guilds"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
 import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
+import { addBotToGuild } from "./Bots.ts"
 import { createGuild, inviteTo } from "./Guilds.ts"
 import { dataUri, png } from "./Png.ts"
 import { unzip } from "./Unzip.ts"
@@ -483,22 +483,13 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
 
       it.effect("a bot reads itself, its guilds and their channels, members and roles; it may leave", () =>
         Effect.gen(function* () {
-          const testHost = yield* TestHost.TestHost
+          const _testHost = yield* TestHost.TestHost
           const owner = yield* user("reads_owner")
           const app = yield* createApplication(owner.access_token, "Reader Bot")
           const token = yield* resetBotToken(owner.access_token, app.id)
           const guild = yield* createGuild(owner.access_token, "Readable")
           const elsewhere = yield* createGuild(owner.access_token, "Not the bot's")
-          yield* testHost.run(
-            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-              guilds.addBot(
-                { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-                Snowflake.Snowflake.make(guild.id),
-                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
-                0n
-              )
-            )
-          )
+          yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name })
           const role = guild.roles[0]?.id ?? ""
           const channel = guild.system_channel_id
           expect(yield* answer(yield* asBot("GET", `${API}/users/@me`, token))).toMatchObject({
@@ -540,17 +531,8 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           const app = yield* createApplication(owner.access_token, "Leaving Bot")
           const token = yield* resetBotToken(owner.access_token, app.id)
           const guild = yield* createGuild(owner.access_token, "Bot Home")
-          const testHost = yield* TestHost.TestHost
-          yield* testHost.run(
-            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-              guilds.addBot(
-                { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-                Snowflake.Snowflake.make(guild.id),
-                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
-                0n
-              )
-            )
-          )
+          const _testHost = yield* TestHost.TestHost
+          yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name })
           const member = `${API}/guilds/${guild.id}/members/${app.id}`
           expect((yield* send("GET", member, undefined, owner.access_token)).status).toBe(200)
           const guilds = (yield* json(yield* asBot("GET", `${API}/users/@me/guilds`, token))) as ReadonlyArray<{
@@ -590,16 +572,7 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           // the bot in someone else's guild, which outlives the owner
           const host2 = yield* user("gone_host")
           const guild = yield* createGuild(host2.access_token, "Stays")
-          yield* testHost.run(
-            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-              guilds.addBot(
-                { userId: Snowflake.Snowflake.make(host2.user_id), bot: false },
-                Snowflake.Snowflake.make(guild.id),
-                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
-                0n
-              )
-            )
-          )
+          yield* addBotToGuild(host2.user_id, guild.id, { id: app.id, name: app.name })
           expect((yield* post(`${API}/users/@me/delete`, { password: PASSWORD }, owner.access_token)).status).toBe(200)
           const ownerId = Snowflake.Snowflake.make(owner.user_id)
           const carriedOut = yield* testHost.run(

@@ -6,12 +6,11 @@
  * Run on memory (test/gateway.test.ts) and on PostgreSQL (adapters/postgres/test/GatewayRoutes.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Guilds } from "@veche/guilds"
-import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, type Layer } from "effect"
 import { json, post, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
+import { addBotToGuild, botInGuild } from "./Bots.ts"
 import * as GatewayServer from "./GatewayServer.ts"
 import { createGuild } from "./Guilds.ts"
 
@@ -29,27 +28,6 @@ const identify = (token: string, extra: Record<string, unknown> = {}) => ({
   op: 2,
   d: { token, properties: { os: "linux", browser: "test", device: "test" }, ...extra }
 })
-
-/** A bot of a new application, in a new guild of its owner. */
-const botInGuild = (phone: string, name: string) =>
-  Effect.gen(function* () {
-    const owner = yield* register(phone, `${name}_owner`)
-    const guild = yield* createGuild(owner.access_token, `${name} guild`)
-    const app = yield* createApplication(owner.access_token, `${name} bot`)
-    const token = yield* resetBotToken(owner.access_token, app.id)
-    const host = yield* TestHost.TestHost
-    yield* host.run(
-      Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-        guilds.addBot(
-          { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-          Snowflake.Snowflake.make(guild.id),
-          { userId: Snowflake.Snowflake.make(app.id), name: `${name} bot` },
-          0n
-        )
-      )
-    )
-    return { owner, guild, app, token }
-  })
 
 export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) =>
   describe("the gateway", () => {
@@ -303,16 +281,7 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
             // a second bot in the guild, whose owner turned on the limited message content flag
             const reader = yield* createApplication(owner.access_token, "gwcontent reader")
             const readerToken = yield* resetBotToken(owner.access_token, reader.id)
-            yield* host.run(
-              Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-                guilds.addBot(
-                  { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-                  Snowflake.Snowflake.make(guild.id),
-                  { userId: Snowflake.Snowflake.make(reader.id), name: "gwcontent reader" },
-                  0n
-                )
-              )
-            )
+            yield* addBotToGuild(owner.user_id, guild.id, { id: reader.id, name: "gwcontent reader" })
             const flagged = yield* host.fetch(`/api/v10/applications/${reader.id}`, {
               method: "PATCH",
               headers: { authorization: `Bearer ${owner.access_token}`, "content-type": "application/json" },

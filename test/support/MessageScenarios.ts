@@ -6,13 +6,13 @@
  * adapters/postgres/test/MessageRoutes.test.ts on PostgreSQL.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Guilds } from "@veche/guilds"
 import { EventBus, Snowflake } from "@veche/platform"
 import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, Fiber, type Layer, Stream } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
+import { addBotToGuild } from "./Bots.ts"
 import { accept, type CreatedGuild, createGuild, inviteTo } from "./Guilds.ts"
 import { unzip } from "./Unzip.ts"
 
@@ -626,20 +626,11 @@ export const messageScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
 
       it.effect("a bot in the guild posts, reads and is shown as a bot", () =>
         Effect.gen(function* () {
-          const testHost = yield* TestHost.TestHost
+          const _testHost = yield* TestHost.TestHost
           const { owner, member, guild, channel } = yield* guildWithMember("msg_bot")
           const app = yield* createApplication(owner.access_token, "Chatty Bot")
           const token = yield* resetBotToken(owner.access_token, app.id)
-          yield* testHost.run(
-            Effect.flatMap(Effect.service(Guilds.Guilds), (guilds) =>
-              guilds.addBot(
-                { userId: Snowflake.Snowflake.make(owner.user_id), bot: false },
-                Snowflake.Snowflake.make(guild.id),
-                { userId: Snowflake.Snowflake.make(app.id), name: app.name },
-                0n
-              )
-            )
-          )
+          yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name })
           const sent = yield* answer(
             yield* asBot("POST", `${API}/channels/${channel}/messages`, token, { content: "beep" })
           )
