@@ -240,29 +240,23 @@ export const layer: Layer.Layer<OAuthRepo.OAuthRepo, never, SqlClient.SqlClient>
         ),
       // Three statements, each bounded and SKIP LOCKED (nodes sweeping at once take different rows).
       // A removed grant's tokens go with it (ON DELETE CASCADE).
-      sweep: (cutoff, limit) =>
-        Effect.gen(function* () {
-          const count = (rows: ReadonlyArray<{ readonly n: bigint | number | string }>) => Number(rows[0]?.n ?? 0)
-          const codes = yield* sql<{ readonly n: bigint }>`
-            WITH doomed AS (
-              SELECT digest FROM oauth_codes WHERE expires_at < ${date(cutoff)}
-              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
-            gone AS (DELETE FROM oauth_codes c USING doomed WHERE c.digest = doomed.digest RETURNING 1)
-            SELECT count(*) AS n FROM gone`
-          const grants = yield* sql<{ readonly n: bigint }>`
-            WITH doomed AS (
-              SELECT id FROM oauth_grants WHERE revoked_at < ${date(cutoff)}
-              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
-            gone AS (DELETE FROM oauth_grants g USING doomed WHERE g.id = doomed.id RETURNING 1)
-            SELECT count(*) AS n FROM gone`
-          const accessTokens = yield* sql<{ readonly n: bigint }>`
-            WITH doomed AS (
-              SELECT digest FROM oauth_access_tokens WHERE expires_at < ${date(cutoff)}
-              LIMIT ${limit} FOR UPDATE SKIP LOCKED),
-            gone AS (DELETE FROM oauth_access_tokens t USING doomed WHERE t.digest = doomed.digest RETURNING 1)
-            SELECT count(*) AS n FROM gone`
-          return { codes: count(codes), grants: count(grants), accessTokens: count(accessTokens) }
+      sweep: (cutoff, limit) => {
+        const removeBefore = (table: string, key: string, column: string) =>
+          Effect.map(
+            sql<{ readonly n: bigint | number | string }>`
+              WITH doomed AS (
+                SELECT ${sql(key)} FROM ${sql(table)} WHERE ${sql(column)} < ${date(cutoff)}
+                LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+              gone AS (DELETE FROM ${sql(table)} t USING doomed WHERE t.${sql(key)} = doomed.${sql(key)} RETURNING 1)
+              SELECT count(*) AS n FROM gone`,
+            (rows) => Number(rows[0]?.n ?? 0)
+          )
+        return Effect.all({
+          codes: removeBefore("oauth_codes", "digest", "expires_at"),
+          grants: removeBefore("oauth_grants", "id", "revoked_at"),
+          accessTokens: removeBefore("oauth_access_tokens", "digest", "expires_at")
         }).pipe(Effect.orDie)
+      }
     })
   })
 )
