@@ -34,7 +34,8 @@ if sid ~= '' then
   local untilMs = tonumber(ARGV[6])
   local sk = p .. 's:' .. u
   redis.call('ZADD', sk, untilMs, sid)
-  redis.call('PEXPIREAT', sk, redis.call('ZRANGE', sk, -1, -1, 'WITHSCORES')[2])
+  local top = tonumber(redis.call('ZRANGE', sk, -1, -1, 'WITHSCORES')[2])
+  redis.call('PEXPIRE', sk, math.max(1, top - tonumber(ARGV[7])))
   local due = redis.call('ZSCORE', p .. 'due', u)
   if (not due) or tonumber(due) < untilMs then redis.call('ZADD', p .. 'due', untilMs, u) end
 end
@@ -42,10 +43,10 @@ redis.call('SET', ek, ARGV[3])
 local gk = p .. 'ug:' .. u
 for _, g in ipairs(redis.call('SMEMBERS', gk)) do redis.call('SREM', p .. 'g:' .. g, u) end
 redis.call('DEL', gk)
-for i = 7, #ARGV do redis.call('SADD', gk, ARGV[i]) end
+for i = 8, #ARGV do redis.call('SADD', gk, ARGV[i]) end
 if ARGV[4] == '1' then
   redis.call('SADD', p .. 'visible', u)
-  for i = 7, #ARGV do redis.call('SADD', p .. 'g:' .. ARGV[i], u) end
+  for i = 8, #ARGV do redis.call('SADD', p .. 'g:' .. ARGV[i], u) end
 else
   redis.call('SREM', p .. 'visible', u)
 end
@@ -53,14 +54,15 @@ return before
 `
 
 const REFRESH = `
-local p, untilMs = ARGV[1], tonumber(ARGV[2])
+local p, now, untilMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local lost = {}
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   local u, sid = ARGV[i], ARGV[i + 1]
   local sk = p .. 's:' .. u
   if redis.call('ZSCORE', sk, sid) then
     redis.call('ZADD', sk, untilMs, sid)
-    redis.call('PEXPIREAT', sk, redis.call('ZRANGE', sk, -1, -1, 'WITHSCORES')[2])
+    local top = tonumber(redis.call('ZRANGE', sk, -1, -1, 'WITHSCORES')[2])
+    redis.call('PEXPIRE', sk, math.max(1, top - now))
     local due = redis.call('ZSCORE', p .. 'due', u)
     if (not due) or tonumber(due) < untilMs then redis.call('ZADD', p .. 'due', untilMs, u) end
   else
@@ -170,18 +172,19 @@ export const layer = (options: Options): Layer.Layer<PresenceStore.PresenceStore
                 entry.status === "invisible" ? "0" : "1",
                 session?.id ?? "",
                 session?.until ?? 0,
+                session?.now ?? 0,
                 ...guildIds
               ),
               (before) => (typeof before === "string" ? decodeEntry(before) : Option.none())
             ),
             Option.none()
           ),
-        refresh: (sessions, until) =>
+        refresh: (sessions, now, until) =>
           sessions.length === 0
             ? Effect.succeed([])
             : orElse(
                 Effect.map(
-                  run(REFRESH, until, ...sessions.flatMap((session) => [session.userId, session.sessionId])),
+                  run(REFRESH, now, until, ...sessions.flatMap((session) => [session.userId, session.sessionId])),
                   strings
                 ),
                 []

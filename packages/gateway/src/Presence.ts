@@ -141,7 +141,7 @@ export class Presence extends Context.Service<
           session.userId,
           entry,
           guildIds,
-          leased ? { id: session.id, until: now + LEASE_MS } : undefined
+          leased ? { id: session.id, now, until: now + LEASE_MS } : undefined
         )
         // not present and no lease given: nothing was written, nothing changed
         if (!leased && Option.isNone(before)) return
@@ -204,6 +204,7 @@ export class Presence extends Context.Service<
         const now = yield* Clock.currentTimeMillis
         const lost = yield* store.refresh(
           [...attached.values()].map((session) => ({ userId: session.userId, sessionId: session.id })),
+          now,
           now + LEASE_MS
         )
         for (const sessionId of lost) {

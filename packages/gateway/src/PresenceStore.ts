@@ -37,7 +37,9 @@ export interface Claimed {
 
 export interface SessionLease {
   readonly id: string
-  /** When the session counts as gone unless refreshed (ms since the epoch). */
+  /** The caller's time now (ms since the epoch; a Redis adapter expires keys relative to it). */
+  readonly now: number
+  /** When the session counts as gone unless refreshed. */
   readonly until: number
 }
 
@@ -58,6 +60,7 @@ export class PresenceStore extends Context.Service<
     /** Renews these sessions' leases; answers those no longer known (expired), to be put again. */
     readonly refresh: (
       sessions: ReadonlyArray<{ readonly userId: Snowflake.Snowflake; readonly sessionId: string }>,
+      now: number,
       until: number
     ) => Effect.Effect<ReadonlyArray<string>>
     /** A session ended: when none of the user's is live any more, the user is due at `graceUntil`. */
@@ -137,7 +140,7 @@ export class PresenceStore extends Context.Service<
           }
           return Option.fromUndefinedOr(before)
         }),
-      refresh: (sessions, until) =>
+      refresh: (sessions, _now, until) =>
         Effect.sync(() => {
           const lost: Array<string> = []
           for (const { userId, sessionId } of sessions) {

@@ -108,6 +108,8 @@ export class Sessions extends Context.Service<
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
+          // a user's own presence is not told back to them through their guilds (as on the platform)
+          if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
           if (gated && !session.readsContent && !MessageContent.shownTo(dispatch.data, session.userId)) {
             withoutContent ??= Frames.dispatchParts(
               dispatch.type,
