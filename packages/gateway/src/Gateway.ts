@@ -5,7 +5,7 @@
  */
 import type { GuildSnapshots } from "@veche/guilds"
 import type { EventBus } from "@veche/platform"
-import type { CurrentUser, Memberships, Profiles, RelationshipsRepo } from "@veche/users"
+import type { CurrentUser, Memberships, Profiles, Relationships } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type * as Socket from "effect/socket/Socket"
@@ -67,7 +67,7 @@ export class Gateway extends Context.Service<
     | DispatchSource
     | PresenceStore
     | EventBus.EventBus
-    | RelationshipsRepo.RelationshipsRepo
+    | Relationships.Relationships
     | GatewayConfig
     | GatewayIdentity
     | IdentifyLimits

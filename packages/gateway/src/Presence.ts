@@ -14,7 +14,7 @@
  * changes and guild joins reach this node as the dispatches its sessions receive (Sessions.observe).
  */
 import { EventBus, type Snowflake } from "@veche/platform"
-import { Memberships, Profiles, Relationship, RelationshipsRepo } from "@veche/users"
+import { Memberships, Profiles, Relationship, Relationships } from "@veche/users"
 import { Clock, Context, Duration, Effect, Layer, Option, Queue, Schedule } from "effect"
 import type * as Frames from "./Frames.ts"
 import { GatewayConfig } from "./GatewayConfig.ts"
@@ -62,7 +62,7 @@ export class Presence extends Context.Service<
     | EventBus.EventBus
     | Profiles.Profiles
     | Memberships.Memberships
-    | RelationshipsRepo.RelationshipsRepo
+    | Relationships.Relationships
   > = Layer.effect(
     Presence,
     Effect.gen(function* () {
@@ -72,7 +72,7 @@ export class Presence extends Context.Service<
       const events = yield* EventBus.EventBus
       const profiles = yield* Profiles.Profiles
       const memberships = yield* Memberships.Memberships
-      const relationships = yield* RelationshipsRepo.RelationshipsRepo
+      const relationships = yield* Relationships.Relationships
 
       /** What each session last asked (kept with the session object: a resume finds it). */
       const asked = new WeakMap<Session.Session, Frames.PresenceData | undefined>()
@@ -81,7 +81,7 @@ export class Presence extends Context.Service<
 
       const friendsOf = (userId: Snowflake.Snowflake) =>
         Effect.map(relationships.list(userId), (rows) =>
-          rows.filter((row) => row.type === Relationship.FRIEND).map((row) => row.otherId)
+          rows.filter((row) => row.relationship.type === Relationship.FRIEND).map((row) => row.relationship.otherId)
         )
 
       /** Tells the user's guilds and friends, when what they see changed. */
