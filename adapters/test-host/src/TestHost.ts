@@ -11,6 +11,7 @@
 import { Authorization, RestApi } from "@veche/api"
 import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
+import { PaymentProvider } from "@veche/billing"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DispatchSource, GatewayConfig, IdentifyLimits } from "@veche/gateway"
 import { Veche } from "@veche/kit"
@@ -123,6 +124,11 @@ export interface Options {
   readonly repositories?: Layer.Layer<Repositories> | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
+  /**
+   * The payment provider (e.g. YooKassa's adapter pointed at `@veche/yookassa`'s fake). Default:
+   * none connected (checkout answers 501).
+   */
+  readonly payments?: Layer.Layer<PaymentProvider.PaymentProvider> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -250,7 +256,8 @@ const providers = (options: Options) =>
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
     IdentifyLimits.IdentifyLimits.layerMemory(),
     // file system, paths and ETags for the docs page, as a real server has them
-    HttpServer.layerServices
+    HttpServer.layerServices,
+    options.payments ?? PaymentProvider.PaymentProvider.layerNone
   ).pipe(
     // the recorded outbox: every code, link and letter the dev adapters send
     Layer.provideMerge(DevOutbox.DevOutbox.layerMemory)

@@ -10,6 +10,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import type { BillingDomain } from "@veche/billing"
 import type { DiscoveryDomain } from "@veche/discovery"
 import { Gateway, type Sessions } from "@veche/gateway"
 import { GuildsDomain } from "@veche/guilds"
@@ -23,6 +24,7 @@ import { type Authenticator, GatewayAuthenticator, SessionAuthenticator } from "
 import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
+import * as BillingOnDomains from "./BillingOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
@@ -50,6 +52,7 @@ export type Services =
   | OAuthDomain.Services
   | DiscoveryDomain.Services
   | MessagesDomain.Services
+  | BillingDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -80,6 +83,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
   // the accounts (AccountLookup: birth date and verification), beside the applications
   Layer.provideMerge(MessagesOnDomains.layer),
+  // Plus and boosts: it asks the guilds below who is a member and moderation who is staff; the
+  // payment provider is the host's
+  Layer.provideMerge(BillingOnDomains.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its

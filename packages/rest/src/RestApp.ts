@@ -18,6 +18,7 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Billing } from "@veche/billing"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway } from "@veche/gateway"
@@ -53,6 +54,7 @@ import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
+import * as BillingHandlers from "./handlers/BillingHandlers.ts"
 import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
@@ -122,7 +124,8 @@ export const services = [
   OAuthTokens.OAuthTokens,
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
-  PublicUsers.PublicUsers
+  PublicUsers.PublicUsers,
+  Billing.Billing
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -166,6 +169,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "discoveryPublic">
   | HttpApiGroup.Service<"veche", "discovery">
+  | HttpApiGroup.Service<"veche", "billingPublic">
+  | HttpApiGroup.Service<"veche", "billing">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -207,6 +212,8 @@ export const handlers: Layer.Layer<
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layerPublic, [Billing.Billing, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layer, [Billing.Billing, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
