@@ -183,7 +183,12 @@ export const layer: Layer.Layer<BillingRepo.BillingRepo, never, SqlClient.SqlCli
                     ${order.phone}, ${order.renewal}, 'pending', ${date(order.createdAt)})
             ON CONFLICT (id) DO NOTHING`)
           const found = yield* findOrder(order.id)
-          return Option.getOrElse(found, () => ({ ...order, status: "pending" as const, providerPaymentId: null, paidAt: null }))
+          return Option.getOrElse(found, () => ({
+            ...order,
+            status: "pending" as const,
+            providerPaymentId: null,
+            paidAt: null
+          }))
         }),
       attachPayment: (orderId, paymentId) =>
         run(sql`UPDATE billing_orders SET provider_payment_id = ${paymentId}

@@ -69,9 +69,7 @@ const Payment = Schema.Struct({
     Schema.Struct({ type: Schema.String, confirmation_url: Schema.optionalKey(Schema.String) })
   ),
   metadata: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown))),
-  payment_method: Schema.optionalKey(
-    Schema.Struct({ id: Schema.String, saved: Schema.optionalKey(Schema.Boolean) })
-  ),
+  payment_method: Schema.optionalKey(Schema.Struct({ id: Schema.String, saved: Schema.optionalKey(Schema.Boolean) })),
   cancellation_details: Schema.optionalKey(
     Schema.Struct({ party: Schema.optionalKey(Schema.String), reason: Schema.optionalKey(Schema.String) })
   )
@@ -79,7 +77,10 @@ const Payment = Schema.Struct({
 type Payment = typeof Payment.Type
 
 const Retry = Schema.Struct({ retry_after: Schema.optionalKey(Schema.Number) })
-const ErrorBody = Schema.Struct({ code: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) })
+const ErrorBody = Schema.Struct({
+  code: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Schema.String)
+})
 
 const toProviderPayment = (payment: Payment): PaymentProvider.ProviderPayment => {
   const metadata: Record<string, string> = {}
@@ -156,10 +157,7 @@ export const make = (settings: Settings) =>
       )
 
     const authorized = (request: HttpClientRequest.HttpClientRequest) =>
-      request.pipe(
-        HttpClientRequest.basicAuth(settings.shopId, settings.secretKey),
-        HttpClientRequest.acceptJson
-      )
+      request.pipe(HttpClientRequest.basicAuth(settings.shopId, settings.secretKey), HttpClientRequest.acceptJson)
 
     const decodePayment = (body: unknown) =>
       Schema.decodeUnknownEffect(Payment)(body).pipe(
@@ -241,7 +239,9 @@ export const make = (settings: Settings) =>
           return Option.some(toProviderPayment(yield* decodePayment(outcome.body)))
         }).pipe(Effect.withSpan("YooKassa.get")),
       trustsSource: (address) =>
-        settings.notifySources === null ? true : address !== null && NotifySources.contains(settings.notifySources, address)
+        settings.notifySources === null
+          ? true
+          : address !== null && NotifySources.contains(settings.notifySources, address)
     })
   })
 
@@ -265,15 +265,14 @@ export const config: Config.Config<Settings> = Config.all({
   taxSystemCode: Config.schema(
     Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 6 }))),
     "SERVICE_BILLING_TAX_SYSTEM_CODE"
-  ).pipe(
-    Config.option,
-    Config.map(Option.getOrNull)
-  ),
+  ).pipe(Config.option, Config.map(Option.getOrNull)),
   notifySources: Config.Boolean("SERVICE_YOOKASSA_CHECK_IPS").pipe(
     Config.withDefault(true),
     Config.flatMap((check) =>
       check
-        ? Config.schema(NotifySources.NetworkList, "SERVICE_YOOKASSA_NOTIFY_IPS").pipe(Config.withDefault(DEFAULT_SOURCES))
+        ? Config.schema(NotifySources.NetworkList, "SERVICE_YOOKASSA_NOTIFY_IPS").pipe(
+            Config.withDefault(DEFAULT_SOURCES)
+          )
         : Config.succeed(null)
     )
   ),

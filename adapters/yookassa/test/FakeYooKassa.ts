@@ -103,11 +103,16 @@ const invalid = (body: Record<string, unknown>): string | null => {
   if (amount.currency !== "RUB") return "amount.currency"
   const receipt = body.receipt
   if (!isRecord(receipt) || !isRecord(receipt.customer)) return "receipt"
-  if (typeof receipt.customer.phone !== "string" || !/^7\d{10}$/.test(receipt.customer.phone)) return "receipt.customer.phone"
+  if (typeof receipt.customer.phone !== "string" || !/^7\d{10}$/.test(receipt.customer.phone))
+    return "receipt.customer.phone"
   const items = receipt.items
   if (!Array.isArray(items) || items.length !== 1 || !isRecord(items[0])) return "receipt.items"
   const item = items[0]
-  if (typeof item.vat_code !== "number" || typeof item.payment_subject !== "string" || typeof item.payment_mode !== "string") {
+  if (
+    typeof item.vat_code !== "number" ||
+    typeof item.payment_subject !== "string" ||
+    typeof item.payment_mode !== "string"
+  ) {
     return "receipt.items.vat_code"
   }
   if (body.payment_method_id === undefined && !isRecord(body.confirmation)) return "confirmation"
@@ -190,7 +195,8 @@ const make = (timeoutMs: number) =>
         authorized,
         body
       })
-      if (!authorized) return answer(response, 401, error("invalid_credentials", "Authentication by given credentials failed"))
+      if (!authorized)
+        return answer(response, 401, error("invalid_credentials", "Authentication by given credentials failed"))
       const trouble = troubles.shift()
       if (trouble === "500") return answer(response, 500, error("internal_server_error", "Internal server error"))
       if (trouble === "202") return answer(response, 202, { type: "processing", retry_after: 50 })

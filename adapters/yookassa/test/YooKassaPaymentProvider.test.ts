@@ -11,6 +11,12 @@ import * as NotifySources from "../src/NotifySources.ts"
 import * as YooKassaPaymentProvider from "../src/YooKassaPaymentProvider.ts"
 import { FakeYooKassa, SECRET_KEY, SHOP_ID, settings } from "./FakeYooKassa.ts"
 
+/** The value, or the test fails here. */
+const must = <A>(value: A | null | undefined): A => {
+  if (value === null || value === undefined) throw new Error("expected a value")
+  return value
+}
+
 const provider = Layer.unwrap(
   Effect.map(Effect.service(FakeYooKassa), (fake) =>
     YooKassaPaymentProvider.layer({
@@ -43,8 +49,13 @@ describe("YooKassaPaymentProvider", () => {
         const payments = yield* PaymentProvider.PaymentProvider
         const started = yield* payments.create(purchase("order-create-1"))
         expect(started.confirmationUrl).toContain(started.paymentId)
-        const sent = fake.requests.at(-1)!
-        expect(sent).toMatchObject({ method: "POST", path: "/v3/payments", idempotenceKey: "order-create-1", authorized: true })
+        const sent = must(fake.requests.at(-1))
+        expect(sent).toMatchObject({
+          method: "POST",
+          path: "/v3/payments",
+          idempotenceKey: "order-create-1",
+          authorized: true
+        })
         expect(sent.body).toEqual({
           amount: { value: "199.00", currency: "RUB" },
           capture: true,
@@ -114,11 +125,16 @@ describe("YooKassaPaymentProvider", () => {
         const started = yield* payments.create(purchase("order-first-9"))
         fake.succeed(started.paymentId)
         const paid = Option.getOrThrow(yield* payments.get(started.paymentId))
-        expect(paid).toMatchObject({ status: "succeeded", amountValue: "199.00", currency: "RUB", savedMethodId: `pm-${started.paymentId}` })
+        expect(paid).toMatchObject({
+          status: "succeeded",
+          amountValue: "199.00",
+          currency: "RUB",
+          savedMethodId: `pm-${started.paymentId}`
+        })
         fake.autopayOutcome("canceled", "permission_revoked")
-        const charged = yield* payments.charge({ ...purchase("renew-9"), paymentMethodId: paid.savedMethodId! })
+        const charged = yield* payments.charge({ ...purchase("renew-9"), paymentMethodId: must(paid.savedMethodId) })
         expect(charged).toMatchObject({ status: "canceled", cancellationReason: "permission_revoked" })
-        expect((fake.requests.at(-1)!.body as Record<string, unknown>).payment_method_id).toBe(paid.savedMethodId)
+        expect((must(fake.requests.at(-1)).body as Record<string, unknown>).payment_method_id).toBe(paid.savedMethodId)
         fake.autopayOutcome("succeeded")
       })
     )

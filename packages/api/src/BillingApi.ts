@@ -3,6 +3,8 @@
  * (`billing`, signed in); the provider's notification webhook (`billingPublic`, no credentials).
  * Pure data. Plans travel in the spec's exact record shape (ID, Kind, Name, PriceRub, Months).
  */
+
+import * as Plans from "@veche/billing/Plans"
 import {
   BadGateway,
   BotsCannotUseThisEndpoint,
@@ -15,7 +17,6 @@ import {
   NotImplemented,
   ServiceUnavailable
 } from "@veche/errors"
-import * as Plans from "@veche/billing/Plans"
 import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"

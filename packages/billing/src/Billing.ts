@@ -19,7 +19,7 @@ import {
   UnknownPlan,
   UntrustedSource
 } from "./BillingErrors.ts"
-import { type BoostSlot, BillingRepo, type MoneyCounts, type Order, type StaffGrant } from "./BillingRepo.ts"
+import { BillingRepo, type BoostSlot, type MoneyCounts, type Order, type StaffGrant } from "./BillingRepo.ts"
 import { BillingStaff } from "./BillingStaff.ts"
 import { BoostGuilds } from "./BoostGuilds.ts"
 import * as Limits from "./Limits.ts"
@@ -78,7 +78,10 @@ export class Billing extends Context.Service<
       userId: Snowflake.Snowflake,
       planId: string,
       phone: string
-    ) => Effect.Effect<{ readonly confirmationUrl: string }, PaymentsNotConnected | UnknownPlan | BadPhone | ProviderUnavailable>
+    ) => Effect.Effect<
+      { readonly confirmationUrl: string },
+      PaymentsNotConnected | UnknownPlan | BadPhone | ProviderUnavailable
+    >
     /**
      * A provider notification about `paymentId`: nothing in the body is believed; the payment is
      * read from the provider and settled from that. Fails only when the source is untrusted or

@@ -161,7 +161,13 @@ export class BillingRepo extends Context.Service<
       }
       const state = yield* Ref.make<State>({ orders: new Map(), plus: new Map(), slots: new Map(), grants: [] })
       const active = (slot: BoostSlot, now: DateTime.Utc) => DateTime.isGreaterThan(slot.endsAt, now)
-      const withPlus = (s: State, userId: Snowflake.Snowflake, months: number, now: DateTime.Utc, method?: { id: string; phone: string }) => {
+      const withPlus = (
+        s: State,
+        userId: Snowflake.Snowflake,
+        months: number,
+        now: DateTime.Utc,
+        method?: { id: string; phone: string }
+      ) => {
         const current = s.plus.get(userId)
         const until = Terms.extend(current?.premiumUntil ?? null, now, months)
         const next = {
@@ -181,7 +187,8 @@ export class BillingRepo extends Context.Service<
         now: DateTime.Utc
       ) => {
         const slots = new Map(s.slots)
-        for (const id of ids) slots.set(id, { id, userId, guildId: null, appliedAt: null, endsAt: Terms.addMonths(now, months) })
+        for (const id of ids)
+          slots.set(id, { id, userId, guildId: null, appliedAt: null, endsAt: Terms.addMonths(now, months) })
         return slots
       }
 
@@ -218,7 +225,10 @@ export class BillingRepo extends Context.Service<
                   settlement.savedMethodId === null ? undefined : { id: settlement.savedMethodId, phone: order.phone }
                 next = { ...next, plus: withPlus(next, order.userId, order.months, settlement.now, method).plus }
               } else {
-                next = { ...next, slots: withSlots(next, order.userId, settlement.boostIds, order.months, settlement.now) }
+                next = {
+                  ...next,
+                  slots: withSlots(next, order.userId, settlement.boostIds, order.months, settlement.now)
+                }
               }
             } else if (settlement.forgetMethod) {
               const plus = next.plus.get(order.userId)
@@ -232,7 +242,10 @@ export class BillingRepo extends Context.Service<
           Effect.map(Ref.get(state), (s) =>
             [...s.orders.values()]
               .filter((order) => order.userId === userId)
-              .sort((a, b) => DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || (a.id < b.id ? 1 : -1))
+              .sort(
+                (a, b) =>
+                  DateTime.toEpochMillis(b.createdAt) - DateTime.toEpochMillis(a.createdAt) || (a.id < b.id ? 1 : -1)
+              )
               .slice(0, limit)
           ),
         plus: (userId) =>
@@ -257,7 +270,10 @@ export class BillingRepo extends Context.Service<
             const slot = s.slots.get(boostId)
             if (slot === undefined || slot.guildId !== guildId) return ["unknown", s]
             if (slot.userId !== userId) return ["not_yours", s]
-            return ["released", { ...s, slots: new Map(s.slots).set(boostId, { ...slot, guildId: null, appliedAt: null }) }]
+            return [
+              "released",
+              { ...s, slots: new Map(s.slots).set(boostId, { ...slot, guildId: null, appliedAt: null }) }
+            ]
           }),
         guildBoosts: (guildId, now) =>
           Effect.map(Ref.get(state), (s) =>
@@ -296,7 +312,9 @@ export class BillingRepo extends Context.Service<
           }),
         expireBoosts: (now, limit) =>
           Ref.modify(state, (s): [ReadonlyArray<Snowflake.Snowflake>, State] => {
-            const due = [...s.slots.values()].filter((slot) => slot.guildId !== null && !active(slot, now)).slice(0, limit)
+            const due = [...s.slots.values()]
+              .filter((slot) => slot.guildId !== null && !active(slot, now))
+              .slice(0, limit)
             const slots = new Map(s.slots)
             for (const slot of due) slots.set(slot.id, { ...slot, guildId: null, appliedAt: null })
             return [due.flatMap((slot) => (slot.guildId === null ? [] : [slot.guildId])), { ...s, slots }]

@@ -54,10 +54,54 @@ export interface GuildLimits {
 export const TIER_BOOSTS = [2, 7, 14] as const
 
 export const TIERS: ReadonlyArray<GuildLimits> = [
-  { tier: 0, boostsRequired: 0, emojiStatic: 50, emojiAnimated: 50, stickers: 5, uploadBytes: 10 * MiB, bitrateMax: 96_000, vanityUrl: false, animatedIcon: false, banner: false },
-  { tier: 1, boostsRequired: 2, emojiStatic: 100, emojiAnimated: 100, stickers: 15, uploadBytes: 10 * MiB, bitrateMax: 128_000, vanityUrl: false, animatedIcon: true, banner: false },
-  { tier: 2, boostsRequired: 7, emojiStatic: 150, emojiAnimated: 150, stickers: 30, uploadBytes: 50 * MiB, bitrateMax: 256_000, vanityUrl: false, animatedIcon: true, banner: true },
-  { tier: 3, boostsRequired: 14, emojiStatic: 250, emojiAnimated: 250, stickers: 60, uploadBytes: 100 * MiB, bitrateMax: 384_000, vanityUrl: true, animatedIcon: true, banner: true }
+  {
+    tier: 0,
+    boostsRequired: 0,
+    emojiStatic: 50,
+    emojiAnimated: 50,
+    stickers: 5,
+    uploadBytes: 10 * MiB,
+    bitrateMax: 96_000,
+    vanityUrl: false,
+    animatedIcon: false,
+    banner: false
+  },
+  {
+    tier: 1,
+    boostsRequired: 2,
+    emojiStatic: 100,
+    emojiAnimated: 100,
+    stickers: 15,
+    uploadBytes: 10 * MiB,
+    bitrateMax: 128_000,
+    vanityUrl: false,
+    animatedIcon: true,
+    banner: false
+  },
+  {
+    tier: 2,
+    boostsRequired: 7,
+    emojiStatic: 150,
+    emojiAnimated: 150,
+    stickers: 30,
+    uploadBytes: 50 * MiB,
+    bitrateMax: 256_000,
+    vanityUrl: false,
+    animatedIcon: true,
+    banner: true
+  },
+  {
+    tier: 3,
+    boostsRequired: 14,
+    emojiStatic: 250,
+    emojiAnimated: 250,
+    stickers: 60,
+    uploadBytes: 100 * MiB,
+    bitrateMax: 384_000,
+    vanityUrl: true,
+    animatedIcon: true,
+    banner: true
+  }
 ]
 
 /** The tier a number of active boosts reaches. */

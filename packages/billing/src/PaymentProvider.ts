@@ -54,9 +54,7 @@ export class PaymentProvider extends Context.Service<
     /** Starts a payment the user confirms on the provider's page. */
     readonly create: (purchase: Purchase) => Effect.Effect<Started, ProviderUnavailable | PaymentsNotConnected>
     /** Charges a saved method without the user (renewal); the outcome comes as with `get`. */
-    readonly charge: (
-      charge: Charge
-    ) => Effect.Effect<ProviderPayment, ProviderUnavailable | PaymentsNotConnected>
+    readonly charge: (charge: Charge) => Effect.Effect<ProviderPayment, ProviderUnavailable | PaymentsNotConnected>
     /** The payment as the provider has it now; none when it does not know the id. */
     readonly get: (
       paymentId: string

@@ -3,20 +3,51 @@
  * premium and boost it), moderation for who is staff; the payment provider and the store are the
  * host's. `SERVICE_BILLING_*` settings are read from the host's ConfigProvider.
  */
-import { BillingConfig, BillingDomain, BillingStaff, BoostGuilds } from "@veche/billing"
-import { GuildsRepo } from "@veche/guilds"
+import {
+  BillingConfig,
+  BillingDomain,
+  BillingRepo,
+  BillingStaff,
+  BoostGuilds,
+  Limits,
+  type PaymentProvider
+} from "@veche/billing"
+import { GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
 import { Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
-import { type Config, Effect, Layer, Option } from "effect"
-import type { PaymentProvider } from "@veche/billing"
+import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
 
 const boostGuilds = Layer.effect(
   BoostGuilds.BoostGuilds,
-  Effect.map(Effect.service(GuildsRepo.GuildsRepo), (repo) =>
-    BoostGuilds.BoostGuilds.of({
+  Effect.gen(function* () {
+    const repo = yield* GuildsRepo.GuildsRepo
+    const events = yield* GuildEvents.GuildEvents
+    return BoostGuilds.BoostGuilds.of({
       isMember: (userId, guildId) => Effect.map(repo.member(guildId, userId), Option.isSome),
-      // The guild object does not carry premium_tier yet (see the notes): nothing to announce.
-      premiumChanged: () => Effect.void
+      // GUILD_UPDATE with the new premium_tier and premium_subscription_count (read through GuildPremium)
+      premiumChanged: (guildId) =>
+        Effect.gen(function* () {
+          const guild = yield* repo.find(guildId)
+          if (Option.isNone(guild)) return
+          yield* events.guildUpdate(guild.value, yield* repo.roles(guildId))
+        })
+    })
+  })
+)
+
+/**
+ * What the guilds domain shows of boosts (premium_tier, premium_subscription_count), read from
+ * billing's store directly: the guilds domain sits below billing in the stack, and the count of
+ * slots whose term has not ended is right even before the expiry job has run.
+ */
+export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = Layer.effectContext(
+  Effect.map(Effect.service(BillingRepo.BillingRepo), (repo) =>
+    Context.make(GuildPremium.GuildPremium, {
+      of: (guildId: Snowflake.Snowflake) =>
+        Effect.gen(function* () {
+          const boosts = yield* repo.guildBoosts(guildId, yield* DateTime.now)
+          return { tier: Limits.tierOf(boosts.length), count: boosts.length }
+        })
     })
   )
 )
@@ -32,6 +63,7 @@ export const layer: Layer.Layer<
   | BillingDomain.Repositories
   | PaymentProvider.PaymentProvider
   | GuildsRepo.GuildsRepo
+  | GuildEvents.GuildEvents
   | Staff.Staff
   | Snowflake.SnowflakeGenerator
 > = BillingDomain.layer.pipe(

@@ -91,7 +91,8 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
   // other ports answered by the accounts domain and media
   Layer.provideMerge(UsersOnAccounts.layer),
-  Layer.provideMerge(GuildsDomain.layer),
+  // the guild object's premium_tier from billing's boost slots (GuildPremium; tier 0 by default)
+  Layer.provideMerge(GuildsDomain.layer.pipe(Layer.provideMerge(BillingOnDomains.guildPremium))),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
   // AccountStandings); it reads who is staff and the lookups below
   Layer.provideMerge(ModerationDomain.layer),

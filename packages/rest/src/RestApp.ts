@@ -22,7 +22,7 @@ import { Billing } from "@veche/billing"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway } from "@veche/gateway"
-import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Channels, GuildPremium, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
@@ -51,10 +51,10 @@ import * as HttpEdge from "./HttpEdge.ts"
 import * as ApplicationsHandlers from "./handlers/ApplicationsHandlers.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
+import * as BillingHandlers from "./handlers/BillingHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
-import * as BillingHandlers from "./handlers/BillingHandlers.ts"
 import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
@@ -125,7 +125,8 @@ export const services = [
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers,
-  Billing.Billing
+  Billing.Billing,
+  GuildPremium.GuildPremium
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -200,7 +201,13 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(ExportsHandlers.layer, [DataExports.DataExports, ...MIDDLEWARE]),
-  isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
+  isolated(GuildsHandlers.layer, [
+    ProfileImages.ProfileImages,
+    Guilds.Guilds,
+    Members.Members,
+    GuildPremium.GuildPremium,
+    ...MIDDLEWARE
+  ]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),

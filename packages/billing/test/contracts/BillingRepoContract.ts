@@ -13,6 +13,12 @@ import { DateTime, Effect, Option } from "effect"
 import { BillingRepo, type NewOrder } from "../../src/BillingRepo.ts"
 import * as Terms from "../../src/Terms.ts"
 
+/** The value, or the test fails here. */
+const must = <A>(value: A | null | undefined): A => {
+  if (value === null || value === undefined) throw new Error("expected a value")
+  return value
+}
+
 export type BillingRepoIt = Vitest.MethodsNonLive<BillingRepo | GuildsRepo.GuildsRepo | UsersRepo.UsersRepo>
 
 const T0 = DateTime.makeUnsafe(Date.UTC(2026, 0, 31, 12))
@@ -33,7 +39,11 @@ const order = (userId: Snowflake.Snowflake, overrides: Partial<NewOrder> = {}): 
   ...overrides
 })
 
-const succeeded = (orderId: string, now = T0, extra: { savedMethodId?: string | null; boostIds?: ReadonlyArray<Snowflake.Snowflake> } = {}) => ({
+const succeeded = (
+  orderId: string,
+  now = T0,
+  extra: { savedMethodId?: string | null; boostIds?: ReadonlyArray<Snowflake.Snowflake> } = {}
+) => ({
   orderId,
   paymentId: `pay-${orderId}`,
   status: "succeeded" as const,
@@ -44,7 +54,9 @@ const succeeded = (orderId: string, now = T0, extra: { savedMethodId?: string | 
 
 const boostSlots = (repo: BillingRepo["Service"], userId: Snowflake.Snowflake, count: number, months = 1) =>
   Effect.gen(function* () {
-    const created = yield* repo.createOrder(order(userId, { kind: "boost", planId: "boost_1m", amountRub: 149, months }))
+    const created = yield* repo.createOrder(
+      order(userId, { kind: "boost", planId: "boost_1m", amountRub: 149, months })
+    )
     const slotIds: Array<Snowflake.Snowflake> = []
     for (let i = 0; i < count; i++) slotIds.push(yield* ids.next)
     yield* repo.settle(succeeded(created.id, T0, { boostIds: slotIds }))
@@ -84,13 +96,21 @@ export const billingRepoContract = (it: BillingRepoIt) => {
       expect(plus).toMatchObject({ paymentMethodId: "card-1", receiptPhone: "79001234567" })
       const repeat = yield* repo.settle(succeeded(first.id, later(1)))
       expect(Option.map(repeat, (s) => s.changed)).toEqual(Option.some(false))
-      const cancel = yield* repo.settle({ orderId: first.id, paymentId: "x", status: "canceled", now: T0, forgetMethod: true })
+      const cancel = yield* repo.settle({
+        orderId: first.id,
+        paymentId: "x",
+        status: "canceled",
+        now: T0,
+        forgetMethod: true
+      })
       expect(Option.map(cancel, (s) => [s.changed, s.order.status])).toEqual(Option.some([false, "succeeded"]))
       expect(Option.map(yield* repo.plus(buyer), (p) => p.paymentMethodId)).toEqual(Option.some("card-1"))
       // a second order while Plus runs extends from its end
       const second = yield* repo.createOrder(order(buyer, { months: 12 }))
       yield* repo.settle(succeeded(second.id, later(2)))
-      expect(ms(Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil)).toBe(ms(Terms.addMonths(plus.premiumUntil, 12)))
+      expect(ms(Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil)).toBe(
+        ms(Terms.addMonths(plus.premiumUntil, 12))
+      )
       expect(yield* repo.settle(succeeded("no-such-order"))).toEqual(Option.none())
     })
   )
@@ -117,7 +137,9 @@ export const billingRepoContract = (it: BillingRepoIt) => {
       const a = yield* repo.createOrder(order(buyer))
       const b = yield* repo.createOrder(order(buyer))
       yield* Effect.all([repo.settle(succeeded(a.id)), repo.settle(succeeded(b.id))], { concurrency: "unbounded" })
-      expect(ms(Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil)).toBe(ms(Terms.addMonths(Terms.addMonths(T0, 1), 1)))
+      expect(ms(Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil)).toBe(
+        ms(Terms.addMonths(Terms.addMonths(T0, 1), 1))
+      )
     })
   )
 
@@ -156,7 +178,7 @@ export const billingRepoContract = (it: BillingRepoIt) => {
       expect(applied.filter(Option.isSome)).toHaveLength(2)
       const boosts = yield* repo.guildBoosts(guildId, T0)
       expect(boosts).toHaveLength(2)
-      const first = boosts[0]!
+      const first = must(boosts[0])
       expect(first).toMatchObject({ userId: owner, guildId })
       expect(yield* repo.releaseBoost(other, guildId, first.id)).toBe("not_yours")
       expect(yield* repo.releaseBoost(owner, yield* ids.next, first.id)).toBe("unknown")
@@ -212,33 +234,35 @@ export const billingRepoContract = (it: BillingRepoIt) => {
     })
   )
 
-  it.effect("renewals: a due subscription with a saved card is claimed by one caller, again only after the retry time", () =>
-    Effect.gen(function* () {
-      const repo = yield* BillingRepo
-      const buyer = yield* user("billing_renew")
-      const first = yield* repo.createOrder(order(buyer))
-      yield* repo.settle(succeeded(first.id, T0, { savedMethodId: "card-r" }))
-      const end = Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil
-      const claim = (now: DateTime.Utc, retryBefore: DateTime.Utc) =>
-        Effect.map(
-          repo.claimRenewals({
-            now,
-            dueBefore: DateTime.makeUnsafe(ms(now) + 3 * 86_400_000),
-            endedAfter: DateTime.makeUnsafe(ms(now) - 3 * 86_400_000),
-            retryBefore,
-            limit: 10_000
-          }),
-          (claimed) => claimed.filter((p) => p.userId === buyer)
-        )
-      // too early: more than three days left
-      expect(yield* claim(later(1), later(1))).toEqual([])
-      const due = DateTime.makeUnsafe(ms(end) - 86_400_000)
-      const claims = yield* Effect.all([claim(due, due), claim(due, due)], { concurrency: "unbounded" })
-      expect(claims.flat().map((p) => p.paymentMethodId)).toEqual(["card-r"])
-      // stamped: not again until the retry time has passed
-      expect(yield* claim(due, due)).toEqual([])
-      expect((yield* claim(due, DateTime.makeUnsafe(ms(due) + 1))).map((p) => p.userId)).toEqual([buyer])
-    })
+  it.effect(
+    "renewals: a due subscription with a saved card is claimed by one caller, again only after the retry time",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* BillingRepo
+        const buyer = yield* user("billing_renew")
+        const first = yield* repo.createOrder(order(buyer))
+        yield* repo.settle(succeeded(first.id, T0, { savedMethodId: "card-r" }))
+        const end = Option.getOrThrow(yield* repo.plus(buyer)).premiumUntil
+        const claim = (now: DateTime.Utc, retryBefore: DateTime.Utc) =>
+          Effect.map(
+            repo.claimRenewals({
+              now,
+              dueBefore: DateTime.makeUnsafe(ms(now) + 3 * 86_400_000),
+              endedAfter: DateTime.makeUnsafe(ms(now) - 3 * 86_400_000),
+              retryBefore,
+              limit: 10_000
+            }),
+            (claimed) => claimed.filter((p) => p.userId === buyer)
+          )
+        // too early: more than three days left
+        expect(yield* claim(later(1), later(1))).toEqual([])
+        const due = DateTime.makeUnsafe(ms(end) - 86_400_000)
+        const claims = yield* Effect.all([claim(due, due), claim(due, due)], { concurrency: "unbounded" })
+        expect(claims.flat().map((p) => p.paymentMethodId)).toEqual(["card-r"])
+        // stamped: not again until the retry time has passed
+        expect(yield* claim(due, due)).toEqual([])
+        expect((yield* claim(due, DateTime.makeUnsafe(ms(due) + 1))).map((p) => p.userId)).toEqual([buyer])
+      })
   )
 
   it.effect("money counts: active Plus, boost slots, and what was paid since the month start", () =>

@@ -18,8 +18,7 @@ import * as RefusalTable from "./RefusalTable.ts"
 const table = {
   PaymentsNotConnected: () => new NotImplemented(),
   UnknownPlan: () => InvalidFormBody.field(["plan"], "BASE_TYPE_CHOICES", "Not a plan on sale."),
-  BadPhone: () =>
-    InvalidFormBody.field(["phone"], "PHONE_NUMBER_INVALID", "A Russian phone number: +7 and 10 digits."),
+  BadPhone: () => InvalidFormBody.field(["phone"], "PHONE_NUMBER_INVALID", "A Russian phone number: +7 and 10 digits."),
   ProviderUnavailable: () => new BadGateway(),
   UntrustedSource: () => new Forbidden(),
   NoFreeBoost: () => new Conflict(),
@@ -33,4 +32,3 @@ const table = {
 export type ApiErrorOf<E> = RefusalTable.ApiErrorOf<E, typeof table>
 
 export const refuse: <E>(error: E) => ApiErrorOf<E> = RefusalTable.refuseWith(table)
-
