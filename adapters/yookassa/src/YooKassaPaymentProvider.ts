@@ -112,7 +112,10 @@ export const make = (settings: Settings) =>
     const client = yield* HttpClient.HttpClient
     const wallClock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.provideService(effect, Clock.Clock, Clock.Clock.defaultValue())
-    const base = settings.apiBase.replace(/\/+$/, "")
+    // Trailing slashes off (a loop: a regular expression for it backtracks quadratically).
+    let end = settings.apiBase.length
+    while (end > 0 && settings.apiBase.charAt(end - 1) === "/") end--
+    const base = settings.apiBase.slice(0, end)
 
     const classify = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Exchange> =>
       Effect.gen(function* () {
