@@ -7,11 +7,11 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Billing, BillingJobs } from "@veche/billing"
-import { Snowflake } from "@veche/platform"
+import { type Dispatch, EventBus, Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { YooKassaPaymentProvider } from "@veche/yookassa"
 import { FakeYooKassa, settings } from "@veche/yookassa/test/FakeYooKassa"
-import { ConfigProvider, DateTime, Duration, Effect, Layer } from "effect"
+import { ConfigProvider, DateTime, Duration, Effect, Fiber, Layer, Ref, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { json, post, type Registered, register, send } from "./Accounts.ts"
 import { createGuild, guildWith } from "./Guilds.ts"
@@ -241,6 +241,16 @@ export const billingScenarios = (
             yield* grantBoosts(booster.user_id, 2, 1)
             yield* grantBoosts(other.user_id, 1, 2)
             const boostPath = `${API}/guilds/${guild.id}/boosts`
+            // what the guild's members are told
+            const bus = yield* Effect.flatMap(Effect.service(TestHost.TestHost), (host) =>
+              host.run(Effect.service(EventBus.EventBus))
+            )
+            const seen = yield* Ref.make<ReadonlyArray<Dispatch.Dispatch>>([])
+            const listening = yield* bus.events.pipe(
+              Stream.runForEach((dispatch) => Ref.update(seen, (all) => [...all, dispatch])),
+              Effect.forkChild
+            )
+            yield* Effect.yieldNow
             const first = yield* answer(yield* post(boostPath, {}, booster.access_token))
             expect(first.status).toBe(200)
             expect(first.body).toMatchObject({ user_id: booster.user_id, guild_id: guild.id, canceled: false })
@@ -254,6 +264,16 @@ export const billingScenarios = (
               limits: { stickers: 15, emoji_static: 100 }
             })
             expect((yield* premium(outsider.access_token, guild.id)).status).toBe(403)
+            // GUILD_UPDATE with the new tier went to the guild
+            const updates = (yield* Ref.get(seen)).filter(
+              (d) => d.type === "GUILD_UPDATE" && (d.guildIds ?? []).includes(guild.id)
+            )
+            const tiers = updates.map((d) => d.data as { premium_tier: number; premium_subscription_count: number })
+            expect(tiers.map((t) => [t.premium_tier, t.premium_subscription_count])).toEqual([
+              [0, 1],
+              [1, 2]
+            ])
+            yield* Fiber.interrupt(listening)
             // the guild object carries the tier and the count
             const shown = (yield* json(
               yield* send("GET", `${API}/guilds/${guild.id}`, undefined, other.access_token)
