@@ -12,6 +12,7 @@ import { Authorization, RestApi } from "@veche/api"
 import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
+import { PaymentProvider } from "@veche/billing"
 import { DispatchSource, GatewayConfig, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
@@ -127,6 +128,11 @@ export interface Options {
   readonly presenceGraceMs?: number | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
+  /**
+   * The payment provider (e.g. YooKassa's adapter pointed at `@veche/yookassa`'s fake). Default:
+   * none connected (checkout answers 501).
+   */
+  readonly payments?: Layer.Layer<PaymentProvider.PaymentProvider> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -258,7 +264,8 @@ const providers = (options: Options) =>
     IdentifyLimits.IdentifyLimits.layerMemory(),
     options.presence ?? PresenceStore.PresenceStore.layerMemory,
     // file system, paths and ETags for the docs page, as a real server has them
-    HttpServer.layerServices
+    HttpServer.layerServices,
+    options.payments ?? PaymentProvider.PaymentProvider.layerNone
   ).pipe(
     // the recorded outbox: every code, link and letter the dev adapters send
     Layer.provideMerge(DevOutbox.DevOutbox.layerMemory)

@@ -2,9 +2,11 @@
  * The ports a host answers with adapters of its choice: what is sent and where (SMS, mail, their
  * queue's store), checks against the outside (captcha, carrier, country), where images live and how
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
- * and presence, the dev outbox, and the crypto primitives (Node's or WebCrypto).
+ * and presence, the dev outbox, the crypto primitives (Node's or WebCrypto), and the payment provider
+ * (`PaymentProvider.layerNone` when payments are off).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
+import type { PaymentProvider } from "@veche/billing"
 import type { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
@@ -42,3 +44,4 @@ export type Providers =
   | DevOutbox.DevOutbox
   | SecureRandom.SecureRandom
   | Digest.Digest
+  | PaymentProvider.PaymentProvider

@@ -18,10 +18,11 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Billing } from "@veche/billing"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway, PresenceStore } from "@veche/gateway"
-import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Channels, GuildPremium, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
@@ -50,6 +51,7 @@ import * as HttpEdge from "./HttpEdge.ts"
 import * as ApplicationsHandlers from "./handlers/ApplicationsHandlers.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
+import * as BillingHandlers from "./handlers/BillingHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
@@ -123,7 +125,9 @@ export const services = [
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers,
-  PresenceStore.PresenceStore
+  PresenceStore.PresenceStore,
+  Billing.Billing,
+  GuildPremium.GuildPremium
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -167,6 +171,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "discoveryPublic">
   | HttpApiGroup.Service<"veche", "discovery">
+  | HttpApiGroup.Service<"veche", "billingPublic">
+  | HttpApiGroup.Service<"veche", "billing">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -201,6 +207,7 @@ export const handlers: Layer.Layer<
     Guilds.Guilds,
     Members.Members,
     PresenceStore.PresenceStore,
+    GuildPremium.GuildPremium,
     ...MIDDLEWARE
   ]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
@@ -214,6 +221,8 @@ export const handlers: Layer.Layer<
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layerPublic, [Billing.Billing, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layer, [Billing.Billing, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,

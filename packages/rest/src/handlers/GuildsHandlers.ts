@@ -1,7 +1,7 @@
 /** Handlers of the guilds group: guilds themselves, the caller's list, leaving, and their membership. */
 import { type GuildsApi, Principal, RestApi } from "@veche/api"
 import { PresenceStore } from "@veche/gateway"
-import { Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
+import { GuildPremium, Guilds, GuildsErrors, GuildViews, Members } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
@@ -36,6 +36,8 @@ export const layer: GroupLayer.Authorized<
 > = HttpApiBuilder.group(RestApi.RestApi, "guilds", (handlers) =>
   Effect.gen(function* () {
     const guilds = yield* Guilds.Guilds
+    // boosts (billing's, through the kit): the default answers tier 0
+    const premium = yield* GuildPremium.GuildPremium
     const members = yield* Members.Members
     const images = yield* ProfileImages.ProfileImages
     const presence = yield* PresenceStore.PresenceStore
@@ -81,9 +83,10 @@ export const layer: GroupLayer.Authorized<
       .handle("getGuild", ({ params, query }) =>
         Effect.gen(function* () {
           const { guild, roles } = yield* guilds.read(yield* Principal.currentActor, params.guild_id)
-          if (query.with_counts !== true) return GuildViews.guild(guild, roles)
+          const tier = yield* premium.of(guild.id)
+          if (query.with_counts !== true) return GuildViews.guild(guild, roles, undefined, tier)
           const counts = yield* countsOf([guild.id])
-          return GuildViews.guild(guild, roles, counts(guild.id))
+          return GuildViews.guild(guild, roles, counts(guild.id), tier)
         }).pipe(Effect.mapError(refuse))
       )
       .handle("updateGuild", ({ params, payload }) =>
@@ -101,7 +104,7 @@ export const layer: GroupLayer.Authorized<
           // The change is stored: what it replaced is no longer served.
           yield* ProfileImages.discard(images, "icons", guild.id, before.icon, guild.icon)
           yield* ProfileImages.discard(images, "banners", guild.id, before.banner, guild.banner)
-          return GuildViews.guild(guild, roles)
+          return GuildViews.guild(guild, roles, undefined, yield* premium.of(guild.id))
         }).pipe(Effect.mapError(refuse))
       )
       .handle("deleteGuild", ({ params }) =>
