@@ -3,11 +3,12 @@
  * bot's session-start budget (`GET /gateway/bot`), and ask every session to reconnect before the
  * node stops (`shutdown`).
  */
-import type { GuildSnapshots } from "@veche/guilds"
+import type { ChannelVisibility, GuildSnapshots } from "@veche/guilds"
 import type { CurrentUser, Memberships, Profiles } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type * as Socket from "effect/socket/Socket"
+import { ChannelViews } from "./ChannelViews.ts"
 import * as Connection from "./Connection.ts"
 import type { DispatchSource } from "./DispatchSource.ts"
 import type { GatewayConfig } from "./GatewayConfig.ts"
@@ -66,6 +67,7 @@ export class Gateway extends Context.Service<
     | Profiles.Profiles
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
+    | ChannelVisibility.ChannelVisibility
     | SecureRandom.SecureRandom
-  > = Gateway.layer.pipe(Layer.provideMerge(Sessions.layer))
+  > = Gateway.layer.pipe(Layer.provideMerge(Sessions.layer), Layer.provide(ChannelViews.layer))
 }
