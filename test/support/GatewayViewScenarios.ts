@@ -2,19 +2,22 @@
  * What a gateway session may see, through a real socket and the public routes: guild dispatches
  * about one channel (messages, typing, pins, channel events) reach only members who may view that
  * channel (overwrites and roles, cached per guild and member and dropped when they change), and a
- * bot without MESSAGE_CONTENT reads a reply's `referenced_message` emptied as well. Run on memory
+ * bot without MESSAGE_CONTENT reads a reply's `referenced_message` emptied as well, and op 8
+ * REQUEST_GUILD_MEMBERS answers GUILD_MEMBERS_CHUNKs (by prefix, by ids, the whole list with the
+ * intent, once per 30 s, else RATE_LIMITED). Run on memory
  * (test/gateway-views.test.ts) and on PostgreSQL (adapters/postgres/test/GatewayViews.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import type { TestHost } from "@veche/test-host"
+import { TestHost } from "@veche/test-host"
 import { Effect, type Layer } from "effect"
 import { json, post, register, send } from "./Accounts.ts"
-import { asBot } from "./ApplicationScenarios.ts"
-import { botInGuild } from "./Bots.ts"
+import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
+import { addBotToGuild, botInGuild } from "./Bots.ts"
 import * as GatewayServer from "./GatewayServer.ts"
-import { guildWith } from "./Guilds.ts"
+import { accept, guildWith, inviteTo } from "./Guilds.ts"
 
 const GUILDS = 1 << 0
+const GUILD_MEMBERS = 1 << 1
 const GUILD_MESSAGES = 1 << 9
 const GUILD_MESSAGE_TYPING = 1 << 11
 const VIEW_CHANNEL = String(1 << 10)
@@ -210,6 +213,105 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
           })
           yield* promise(() => bot.close())
           yield* promise(() => ownerClient.close())
+        })
+      )
+      it.effect("op 8: members by prefix, by ids (not_found), the whole list with GUILD_MEMBERS once per 30 s", () =>
+        Effect.gen(function* () {
+          const { owner, guild, token } = yield* botInGuild("+79050019020", "gwm")
+          const alpha = yield* register("+79050019021", "gwm_alpha")
+          const alpine = yield* register("+79050019022", "gwm_alpine")
+          const beta = yield* register("+79050019023", "gwm_beta")
+          const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
+          for (const user of [alpha, alpine, beta]) expect((yield* accept(user.access_token, code)).status).toBe(200)
+          // a nickname counts as a name too
+          expect(
+            (yield* send(
+              "PATCH",
+              `/api/v10/guilds/${guild.id}/members/${beta.user_id}`,
+              { nick: "gwm_alps" },
+              owner.access_token
+            )).status
+          ).toBe(200)
+          // a second bot whose application may ask for the member list (the limited flag)
+          const lister = yield* createApplication(owner.access_token, "gwm lister")
+          const listerToken = yield* resetBotToken(owner.access_token, lister.id)
+          yield* addBotToGuild(owner.user_id, guild.id, { id: lister.id, name: "gwm lister" })
+          const host = yield* TestHost.TestHost
+          const flagged = yield* host.fetch(`/api/v10/applications/${lister.id}`, {
+            method: "PATCH",
+            headers: { authorization: `Bearer ${owner.access_token}`, "content-type": "application/json" },
+            body: JSON.stringify({ flags: 1 << 15 })
+          })
+          expect(flagged.status).toBe(200)
+
+          const bot = yield* ready(token, { intents: GUILDS })
+          const request = (client: GatewayServer.RawClient, d: Record<string, unknown>) =>
+            client.send({ op: 8, d: { guild_id: guild.id, ...d } })
+          type Chunk = {
+            guild_id: string
+            members: Array<{ user: { id: string; username: string }; nick: string | null }>
+            chunk_index: number
+            chunk_count: number
+            not_found?: Array<string>
+            nonce?: string
+            presences?: Array<unknown>
+          }
+          const chunk = (client: GatewayServer.RawClient) =>
+            Effect.map(
+              promise(() => client.nextDispatch("GUILD_MEMBERS_CHUNK")),
+              (frame) => frame.d as Chunk
+            )
+
+          request(bot, { query: "GWM_ALP", limit: 10, nonce: "by-prefix" })
+          const byPrefix = yield* chunk(bot)
+          expect(byPrefix).toMatchObject({ guild_id: guild.id, chunk_index: 0, chunk_count: 1, nonce: "by-prefix" })
+          expect(byPrefix.members.map((m) => m.user.id).sort()).toEqual(
+            [alpha.user_id, alpine.user_id, beta.user_id].sort()
+          )
+          expect(byPrefix.presences).toBeUndefined()
+          request(bot, { query: "gwm_alp", limit: 1 })
+          expect((yield* chunk(bot)).members).toHaveLength(1)
+
+          const stranger = "175928847299117063"
+          request(bot, { user_ids: [alpha.user_id, stranger, "not-an-id"], nonce: "x".repeat(33), presences: true })
+          const byIds = yield* chunk(bot)
+          expect(byIds.members.map((m) => m.user.id)).toEqual([alpha.user_id])
+          expect(byIds.not_found?.sort()).toEqual([stranger, "not-an-id"].sort())
+          // a nonce over 32 bytes is left out; presences without the intent are not sent
+          expect(byIds.nonce).toBeUndefined()
+          expect(byIds.presences).toBeUndefined()
+
+          // the whole list without GUILD_MEMBERS: one empty chunk
+          request(bot, { query: "", limit: 0, nonce: "all" })
+          expect(yield* chunk(bot)).toMatchObject({ members: [], chunk_count: 1, nonce: "all" })
+
+          // a guild the session is not in: nothing at all
+          bot.send({ op: 8, d: { guild_id: "175928847299117099", query: "", limit: 0 } })
+          expect(names(yield* promise(() => bot.unread()))).toEqual([])
+
+          // with the intent: every member (owner, three users, two bots), then RATE_LIMITED within 30 s
+          const listerClient = yield* ready(listerToken, { intents: GUILDS | GUILD_MEMBERS })
+          request(listerClient, { query: "", limit: 0, nonce: "everyone" })
+          const all = yield* chunk(listerClient)
+          expect(all).toMatchObject({ chunk_index: 0, chunk_count: 1, nonce: "everyone" })
+          expect(all.members).toHaveLength(6)
+          expect(all.members.find((m) => m.user.id === beta.user_id)?.nick).toBe("gwm_alps")
+          request(listerClient, { query: "", limit: 0, nonce: "again" })
+          const limited = yield* promise(() => listerClient.nextDispatch("RATE_LIMITED"))
+          expect(limited.d).toMatchObject({ opcode: 8, meta: { guild_id: guild.id, nonce: "again" } })
+          const retryAfter = (limited.d as { retry_after: number }).retry_after
+          expect(retryAfter).toBeGreaterThan(0)
+          expect(retryAfter).toBeLessThanOrEqual(30)
+          // a prefix request is not limited by it
+          request(listerClient, { query: "gwm_be", limit: 5 })
+          expect((yield* chunk(listerClient)).members.map((m) => m.user.id)).toEqual([beta.user_id])
+
+          // before IDENTIFY: 4003
+          const early = yield* connect()
+          early.send({ op: 8, d: { guild_id: guild.id, query: "", limit: 0 } })
+          expect((yield* promise(() => early.closed)).code).toBe(4003)
+          yield* promise(() => bot.close())
+          yield* promise(() => listerClient.close())
         })
       )
     })

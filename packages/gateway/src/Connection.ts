@@ -16,6 +16,7 @@ import { GatewayConfig } from "./GatewayConfig.ts"
 import { GatewayIdentity } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
+import * as MemberRequests from "./MemberRequests.ts"
 import * as MessageContent from "./MessageContent.ts"
 import * as Session from "./Session.ts"
 import * as SessionMachine from "./SessionMachine.ts"
@@ -48,6 +49,7 @@ export const make = Effect.gen(function* () {
   const memberships = yield* Memberships.Memberships
   const snapshots = yield* GuildSnapshots.GuildSnapshots
   const random = yield* SecureRandom.SecureRandom
+  const memberRequests = yield* MemberRequests.make
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -205,6 +207,9 @@ export const make = Effect.gen(function* () {
                   break
                 case "Resume":
                   yield* apply(yield* resume(action.data))
+                  break
+                case "RequestGuildMembers":
+                  if (session !== undefined) yield* memberRequests.answer(session, action.data)
                   break
                 case "PresenceUpdate":
                   // Presence is not tracked yet (issue 19's presence work); the command is valid.

@@ -3,7 +3,7 @@
  * bot's session-start budget (`GET /gateway/bot`), and ask every session to reconnect before the
  * node stops (`shutdown`).
  */
-import type { ChannelVisibility, GuildSnapshots } from "@veche/guilds"
+import type { ChannelVisibility, GuildSnapshots, MemberChunks } from "@veche/guilds"
 import type { CurrentUser, Memberships, Profiles } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
@@ -39,6 +39,7 @@ export class Gateway extends Context.Service<
     | Profiles.Profiles
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
+    | MemberChunks.MemberChunks
     | SecureRandom.SecureRandom
   > = Layer.effect(
     Gateway,
@@ -68,6 +69,7 @@ export class Gateway extends Context.Service<
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
     | ChannelVisibility.ChannelVisibility
+    | MemberChunks.MemberChunks
     | SecureRandom.SecureRandom
   > = Gateway.layer.pipe(Layer.provideMerge(Sessions.layer), Layer.provide(ChannelViews.layer))
 }
