@@ -145,6 +145,27 @@ export class Sessions extends Context.Service<
         Effect.forkScoped
       )
 
+      // Dispatches may have been lost (the shared bus's subscription dropped): every session here is
+      // told to reconnect (op 7, close 4000) and forgotten, so its RESUME gets op 9 and it identifies
+      // afresh with a full state, rather than silently missing events; cached views are dropped too.
+      const interrupted = Effect.gen(function* () {
+        views.clear()
+        for (const session of [...sessions.values()]) {
+          const sink = session.sink
+          session.sink = undefined
+          sink?.send(Frames.RECONNECT)
+          sink?.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
+          yield* forget(session)
+        }
+      })
+      if (source.interruptions !== undefined)
+        yield* source.interruptions.pipe(
+          Stream.runForEach(() =>
+            Effect.andThen(Effect.logWarning("gateway: dispatches may have been lost; sessions reconnect"), interrupted)
+          ),
+          Effect.forkScoped
+        )
+
       // Sessions that were not resumed in time are forgotten.
       const sweep = Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
