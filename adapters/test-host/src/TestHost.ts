@@ -123,6 +123,8 @@ export interface Options {
   readonly repositories?: Layer.Layer<Repositories> | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
+  /** The gateway's other settings (e.g. a small `maxBufferedBytes` to test slow clients). */
+  readonly gateway?: Partial<GatewayConfig.Settings> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -215,7 +217,7 @@ const configuration = (options: Options) =>
   Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(options.gatewayUrl ?? GATEWAY_URL)),
-    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL }),
+    GatewayConfig.GatewayConfig.layer({ ...options.gateway, resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL }),
     SessionsConfig.SessionsConfig.layer(),
     Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),

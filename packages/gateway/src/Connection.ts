@@ -26,6 +26,8 @@ import { Sessions } from "./Sessions.ts"
 export interface Params {
   readonly version: string | undefined
   readonly encoding: string | undefined
+  /** Bytes written and not yet sent to the client (the host's socket), when the host can tell. */
+  readonly bufferedAmount?: (() => number) | undefined
 }
 
 /** Gateway versions served: the platform's current two (the same protocol here). */
@@ -67,9 +69,21 @@ export const make = Effect.gen(function* () {
         const pull = yield* Socket.readerString(socket)
         const writer = yield* socket.writer
         // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
+        // A client that stops reading: past the limit its connection is closed (4000, resumable)
+        // and nothing more is written to it (its session keeps what it missed for the resume).
+        // Not while READY and its guilds or a resume's replay go out: those are one burst, bounded
+        // by the guilds and the replay buffer, that a reading client takes in stride.
+        let overflowed = false
+        let bursting = false
+        const buffered = params.bufferedAmount
         const sink: Session.Sink = {
           send: (text) => {
+            if (overflowed) return
             Effect.runSyncExit(writer.write(text))
+            if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
+              overflowed = true
+              Effect.runSyncExit(writer.write(new Socket.CloseEvent(CloseCodes.UNKNOWN_ERROR, "Reconnect")))
+            }
           },
           close: (code, reason) => {
             Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
@@ -151,6 +165,7 @@ export const make = Effect.gen(function* () {
             ...(bot ? { application: { id: identity.userId, flags: identity.applicationFlags } } : {}),
             ...(settings === undefined ? {} : { user_settings: settings })
           }
+          bursting = true
           Session.emit(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
           if ((intents & Intents.GUILDS) !== 0) {
             const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
@@ -164,6 +179,7 @@ export const make = Effect.gen(function* () {
             }
           }
           Session.started(opened)
+          bursting = false
           return [SessionMachine.ready(state), []] as const
         })
 
@@ -185,8 +201,10 @@ export const make = Effect.gen(function* () {
           resumed.detachedAt = undefined
           previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
           session = resumed
+          bursting = true
           for (const text of missed) sink.send(text)
           Session.emit(resumed, Frames.dispatchParts("RESUMED", "{}"))
+          bursting = false
           return [SessionMachine.ready(state), []] as const
         })
 
@@ -245,8 +263,9 @@ export const make = Effect.gen(function* () {
           ? Option.getOrUndefined(Option.map(Exit.findErrorOption(ended), clientCloseCode))
           : undefined
         if (session !== undefined && session.sink === sink) {
-          const ends =
-            closedWith !== undefined
+          const ends = overflowed
+            ? false
+            : closedWith !== undefined
               ? CloseCodes.ENDS_SESSION.has(closedWith)
               : clientCode === 1000 || clientCode === 1001
           yield* sessions.detach(session, ends)
