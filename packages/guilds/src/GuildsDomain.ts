@@ -11,6 +11,7 @@ import type { Memberships, PersonalData, PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { AccountStandings } from "./AccountStandings.ts"
+import type { ChannelContents } from "./ChannelContents.ts"
 import { Channels } from "./Channels.ts"
 import { ChannelVisibility } from "./ChannelVisibility.ts"
 import { GuildEvents } from "./GuildEvents.ts"
@@ -49,6 +50,7 @@ export const layer: Layer.Layer<
   | AccountStandings
   | SecureRandom.SecureRandom
   | PersonalData.PersonalData
+  | ChannelContents
 > = Layer.mergeAll(
   Guilds.layer,
   Members.layer,

@@ -1,5 +1,6 @@
 /** @veche/guilds: servers, their roles, channels, members and invites. */
 export * as AccountStandings from "./AccountStandings.ts"
+export * as ChannelContents from "./ChannelContents.ts"
 export * as Channels from "./Channels.ts"
 export * as ChannelVisibility from "./ChannelVisibility.ts"
 export * as Guild from "./Guild.ts"

@@ -5,8 +5,8 @@
  * verified address or phone, account age) from the accounts domain's AccountLookup.
  */
 import { AccountLookup } from "@veche/auth"
-import { Channels } from "@veche/guilds"
-import { AuthorStanding, ChannelAccess, MessagesDomain, MessagesErrors } from "@veche/messages"
+import { ChannelContents, Channels } from "@veche/guilds"
+import { AuthorStanding, ChannelAccess, ChannelCleanup, MessagesDomain, MessagesErrors } from "@veche/messages"
 import type { EventBus, Snowflake } from "@veche/platform"
 import type { PersonalData, PublicUsers } from "@veche/users"
 import { Effect, Layer, Option } from "effect"
@@ -59,14 +59,25 @@ const authorStanding = Layer.effect(
   )
 )
 
+/** A deleted channel's messages go with it: the guilds domain asks its registry, where this part sits. */
+const channelContents = ChannelContents.register(
+  Effect.map(Effect.service(ChannelCleanup.ChannelCleanup), (cleanup) => ({
+    name: "messages",
+    removeChannel: cleanup.removeChannel
+  }))
+)
+
 export const layer: Layer.Layer<
   MessagesDomain.Services,
   never,
   | MessagesDomain.Repositories
   | Channels.Channels
+  | ChannelContents.ChannelContents
   | AccountLookup.AccountLookup
   | PublicUsers.PublicUsers
   | PersonalData.PersonalData
   | EventBus.EventBus
   | Snowflake.SnowflakeGenerator
-> = MessagesDomain.layer.pipe(Layer.provide(Layer.merge(channelAccess, authorStanding)))
+> = Layer.provideMerge(channelContents, MessagesDomain.layer).pipe(
+  Layer.provide(Layer.merge(channelAccess, authorStanding))
+)

@@ -41,8 +41,8 @@ export const route = HttpRouter.use((router) =>
         if (request.headers.upgrade?.toLowerCase() !== "websocket") return upgradeRequired
         const socket = yield* request.upgrade
         yield* gateway.connect(socket, { ...paramsOf(request.url), bufferedAmount: bufferedAmountOf(request.source) })
-        // ignored after an upgrade: the socket has answered
-        return HttpServerResponse.empty()
+        // never written after an upgrade (the socket has answered); the access log reads its status
+        return HttpServerResponse.empty({ status: 101 })
       }).pipe(Effect.catchTag("HttpServerError", () => Effect.succeed(upgradeRequired)))
     )
   })
