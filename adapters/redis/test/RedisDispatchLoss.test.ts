@@ -5,7 +5,7 @@
  * The subscriber is killed with CLIENT KILL, found by its name. Runs when REDIS_URL is set.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ChannelViews, DispatchSource, GatewayConfig, Session, Sessions } from "@veche/gateway"
+import { ChannelViews, GatewayConfig, Session, Sessions } from "@veche/gateway"
 import { type Dispatch, EventBus, Snowflake } from "@veche/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { createClient } from "redis"

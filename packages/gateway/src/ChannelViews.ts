@@ -124,7 +124,9 @@ export class ChannelViews extends Context.Service<
           const found = yield* Effect.forEach(missing, (userId) => source.member(guildId, userId), {
             concurrency: 16
           })
-          missing.forEach((userId, index) => guild.members.set(userId, Option.getOrNull(found[index] ?? Option.none())))
+          missing.forEach((userId, index) => {
+            guild.members.set(userId, Option.getOrNull(found[index] ?? Option.none()))
+          })
         })
       }
 

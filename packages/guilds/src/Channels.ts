@@ -6,9 +6,9 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
+import { ChannelContents } from "./ChannelContents.ts"
 import type { Channel, ChannelPatch, ChannelType, Guild, Overwrite } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
-import { ChannelContents } from "./ChannelContents.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import { CommunityChannelRequired, InvalidField, NoSuchChannel } from "./GuildsErrors.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"

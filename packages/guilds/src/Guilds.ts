@@ -5,6 +5,7 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { ChannelContents } from "./ChannelContents.ts"
 import {
   type Channel,
   everyoneRole,
@@ -17,7 +18,6 @@ import {
   type Role
 } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
-import { ChannelContents } from "./ChannelContents.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
   BannedFromGuild,
