@@ -4,7 +4,8 @@
  * CHANNEL_CREATE to the guild), carried by Redis pub/sub, and another member's session on node A
  * receives the PRESENCE_UPDATE node B's presence makes of a settings change made through A (presence
  * in Redis: the count A answers includes the user online on B); a bot's identify on B is counted in
- * the budget A reports. Runs when REDIS_URL and DATABASE_URL are set.
+ * the budget A reports, and a message posted through A reaches the bot's session on B
+ * (MESSAGE_CREATE). Runs when REDIS_URL and DATABASE_URL are set.
  */
 import { spawn } from "node:child_process"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -108,14 +109,41 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== unde
         id: string
       }
       const bot = (await call("POST", `/applications/${app.id}/bot/reset`, undefined, token)).body as { token: string }
+      // the owner adds the bot to the guild through node A (the consent route)
+      const added = await call(
+        "POST",
+        `/oauth2/authorize?client_id=${app.id}&scope=bot&permissions=2048`,
+        { authorize: true, guild_id: guild.id },
+        token
+      )
+      expect(added.status).toBe(200)
       const botOnB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
       botOnB.send({
         op: 2,
-        d: { token: bot.token, intents: 1, properties: { os: "linux", browser: "t", device: "t" } }
+        // GUILDS | GUILD_MESSAGES
+        d: { token: bot.token, intents: 1 | 512, properties: { os: "linux", browser: "t", device: "t" } }
       })
       expect((await botOnB.nextDispatch("READY")).d).toMatchObject({ application: { id: app.id } })
+      expect((await botOnB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
       const budget = await call("GET", "/gateway/bot", undefined, undefined, { authorization: `Bot ${bot.token}` })
       expect(budget.body).toMatchObject({ session_start_limit: { total: 1000, remaining: 999 } })
+
+      // a message posted through node A reaches the bot's session on node B (content emptied:
+      // the bot has no MESSAGE_CONTENT intent)
+      const channels = (await call("GET", `/guilds/${guild.id}/channels`, undefined, token)).body as Array<{
+        id: string
+        type: number
+      }>
+      const text = channels.find((channel) => channel.type === 0)
+      const posted = await call("POST", `/channels/${text?.id}/messages`, { content: "across nodes" }, token)
+      expect(posted.status).toBe(200)
+      const message = await botOnB.nextDispatch("MESSAGE_CREATE")
+      expect(message.d).toMatchObject({
+        id: (posted.body as { id: string }).id,
+        channel_id: text?.id,
+        guild_id: guild.id,
+        content: ""
+      })
       await botOnB.close()
     }, 90_000)
   }

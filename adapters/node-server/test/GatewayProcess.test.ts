@@ -48,6 +48,16 @@ describe("the gateway on the reference server", () => {
       user_settings: { status: "online" }
     })
 
+    // the access log writes a finished WebSocket connection as 101 (Switching Protocols), not 204
+    const brief = await RawClient.connect(`${gateway.url}?v=10&encoding=json`)
+    await brief.next()
+    await brief.close(1000)
+    const deadline = Date.now() + 5000
+    while (!/access: GET \/gateway\S* 101 /.test(server.output()) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(server.output()).toMatch(/access: GET \/gateway\S* 101 /)
+    expect(server.output()).not.toMatch(/access: GET \/gateway\S* 204 /)
+
     const stoppedAt = Date.now()
     const exited = server.stop("SIGTERM")
     expect(await client.next()).toMatchObject({ op: 7 })

@@ -184,7 +184,18 @@ export const layer: Layer.Layer<MessagesRepo.MessagesRepo, never, SqlClient.SqlC
         sql`DELETE FROM messages WHERE author_id = ${authorId} RETURNING id`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
-        )
+        ),
+      // a bounded batch through the (channel_id, id) index, so one channel's history never holds
+      // one long transaction; the slow-mode marks go with the last batch
+      removeByChannel: (channelId, limit) =>
+        Effect.gen(function* () {
+          const rows = yield* sql`
+            DELETE FROM messages WHERE id IN (
+              SELECT id FROM messages WHERE channel_id = ${channelId} ORDER BY id DESC LIMIT ${limit}
+            ) RETURNING id`
+          if (rows.length === 0) yield* sql`DELETE FROM message_slowmode WHERE channel_id = ${channelId}`
+          return rows.length
+        }).pipe(Effect.orDie)
     })
   })
 )

@@ -7,8 +7,10 @@
  * and the node drops the copies (the gateway resolves every recipient from the whole audience).
  *
  * Pub/sub delivers at most once: a node whose subscriber connection drops misses what was published
- * meanwhile (node-redis reconnects and resubscribes). Telling those sessions to reconnect (op 7 or
- * op 9) is not built yet; see the README's gateway section.
+ * meanwhile (node-redis reconnects and resubscribes). So every time the subscriber connection
+ * errs or reconnects, `interruptions` says so, and the gateway sends this node's sessions op 7 and
+ * forgets them: they identify afresh (with a full state) instead of silently missing events. The
+ * subscriber connection is named `{prefix}sub` (CLIENT LIST shows it).
  */
 import { randomUUID } from "node:crypto"
 import { DispatchSource } from "@veche/gateway"
@@ -39,10 +41,17 @@ const decodeEnvelope = Schema.decodeUnknownOption(Schema.fromJsonString(Envelope
 /** Ids remembered to drop copies (a dispatch's copies arrive together, within far fewer). */
 const SEEN_LIMIT = 10_000
 
-const connect = (url: string) =>
+const connect = (url: string, name?: string, onLost?: () => void) =>
   Effect.acquireRelease(
     Effect.tryPromise({
-      try: () => createClient({ url }).connect(),
+      try: async () => {
+        const client = await createClient({ url, ...(name === undefined ? {} : { name }) }).connect()
+        // once connected (a first failure must fail the layer, not retry forever): node-redis
+        // reports a dropped connection as an error, then reconnects by itself
+        client.on("error", () => onLost?.())
+        client.on("reconnecting", () => onLost?.())
+        return client
+      },
       catch: (cause) =>
         new DispatchBusUnavailable({ message: `Redis at REDIS_URL refused the gateway: ${String(cause)}` })
     }),
@@ -55,10 +64,14 @@ export const layer = (
   Layer.effectContext(
     Effect.gen(function* () {
       const prefix = options.prefix ?? "veche:gateway:"
-      const publisher = yield* connect(Redacted.value(options.url))
-      const subscriber = yield* connect(Redacted.value(options.url))
       const received = yield* PubSub.unbounded<Dispatch.Dispatch>()
       yield* Effect.addFinalizer(() => PubSub.shutdown(received))
+      const lost = yield* PubSub.unbounded<void>()
+      yield* Effect.addFinalizer(() => PubSub.shutdown(lost))
+      const publisher = yield* connect(Redacted.value(options.url))
+      const subscriber = yield* connect(Redacted.value(options.url), `${prefix}sub`.replace(/\s/g, "_"), () => {
+        PubSub.publishUnsafe(lost, undefined)
+      })
 
       const node = randomUUID()
       let published = 0
@@ -102,7 +115,8 @@ export const layer = (
         unsubscribe: (topic) =>
           Effect.tryPromise(() => subscriber.unsubscribe(channelOf(topic), listener)).pipe(
             Effect.catch(warn("UNSUBSCRIBE"))
-          )
+          ),
+        interruptions: Stream.fromPubSub(lost)
       })
       return Context.make(EventBus.EventBus, bus).pipe(Context.add(DispatchSource.DispatchSource, source))
     })

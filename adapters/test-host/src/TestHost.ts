@@ -133,6 +133,8 @@ export interface Options {
    * none connected (checkout answers 501).
    */
   readonly payments?: Layer.Layer<PaymentProvider.PaymentProvider> | undefined
+  /** The gateway's other settings (e.g. a small `maxBufferedBytes` to test slow clients). */
+  readonly gateway?: Partial<GatewayConfig.Settings> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -226,6 +228,7 @@ const configuration = (options: Options) =>
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(options.gatewayUrl ?? GATEWAY_URL)),
     GatewayConfig.GatewayConfig.layer({
+      ...options.gateway,
       resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL,
       ...(options.presenceGraceMs === undefined ? {} : { presenceGraceMs: options.presenceGraceMs })
     }),

@@ -16,6 +16,7 @@ import { GatewayConfig } from "./GatewayConfig.ts"
 import { GatewayIdentity } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
+import * as MemberRequests from "./MemberRequests.ts"
 import * as MessageContent from "./MessageContent.ts"
 import { Presence } from "./Presence.ts"
 import * as Session from "./Session.ts"
@@ -26,6 +27,8 @@ import { Sessions } from "./Sessions.ts"
 export interface Params {
   readonly version: string | undefined
   readonly encoding: string | undefined
+  /** Bytes written and not yet sent to the client (the host's socket), when the host can tell. */
+  readonly bufferedAmount?: (() => number) | undefined
 }
 
 /** Gateway versions served: the platform's current two (the same protocol here). */
@@ -50,6 +53,7 @@ export const make = Effect.gen(function* () {
   const snapshots = yield* GuildSnapshots.GuildSnapshots
   const random = yield* SecureRandom.SecureRandom
   const presence = yield* Presence
+  const memberRequests = yield* MemberRequests.make
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -67,9 +71,21 @@ export const make = Effect.gen(function* () {
         const pull = yield* Socket.readerString(socket)
         const writer = yield* socket.writer
         // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
+        // A client that stops reading: past the limit its connection is closed (4000, resumable)
+        // and nothing more is written to it (its session keeps what it missed for the resume).
+        // Not while READY and its guilds or a resume's replay go out: those are one burst, bounded
+        // by the guilds and the replay buffer, that a reading client takes in stride.
+        let overflowed = false
+        let bursting = false
+        const buffered = params.bufferedAmount
         const sink: Session.Sink = {
           send: (text) => {
+            if (overflowed) return
             Effect.runSyncExit(writer.write(text))
+            if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
+              overflowed = true
+              Effect.runSyncExit(writer.write(new Socket.CloseEvent(CloseCodes.UNKNOWN_ERROR, "Reconnect")))
+            }
           },
           close: (code, reason) => {
             Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
@@ -153,6 +169,7 @@ export const make = Effect.gen(function* () {
             ...(bot ? { application: { id: identity.userId, flags: identity.applicationFlags } } : {}),
             ...(settings === undefined ? {} : { user_settings: settings })
           }
+          bursting = true
           Session.emit(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
           if ((intents & Intents.GUILDS) !== 0) {
             const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
@@ -171,6 +188,7 @@ export const make = Effect.gen(function* () {
             }
           }
           Session.started(opened)
+          bursting = false
           return [SessionMachine.ready(state), []] as const
         })
 
@@ -193,8 +211,10 @@ export const make = Effect.gen(function* () {
           previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
           session = resumed
           yield* presence.resumed(resumed)
+          bursting = true
           for (const text of missed) sink.send(text)
           Session.emit(resumed, Frames.dispatchParts("RESUMED", "{}"))
+          bursting = false
           return [SessionMachine.ready(state), []] as const
         })
 
@@ -215,6 +235,9 @@ export const make = Effect.gen(function* () {
                   break
                 case "Resume":
                   yield* apply(yield* resume(action.data))
+                  break
+                case "RequestGuildMembers":
+                  if (session !== undefined) yield* memberRequests.answer(session, action.data)
                   break
                 case "PresenceUpdate":
                   if (session !== undefined) yield* presence.update(session, action.data)
@@ -250,8 +273,9 @@ export const make = Effect.gen(function* () {
           ? Option.getOrUndefined(Option.map(Exit.findErrorOption(ended), clientCloseCode))
           : undefined
         if (session !== undefined && session.sink === sink) {
-          const ends =
-            closedWith !== undefined
+          const ends = overflowed
+            ? false
+            : closedWith !== undefined
               ? CloseCodes.ENDS_SESSION.has(closedWith)
               : clientCode === 1000 || clientCode === 1001
           yield* presence.detached(session)

@@ -22,6 +22,11 @@ export class DispatchSource extends Context.Service<
     readonly subscribe: (topic: Topic) => Effect.Effect<void>
     /** The last local session that needed `topic` is gone. */
     readonly unsubscribe: (topic: Topic) => Effect.Effect<void>
+    /**
+     * One element each time dispatches may have been lost (a shared adapter's subscription dropped):
+     * the sessions then reconnect and identify afresh instead of silently missing events. Absent: never.
+     */
+    readonly interruptions?: Stream.Stream<void> | undefined
   }
 >()("@veche/gateway/DispatchSource") {
   static readonly layerMemory: Layer.Layer<DispatchSource, never, EventBus.EventBus> = Layer.effect(

@@ -64,7 +64,7 @@ export const ResumeData = Schema.Struct({
 })
 export type ResumeData = typeof ResumeData.Type
 
-/** op 8 (accepted and checked; answering it is not built yet). */
+/** op 8: answered with GUILD_MEMBERS_CHUNKs (see MemberRequests). */
 export const RequestGuildMembersData = Schema.Struct({
   guild_id: Schema.Union([Schema.String, Schema.Array(Schema.String)]),
   query: Schema.optionalKey(Schema.String),
@@ -73,6 +73,7 @@ export const RequestGuildMembersData = Schema.Struct({
   user_ids: Schema.optionalKey(Schema.Union([Schema.String, Schema.Array(Schema.String)])),
   nonce: Schema.optionalKey(Schema.String)
 })
+export type RequestGuildMembersData = typeof RequestGuildMembersData.Type
 
 /** op 4 (no voice here: checked and ignored). */
 export const VoiceStateData = Schema.Struct({
@@ -89,7 +90,7 @@ export type Command =
   | { readonly _tag: "PresenceUpdate"; readonly data: PresenceData }
   | { readonly _tag: "VoiceStateUpdate" }
   | { readonly _tag: "Resume"; readonly data: ResumeData }
-  | { readonly _tag: "RequestGuildMembers" }
+  | { readonly _tag: "RequestGuildMembers"; readonly data: RequestGuildMembersData }
 
 export type Decoded =
   | { readonly _tag: "Command"; readonly command: Command }
@@ -132,8 +133,10 @@ export const decode = (text: string): Decoded => {
       const data = decodeResume(d)
       return data._tag === "Success" ? command({ _tag: "Resume", data: data.value }) : DECODE_ERROR
     }
-    case Opcodes.REQUEST_GUILD_MEMBERS:
-      return decodeRequestMembers(d)._tag === "Success" ? command({ _tag: "RequestGuildMembers" }) : DECODE_ERROR
+    case Opcodes.REQUEST_GUILD_MEMBERS: {
+      const data = decodeRequestMembers(d)
+      return data._tag === "Success" ? command({ _tag: "RequestGuildMembers", data: data.value }) : DECODE_ERROR
+    }
     default:
       return { _tag: "UnknownOpcode" }
   }

@@ -3,12 +3,13 @@
  * bot's session-start budget (`GET /gateway/bot`), and ask every session to reconnect before the
  * node stops (`shutdown`).
  */
-import type { GuildSnapshots } from "@veche/guilds"
+import type { ChannelVisibility, GuildSnapshots, MemberChunks } from "@veche/guilds"
 import type { EventBus } from "@veche/platform"
 import type { CurrentUser, Memberships, Profiles, Relationships } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type * as Socket from "effect/socket/Socket"
+import { ChannelViews } from "./ChannelViews.ts"
 import * as Connection from "./Connection.ts"
 import type { DispatchSource } from "./DispatchSource.ts"
 import type { GatewayConfig } from "./GatewayConfig.ts"
@@ -42,6 +43,7 @@ export class Gateway extends Context.Service<
     | Profiles.Profiles
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
+    | MemberChunks.MemberChunks
     | SecureRandom.SecureRandom
   > = Layer.effect(
     Gateway,
@@ -75,6 +77,12 @@ export class Gateway extends Context.Service<
     | Profiles.Profiles
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
+    | ChannelVisibility.ChannelVisibility
+    | MemberChunks.MemberChunks
     | SecureRandom.SecureRandom
-  > = Gateway.layer.pipe(Layer.provideMerge(Presence.layer), Layer.provideMerge(Sessions.layer))
+  > = Gateway.layer.pipe(
+    Layer.provideMerge(Presence.layer),
+    Layer.provideMerge(Sessions.layer),
+    Layer.provide(ChannelViews.layer)
+  )
 }

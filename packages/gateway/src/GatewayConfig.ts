@@ -15,6 +15,11 @@ export interface Settings {
   readonly replayLimit: number
   /** How long a user stays shown online after their last session ends (a reconnect within it does not flap). */
   readonly presenceGraceMs: number
+  /**
+   * Bytes a connection may have waiting to be sent (a client that does not read): past them it is
+   * closed with 4000, and its session stays resumable.
+   */
+  readonly maxBufferedBytes: number
 }
 
 /** The platform's interval. */
@@ -22,6 +27,7 @@ export const DEFAULT_HEARTBEAT_INTERVAL_MS = 41_250
 export const DEFAULT_RESUME_WINDOW_MS = 3 * 60_000
 export const DEFAULT_REPLAY_LIMIT = 1000
 export const DEFAULT_PRESENCE_GRACE_MS = 5000
+export const DEFAULT_MAX_BUFFERED_BYTES = 4 * 1024 * 1024
 
 export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@veche/gateway/GatewayConfig") {
   static readonly layer = (
@@ -34,14 +40,16 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         resumeGatewayUrl: settings.resumeGatewayUrl,
         resumeWindowMs: settings.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS,
         replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT,
-        presenceGraceMs: settings.presenceGraceMs ?? DEFAULT_PRESENCE_GRACE_MS
+        presenceGraceMs: settings.presenceGraceMs ?? DEFAULT_PRESENCE_GRACE_MS,
+        maxBufferedBytes: settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
       })
     )
 
   /**
    * From the environment: `SERVICE_GATEWAY_NODE_URL` (default: what `gatewayUrl` answers when
-   * READY is sent, right for a single node), `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s)
-   * and `SERVICE_GATEWAY_PRESENCE_GRACE` (default 5 s).
+   * READY is sent, right for a single node), `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s),
+   * `SERVICE_GATEWAY_PRESENCE_GRACE` (default 5 s) and `SERVICE_GATEWAY_MAX_BUFFERED` (bytes waiting
+   * for a slow client, default 4 MiB).
    */
   static readonly layerConfig = (gatewayUrl: () => string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
     Layer.effect(
@@ -54,6 +62,9 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         const grace = yield* Config.Duration("SERVICE_GATEWAY_PRESENCE_GRACE").pipe(
           Config.withDefault(Duration.millis(DEFAULT_PRESENCE_GRACE_MS))
         )
+        const maxBuffered = yield* Config.Int("SERVICE_GATEWAY_MAX_BUFFERED").pipe(
+          Config.withDefault(DEFAULT_MAX_BUFFERED_BYTES)
+        )
         const own = Option.filter(nodeUrl, (url) => url.trim() !== "")
         return GatewayConfig.of({
           heartbeatIntervalMs: Math.max(1000, Duration.toMillis(interval)),
@@ -63,7 +74,8 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
           },
           resumeWindowMs: DEFAULT_RESUME_WINDOW_MS,
           replayLimit: DEFAULT_REPLAY_LIMIT,
-          presenceGraceMs: Duration.toMillis(grace)
+          presenceGraceMs: Duration.toMillis(grace),
+          maxBufferedBytes: Math.max(64 * 1024, maxBuffered)
         })
       })
     )

@@ -36,6 +36,7 @@ export type Action =
   | { readonly _tag: "Identify"; readonly data: Frames.IdentifyData }
   | { readonly _tag: "Resume"; readonly data: Frames.ResumeData }
   | { readonly _tag: "PresenceUpdate"; readonly data: Frames.PresenceData }
+  | { readonly _tag: "RequestGuildMembers"; readonly data: Frames.RequestGuildMembersData }
 
 export type Step = readonly [State, ReadonlyArray<Action>]
 
@@ -91,8 +92,10 @@ export const receive = (state: State, text: string, now: number): Step => {
     case "PresenceUpdate":
       if (counted.phase !== "Ready") return close(counted, CloseCodes.NOT_AUTHENTICATED)
       return [counted, [{ _tag: "PresenceUpdate", data: command.data }]]
-    case "VoiceStateUpdate":
     case "RequestGuildMembers":
+      if (counted.phase !== "Ready") return close(counted, CloseCodes.NOT_AUTHENTICATED)
+      return [counted, [{ _tag: "RequestGuildMembers", data: command.data }]]
+    case "VoiceStateUpdate":
       if (counted.phase !== "Ready") return close(counted, CloseCodes.NOT_AUTHENTICATED)
       return [counted, []]
   }

@@ -4,12 +4,13 @@
  * audience names, filtered by their intents. The payload is serialised once per dispatch and
  * written to each socket directly from the one fan-out fiber (a fiber per socket measured half the
  * throughput, gateway-notes §5); a guild message for bots without the MESSAGE_CONTENT intent is a
- * second variant, also serialised once. Topics are reference-counted so a shared DispatchSource subscribes
+ * variant (the reply's reference gated on its own), each also serialised once. Topics are reference-counted so a shared DispatchSource subscribes
  * only to what this node needs. A session whose socket dropped stays resumable for the configured
  * window; shutdown asks every session to reconnect (op 7).
  */
-import type { Dispatch } from "@veche/platform"
+import type { Dispatch, Snowflake } from "@veche/platform"
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { ChannelViews, scopeOf } from "./ChannelViews.ts"
 import * as CloseCodes from "./CloseCodes.ts"
 import { DispatchSource, guildTopic, type Topic, userTopic } from "./DispatchSource.ts"
 import * as Frames from "./Frames.ts"
@@ -41,10 +42,11 @@ export class Sessions extends Context.Service<
     readonly observe: (observer: (dispatch: Dispatch.Dispatch) => void) => Effect.Effect<void>
   }
 >()("@veche/gateway/Sessions") {
-  static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig> = Layer.effect(
+  static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig | ChannelViews> = Layer.effect(
     Sessions,
     Effect.gen(function* () {
       const source = yield* DispatchSource
+      const views = yield* ChannelViews
       const config = yield* GatewayConfig
       const sessions = new Map<string, Session.Session>()
       const topics = new Map<Topic, Set<Session.Session>>()
@@ -63,6 +65,7 @@ export class Sessions extends Context.Service<
         const found = topics.get(topic)
         if (found === undefined || !found.delete(session) || found.size > 0) return Effect.void
         topics.delete(topic)
+        if (topic.startsWith("guild:")) views.forget(topic.slice("guild:".length))
         return source.unsubscribe(topic)
       }
       const joinGuild = (session: Session.Session, guildId: string) => {
@@ -91,14 +94,22 @@ export class Sessions extends Context.Service<
           for (const session of topics.get(userTopic(userId)) ?? []) targets.add(session)
         for (const guildId of guildIds)
           for (const session of topics.get(guildTopic(guildId)) ?? []) targets.add(session)
-        if (targets.size === 0) return
+        if (targets.size === 0) return views.observe(dispatch)
+        // a dispatch about one channel goes to those who may see it (one guild per such dispatch)
+        const channelGuild = toGuild && guildIds.length === 1 ? guildIds[0] : undefined
+        const scope = channelGuild === undefined ? undefined : scopeOf(dispatch.type, dispatch.data)
+        if (channelGuild !== undefined && scope !== undefined) {
+          const userIds = new Set<Snowflake.Snowflake>()
+          for (const session of targets) userIds.add(session.userId)
+          yield* views.prepare(channelGuild, userIds)
+        }
         // once for every recipient: only `s` differs between them
         const parts = Frames.dispatchParts(dispatch.type, JSON.stringify(dispatch.data))
         const needed = Intents.required(dispatch.type, toGuild)
         // a guild message without its content, for bots without the intent: also serialised once,
         // when the first such session needs it (DMs to a bot keep their content, as on the platform)
         const gated = toGuild && MessageContent.isGated(dispatch.type)
-        let withoutContent: Frames.DispatchText | undefined
+        const variants = new Map<string, Frames.DispatchText>()
         for (const session of targets) {
           // a guild joined or left, told to the member alone: the session's guild topics follow
           if (!toGuild && dispatch.type === "GUILD_CREATE") {
@@ -110,14 +121,26 @@ export class Sessions extends Context.Service<
           if (needed !== 0 && (session.intents & needed) === 0) continue
           // a user's own presence is not told back to them through their guilds (as on the platform)
           if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
-          if (gated && !session.readsContent && !MessageContent.shownTo(dispatch.data, session.userId)) {
-            withoutContent ??= Frames.dispatchParts(
-              dispatch.type,
-              JSON.stringify(MessageContent.withoutContent(dispatch.data))
-            )
-            Session.deliver(session, withoutContent)
-          } else Session.deliver(session, parts)
+          if (scope !== undefined && channelGuild !== undefined && !views.sees(channelGuild, session.userId, scope))
+            continue
+          const variant =
+            gated && !session.readsContent ? MessageContent.variantFor(dispatch.data, session.userId) : "whole"
+          if (variant === "whole") Session.deliver(session, parts)
+          else {
+            let text = variants.get(variant)
+            if (text === undefined) {
+              const keepOuter = variant === "outer"
+              const keepReference = variant === "reference"
+              text = Frames.dispatchParts(
+                dispatch.type,
+                JSON.stringify(MessageContent.gated(dispatch.data, keepOuter, keepReference))
+              )
+              variants.set(variant, text)
+            }
+            Session.deliver(session, text)
+          }
         }
+        views.observe(dispatch)
       })
 
       // The fan-out: one fiber for every dispatch this node receives. A dispatch that cannot be
@@ -130,6 +153,27 @@ export class Sessions extends Context.Service<
         ),
         Effect.forkScoped
       )
+
+      // Dispatches may have been lost (the shared bus's subscription dropped): every session here is
+      // told to reconnect (op 7, close 4000) and forgotten, so its RESUME gets op 9 and it identifies
+      // afresh with a full state, rather than silently missing events; cached views are dropped too.
+      const interrupted = Effect.gen(function* () {
+        views.clear()
+        for (const session of [...sessions.values()]) {
+          const sink = session.sink
+          session.sink = undefined
+          sink?.send(Frames.RECONNECT)
+          sink?.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
+          yield* forget(session)
+        }
+      })
+      if (source.interruptions !== undefined)
+        yield* source.interruptions.pipe(
+          Stream.runForEach(() =>
+            Effect.andThen(Effect.logWarning("gateway: dispatches may have been lost; sessions reconnect"), interrupted)
+          ),
+          Effect.forkScoped
+        )
 
       // Sessions that were not resumed in time are forgotten.
       const sweep = Effect.gen(function* () {

@@ -1,4 +1,5 @@
 /** @veche/gateway: the WebSocket gateway's protocol, sessions, fan-out, resume, identify limits and presence. */
+export * as ChannelViews from "./ChannelViews.ts"
 export * as CloseCodes from "./CloseCodes.ts"
 export * as Connection from "./Connection.ts"
 export * as DispatchSource from "./DispatchSource.ts"

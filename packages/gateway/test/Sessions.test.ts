@@ -2,6 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Dispatch, EventBus, Snowflake } from "@veche/platform"
 import { Effect, Layer } from "effect"
+import { ChannelViews } from "../src/ChannelViews.ts"
 import { DispatchSource } from "../src/DispatchSource.ts"
 import { GatewayConfig } from "../src/GatewayConfig.ts"
 import * as Intents from "../src/Intents.ts"
@@ -15,7 +16,8 @@ const GUILD = Snowflake.Snowflake.make("197038439483310086")
 const layer = Sessions.layer.pipe(
   Layer.provideMerge(DispatchSource.layerMemory),
   Layer.provideMerge(EventBus.EventBus.layerMemory),
-  Layer.provide(GatewayConfig.layer({ resumeGatewayUrl: "ws://node/gateway" }))
+  Layer.provide(GatewayConfig.layer({ resumeGatewayUrl: "ws://node/gateway" })),
+  Layer.provide(ChannelViews.layerEveryone)
 )
 
 const dispatch = (type: string, data: unknown, audience: Partial<Dispatch.Audience> = {}) =>

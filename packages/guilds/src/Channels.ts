@@ -6,6 +6,7 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
+import { ChannelContents } from "./ChannelContents.ts"
 import type { Channel, ChannelPatch, ChannelType, Guild, Overwrite } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
@@ -43,6 +44,7 @@ const make = Effect.gen(function* () {
   const repo = yield* GuildsRepo
   const ids = yield* Snowflake.SnowflakeGenerator
   const events = yield* GuildEvents
+  const contents = yield* ChannelContents
 
   /** A parent must be a category of the same guild; categories have none. */
   const checkParent = Effect.fnUntraced(function* (
@@ -187,6 +189,8 @@ const make = Effect.gen(function* () {
     const removed = yield* repo.deleteChannel(channelId)
     if (Option.isNone(removed)) return yield* new NoSuchChannel()
     yield* events.channelDelete(removed.value)
+    // what other domains kept in it (messages) goes too
+    yield* contents.channelsRemoved([channelId])
     return removed.value
   })
 
@@ -229,6 +233,9 @@ const make = Effect.gen(function* () {
 })
 
 export class Channels extends Context.Service<Channels>()("@veche/guilds/Channels", { make }) {
-  static readonly layer: Layer.Layer<Channels, never, GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents> =
-    Layer.effect(Channels, Channels.make)
+  static readonly layer: Layer.Layer<
+    Channels,
+    never,
+    GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents | ChannelContents
+  > = Layer.effect(Channels, Channels.make)
 }

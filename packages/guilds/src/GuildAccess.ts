@@ -50,7 +50,7 @@ export const channelPermissionsOf = (
   guild: Guild,
   roles: ReadonlyArray<Role>,
   member: Member,
-  channel: Channel
+  channel: Pick<Channel, "overwrites">
 ): bigint => Permissions.inChannel(memberContext(guild, roles, member), channel.overwrites)
 
 export const findGuild = (repo: Repo, guildId: Snowflake.Snowflake): Effect.Effect<Guild, NoSuchGuild> =>

@@ -5,6 +5,7 @@
  */
 import { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { ChannelContents } from "./ChannelContents.ts"
 import {
   type Channel,
   everyoneRole,
@@ -132,289 +133,296 @@ export class Guilds extends Context.Service<
     ) => Effect.Effect<Member, Access | MissingPermission | BannedFromGuild | RoleLimitReached>
   }
 >()("@veche/guilds/Guilds") {
-  static readonly layer: Layer.Layer<Guilds, never, GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents> =
-    Layer.effect(
-      Guilds,
-      Effect.gen(function* () {
-        const repo = yield* GuildsRepo
-        const ids = yield* Snowflake.SnowflakeGenerator
-        const events = yield* GuildEvents
+  static readonly layer: Layer.Layer<
+    Guilds,
+    never,
+    GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents | ChannelContents
+  > = Layer.effect(
+    Guilds,
+    Effect.gen(function* () {
+      const repo = yield* GuildsRepo
+      const ids = yield* Snowflake.SnowflakeGenerator
+      const events = yield* GuildEvents
+      const contents = yield* ChannelContents
 
-        const create = Effect.fn("Guilds.create")(function* <E>(
-          actor: GuildAccess.Actor,
-          request: CreateRequest,
-          storeIcon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>,
-          discardIcon?: (guildId: Snowflake.Snowflake, hash: string) => Effect.Effect<void>
-        ) {
-          const now = yield* DateTime.now
-          // The cap before the icon: a refused guild must not leave a stored (public) image behind.
-          // The repository checks it again atomically; losing that race discards the icon below.
-          if ((yield* repo.guildsOf(actor.userId)).length >= MAX_GUILDS_PER_USER) return yield* new GuildLimitReached()
-          const guildId = yield* ids.next
-          const icon = yield* storeIcon(guildId)
-          const [textCategory, general, voiceCategory, voice] = yield* Effect.all([
-            ids.next,
-            ids.next,
-            ids.next,
-            ids.next
-          ])
-          const channel = (
-            id: Snowflake.Snowflake,
-            type: Channel["type"],
-            name: string,
-            position: number,
-            parentId: Snowflake.Snowflake | null
-          ): Channel => ({
-            id,
-            guildId,
-            type,
-            name,
-            position,
-            parentId,
-            topic: null,
-            nsfw: false,
-            rateLimitPerUser: 0,
-            bitrate: type === 2 ? 64_000 : 0,
-            userLimit: 0,
-            overwrites: []
-          })
-          // As the mirrored platform starts a guild: a text and a voice category, each with one channel.
-          const created: NewGuild = {
-            guild: {
-              id: guildId,
-              name: request.name,
-              icon,
-              banner: null,
-              description: null,
-              ownerId: actor.userId,
-              verificationLevel: request.verificationLevel ?? 0,
-              defaultMessageNotifications: request.defaultMessageNotifications ?? 0,
-              explicitContentFilter: request.explicitContentFilter ?? 0,
-              systemChannelId: general,
-              rulesChannelId: null,
-              publicUpdatesChannelId: null,
-              afkChannelId: null,
-              afkTimeout: request.afkTimeout ?? 300,
-              preferredLocale: "en-US",
-              features: [],
-              createdAt: now
-            },
-            everyone: everyoneRole(guildId),
-            channels: [
-              channel(textCategory, 4, "Text Channels", 0, null),
-              channel(general, 0, "general", 0, textCategory),
-              channel(voiceCategory, 4, "Voice Channels", 1, null),
-              channel(voice, 2, "General", 0, voiceCategory)
-            ],
-            owner: { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
-          }
-          yield* repo
-            .create(created)
-            .pipe(
-              Effect.onError(() =>
-                icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
-              )
+      const create = Effect.fn("Guilds.create")(function* <E>(
+        actor: GuildAccess.Actor,
+        request: CreateRequest,
+        storeIcon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>,
+        discardIcon?: (guildId: Snowflake.Snowflake, hash: string) => Effect.Effect<void>
+      ) {
+        const now = yield* DateTime.now
+        // The cap before the icon: a refused guild must not leave a stored (public) image behind.
+        // The repository checks it again atomically; losing that race discards the icon below.
+        if ((yield* repo.guildsOf(actor.userId)).length >= MAX_GUILDS_PER_USER) return yield* new GuildLimitReached()
+        const guildId = yield* ids.next
+        const icon = yield* storeIcon(guildId)
+        const [textCategory, general, voiceCategory, voice] = yield* Effect.all([
+          ids.next,
+          ids.next,
+          ids.next,
+          ids.next
+        ])
+        const channel = (
+          id: Snowflake.Snowflake,
+          type: Channel["type"],
+          name: string,
+          position: number,
+          parentId: Snowflake.Snowflake | null
+        ): Channel => ({
+          id,
+          guildId,
+          type,
+          name,
+          position,
+          parentId,
+          topic: null,
+          nsfw: false,
+          rateLimitPerUser: 0,
+          bitrate: type === 2 ? 64_000 : 0,
+          userLimit: 0,
+          overwrites: []
+        })
+        // As the mirrored platform starts a guild: a text and a voice category, each with one channel.
+        const created: NewGuild = {
+          guild: {
+            id: guildId,
+            name: request.name,
+            icon,
+            banner: null,
+            description: null,
+            ownerId: actor.userId,
+            verificationLevel: request.verificationLevel ?? 0,
+            defaultMessageNotifications: request.defaultMessageNotifications ?? 0,
+            explicitContentFilter: request.explicitContentFilter ?? 0,
+            systemChannelId: general,
+            rulesChannelId: null,
+            publicUpdatesChannelId: null,
+            afkChannelId: null,
+            afkTimeout: request.afkTimeout ?? 300,
+            preferredLocale: "en-US",
+            features: [],
+            createdAt: now
+          },
+          everyone: everyoneRole(guildId),
+          channels: [
+            channel(textCategory, 4, "Text Channels", 0, null),
+            channel(general, 0, "general", 0, textCategory),
+            channel(voiceCategory, 4, "Voice Channels", 1, null),
+            channel(voice, 2, "General", 0, voiceCategory)
+          ],
+          owner: { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
+        }
+        yield* repo
+          .create(created)
+          .pipe(
+            Effect.onError(() =>
+              icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
             )
-          yield* events.guildCreate(guildId, actor.userId)
-          return {
-            guild: created.guild,
-            roles: [created.everyone],
-            channels: created.channels,
-            owner: created.owner
-          } satisfies Created
-        })
-
-        /** A channel field of the guild must name a channel of the guild of the right type. */
-        const checkChannelField = Effect.fnUntraced(function* (
-          guildId: Snowflake.Snowflake,
-          field: string,
-          channelId: Snowflake.Snowflake | null | undefined,
-          type: Channel["type"]
-        ) {
-          if (channelId === null || channelId === undefined) return
-          const channel = yield* repo.channel(channelId)
-          if (Option.isNone(channel) || channel.value.guildId !== guildId || channel.value.type !== type)
-            return yield* new InvalidField({
-              field,
-              code: "CHANNEL_INVALID",
-              message: type === 2 ? "Must be a voice channel of this server." : "Must be a text channel of this server."
-            })
-        })
-
-        const update = Effect.fn("Guilds.update")(function* <E>(
-          actor: GuildAccess.Actor,
-          guildId: Snowflake.Snowflake,
-          change: Change,
-          images: Images<E>
-        ) {
-          const place = yield* GuildAccess.placeIn(repo, actor, guildId)
-          const { ownerId, ...fields } = change
-          const editsGuild =
-            Object.values(fields).some((value) => value !== undefined) ||
-            images.icon !== undefined ||
-            images.banner !== undefined
-          if (editsGuild) yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
-          if (ownerId !== undefined && ownerId !== place.guild.ownerId && !GuildAccess.isOwner(place))
-            return yield* new MissingPermission({ needed: "owner" })
-
-          yield* checkChannelField(guildId, "system_channel_id", fields.systemChannelId, 0)
-          yield* checkChannelField(guildId, "rules_channel_id", fields.rulesChannelId, 0)
-          yield* checkChannelField(guildId, "public_updates_channel_id", fields.publicUpdatesChannelId, 0)
-          yield* checkChannelField(guildId, "afk_channel_id", fields.afkChannelId, 2)
-          const features =
-            fields.features === undefined
-              ? undefined
-              : [
-                  ...place.guild.features.filter((feature) => !MUTABLE_FEATURES.includes(feature)),
-                  ...MUTABLE_FEATURES.filter((feature) => fields.features?.includes(feature))
-                ]
-          const after = { ...place.guild, ...dropUndefined(fields), ...(features === undefined ? {} : { features }) }
-          if (
-            after.features.includes("COMMUNITY") &&
-            (after.rulesChannelId === null || after.publicUpdatesChannelId === null)
           )
-            return yield* new InvalidField({
-              field: "features",
-              code: "GUILD_COMMUNITY_CHANNELS_REQUIRED",
-              message: "A Community server needs a rules channel and a community updates channel."
-            })
-
-          // Images are stored last: a refused change leaves nothing behind in storage.
-          const patch: GuildPatch = {
-            ...fields,
-            ...(images.icon === undefined ? {} : { icon: yield* images.icon }),
-            ...(images.banner === undefined ? {} : { banner: yield* images.banner })
-          }
-          let guild = place.guild
-          if (editsGuild) {
-            const updated = yield* repo.update(
-              guildId,
-              dropUndefined({ ...patch, ...(features === undefined ? {} : { features }) })
-            )
-            if (Option.isNone(updated)) return yield* new NoSuchGuild()
-            guild = updated.value
-          }
-          if (ownerId !== undefined && ownerId !== guild.ownerId) {
-            const transferred = yield* repo.transfer(guildId, actor.userId, ownerId)
-            if (Option.isNone(transferred)) return yield* new NoSuchMember()
-            guild = transferred.value
-          }
-          if (guild !== place.guild) yield* events.guildUpdate(guild, place.roles)
-          return { guild, roles: place.roles, before: place.guild }
-        })
-
-        const remove = Effect.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
-          const place = yield* GuildAccess.placeIn(repo, actor, guildId)
-          if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
-          const memberIds = yield* allMemberIds(guildId)
-          if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
-          yield* events.guildDelete(guildId, memberIds)
-          return Option.some(place.guild)
-        })
-
-        const allMemberIds = (guildId: Snowflake.Snowflake) =>
-          Effect.gen(function* () {
-            const ids: Array<Snowflake.Snowflake> = []
-            let after: Snowflake.Snowflake | undefined
-            for (;;) {
-              const page = yield* repo.members(guildId, { after, limit: 1000 })
-              ids.push(...page.map((member) => member.userId))
-              if (page.length < 1000) return ids
-              after = page[page.length - 1]?.userId
-            }
-          })
-
-        const mine = Effect.fn("Guilds.mine")(function* (actor: GuildAccess.Actor, page: Page) {
-          const guilds = yield* repo.guildsPage(actor.userId, page)
-          return yield* Effect.forEach(
-            guilds,
-            (guild) =>
-              Effect.map(
-                Effect.all([repo.roles(guild.id), repo.member(guild.id, actor.userId)], { concurrency: 2 }),
-                ([roles, member]): Listed => ({
-                  guild,
-                  owner: guild.ownerId === actor.userId,
-                  permissions: Option.isSome(member) ? GuildAccess.permissionsOf(guild, roles, member.value) : 0n
-                })
-              ),
-            { concurrency: 8 }
-          )
-        })
-
-        const leave = Effect.fn("Guilds.leave")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
-          const guild = yield* GuildAccess.findGuild(repo, guildId)
-          if (guild.ownerId === actor.userId) return yield* new OwnerCannotLeave()
-          if (!(yield* repo.removeMember(guildId, actor.userId))) return yield* new NoSuchGuild()
-          yield* events.memberRemove(guildId, actor.userId)
-        })
-
-        const addBot = Effect.fn("Guilds.addBot")(function* (
-          actor: GuildAccess.Actor,
-          guildId: Snowflake.Snowflake,
-          bot: { readonly userId: Snowflake.Snowflake; readonly name: string },
-          permissions: bigint
-        ) {
-          const place = yield* GuildAccess.placeIn(repo, actor, guildId)
-          yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
-          yield* GuildAccess.requireHolds(place, permissions)
-          const existing = yield* repo.member(guildId, bot.userId)
-          if (Option.isSome(existing)) return existing.value
-          if (Option.isSome(yield* repo.findBan(guildId, bot.userId))) return yield* new BannedFromGuild()
-          const now = yield* DateTime.now
-          const role: Role | null =
-            permissions === 0n
-              ? null
-              : {
-                  id: yield* ids.next,
-                  guildId,
-                  name: bot.name.slice(0, 100),
-                  permissions,
-                  position: 1,
-                  color: 0,
-                  hoist: false,
-                  mentionable: false,
-                  managed: true,
-                  botId: bot.userId
-                }
-          const lifted =
-            role === null ? [] : yield* Effect.andThen(repo.createRole(role), makeRoomAtBottom(repo, guildId, role.id))
-          const member: Member = {
-            guildId,
-            userId: bot.userId,
-            nick: null,
-            roleIds: role === null ? [] : [role.id],
-            joinedAt: now
-          }
-          // Bots are not held to the users' guild cap.
-          const joined = yield* repo.join(member, false).pipe(
-            Effect.catchTag("GuildLimitReached", () => Effect.succeed(false)),
-            Effect.tapError(() => (role === null ? Effect.void : repo.deleteRole(guildId, role.id)))
-          )
-          if (!joined) {
-            if (role !== null) yield* repo.deleteRole(guildId, role.id)
-            return Option.getOrElse(yield* repo.member(guildId, bot.userId), () => member)
-          }
-          if (role !== null) yield* events.roleCreate(role)
-          yield* Effect.forEach(lifted, events.roleUpdate, { discard: true })
-          yield* events.memberAdd(member)
-          yield* events.guildCreate(guildId, bot.userId)
-          return member
-        })
-
-        return Guilds.of({
-          create,
-          read: (actor, guildId) =>
-            Effect.map(GuildAccess.placeIn(repo, actor, guildId), (place) => ({
-              guild: place.guild,
-              roles: place.roles
-            })),
-          update,
-          remove,
-          mine,
-          memberCounts: repo.memberCounts,
-          leave,
-          addBot
-        })
+        yield* events.guildCreate(guildId, actor.userId)
+        return {
+          guild: created.guild,
+          roles: [created.everyone],
+          channels: created.channels,
+          owner: created.owner
+        } satisfies Created
       })
-    )
+
+      /** A channel field of the guild must name a channel of the guild of the right type. */
+      const checkChannelField = Effect.fnUntraced(function* (
+        guildId: Snowflake.Snowflake,
+        field: string,
+        channelId: Snowflake.Snowflake | null | undefined,
+        type: Channel["type"]
+      ) {
+        if (channelId === null || channelId === undefined) return
+        const channel = yield* repo.channel(channelId)
+        if (Option.isNone(channel) || channel.value.guildId !== guildId || channel.value.type !== type)
+          return yield* new InvalidField({
+            field,
+            code: "CHANNEL_INVALID",
+            message: type === 2 ? "Must be a voice channel of this server." : "Must be a text channel of this server."
+          })
+      })
+
+      const update = Effect.fn("Guilds.update")(function* <E>(
+        actor: GuildAccess.Actor,
+        guildId: Snowflake.Snowflake,
+        change: Change,
+        images: Images<E>
+      ) {
+        const place = yield* GuildAccess.placeIn(repo, actor, guildId)
+        const { ownerId, ...fields } = change
+        const editsGuild =
+          Object.values(fields).some((value) => value !== undefined) ||
+          images.icon !== undefined ||
+          images.banner !== undefined
+        if (editsGuild) yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
+        if (ownerId !== undefined && ownerId !== place.guild.ownerId && !GuildAccess.isOwner(place))
+          return yield* new MissingPermission({ needed: "owner" })
+
+        yield* checkChannelField(guildId, "system_channel_id", fields.systemChannelId, 0)
+        yield* checkChannelField(guildId, "rules_channel_id", fields.rulesChannelId, 0)
+        yield* checkChannelField(guildId, "public_updates_channel_id", fields.publicUpdatesChannelId, 0)
+        yield* checkChannelField(guildId, "afk_channel_id", fields.afkChannelId, 2)
+        const features =
+          fields.features === undefined
+            ? undefined
+            : [
+                ...place.guild.features.filter((feature) => !MUTABLE_FEATURES.includes(feature)),
+                ...MUTABLE_FEATURES.filter((feature) => fields.features?.includes(feature))
+              ]
+        const after = { ...place.guild, ...dropUndefined(fields), ...(features === undefined ? {} : { features }) }
+        if (
+          after.features.includes("COMMUNITY") &&
+          (after.rulesChannelId === null || after.publicUpdatesChannelId === null)
+        )
+          return yield* new InvalidField({
+            field: "features",
+            code: "GUILD_COMMUNITY_CHANNELS_REQUIRED",
+            message: "A Community server needs a rules channel and a community updates channel."
+          })
+
+        // Images are stored last: a refused change leaves nothing behind in storage.
+        const patch: GuildPatch = {
+          ...fields,
+          ...(images.icon === undefined ? {} : { icon: yield* images.icon }),
+          ...(images.banner === undefined ? {} : { banner: yield* images.banner })
+        }
+        let guild = place.guild
+        if (editsGuild) {
+          const updated = yield* repo.update(
+            guildId,
+            dropUndefined({ ...patch, ...(features === undefined ? {} : { features }) })
+          )
+          if (Option.isNone(updated)) return yield* new NoSuchGuild()
+          guild = updated.value
+        }
+        if (ownerId !== undefined && ownerId !== guild.ownerId) {
+          const transferred = yield* repo.transfer(guildId, actor.userId, ownerId)
+          if (Option.isNone(transferred)) return yield* new NoSuchMember()
+          guild = transferred.value
+        }
+        if (guild !== place.guild) yield* events.guildUpdate(guild, place.roles)
+        return { guild, roles: place.roles, before: place.guild }
+      })
+
+      const remove = Effect.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+        const place = yield* GuildAccess.placeIn(repo, actor, guildId)
+        if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
+        const memberIds = yield* allMemberIds(guildId)
+        const channels = yield* repo.channels(guildId)
+        if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+        yield* events.guildDelete(guildId, memberIds)
+        // what other domains kept in its channels (messages) goes too
+        yield* contents.channelsRemoved(channels.map((channel) => channel.id))
+        return Option.some(place.guild)
+      })
+
+      const allMemberIds = (guildId: Snowflake.Snowflake) =>
+        Effect.gen(function* () {
+          const ids: Array<Snowflake.Snowflake> = []
+          let after: Snowflake.Snowflake | undefined
+          for (;;) {
+            const page = yield* repo.members(guildId, { after, limit: 1000 })
+            ids.push(...page.map((member) => member.userId))
+            if (page.length < 1000) return ids
+            after = page[page.length - 1]?.userId
+          }
+        })
+
+      const mine = Effect.fn("Guilds.mine")(function* (actor: GuildAccess.Actor, page: Page) {
+        const guilds = yield* repo.guildsPage(actor.userId, page)
+        return yield* Effect.forEach(
+          guilds,
+          (guild) =>
+            Effect.map(
+              Effect.all([repo.roles(guild.id), repo.member(guild.id, actor.userId)], { concurrency: 2 }),
+              ([roles, member]): Listed => ({
+                guild,
+                owner: guild.ownerId === actor.userId,
+                permissions: Option.isSome(member) ? GuildAccess.permissionsOf(guild, roles, member.value) : 0n
+              })
+            ),
+          { concurrency: 8 }
+        )
+      })
+
+      const leave = Effect.fn("Guilds.leave")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+        const guild = yield* GuildAccess.findGuild(repo, guildId)
+        if (guild.ownerId === actor.userId) return yield* new OwnerCannotLeave()
+        if (!(yield* repo.removeMember(guildId, actor.userId))) return yield* new NoSuchGuild()
+        yield* events.memberRemove(guildId, actor.userId)
+      })
+
+      const addBot = Effect.fn("Guilds.addBot")(function* (
+        actor: GuildAccess.Actor,
+        guildId: Snowflake.Snowflake,
+        bot: { readonly userId: Snowflake.Snowflake; readonly name: string },
+        permissions: bigint
+      ) {
+        const place = yield* GuildAccess.placeIn(repo, actor, guildId)
+        yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
+        yield* GuildAccess.requireHolds(place, permissions)
+        const existing = yield* repo.member(guildId, bot.userId)
+        if (Option.isSome(existing)) return existing.value
+        if (Option.isSome(yield* repo.findBan(guildId, bot.userId))) return yield* new BannedFromGuild()
+        const now = yield* DateTime.now
+        const role: Role | null =
+          permissions === 0n
+            ? null
+            : {
+                id: yield* ids.next,
+                guildId,
+                name: bot.name.slice(0, 100),
+                permissions,
+                position: 1,
+                color: 0,
+                hoist: false,
+                mentionable: false,
+                managed: true,
+                botId: bot.userId
+              }
+        const lifted =
+          role === null ? [] : yield* Effect.andThen(repo.createRole(role), makeRoomAtBottom(repo, guildId, role.id))
+        const member: Member = {
+          guildId,
+          userId: bot.userId,
+          nick: null,
+          roleIds: role === null ? [] : [role.id],
+          joinedAt: now
+        }
+        // Bots are not held to the users' guild cap.
+        const joined = yield* repo.join(member, false).pipe(
+          Effect.catchTag("GuildLimitReached", () => Effect.succeed(false)),
+          Effect.tapError(() => (role === null ? Effect.void : repo.deleteRole(guildId, role.id)))
+        )
+        if (!joined) {
+          if (role !== null) yield* repo.deleteRole(guildId, role.id)
+          return Option.getOrElse(yield* repo.member(guildId, bot.userId), () => member)
+        }
+        if (role !== null) yield* events.roleCreate(role)
+        yield* Effect.forEach(lifted, events.roleUpdate, { discard: true })
+        yield* events.memberAdd(member)
+        yield* events.guildCreate(guildId, bot.userId)
+        return member
+      })
+
+      return Guilds.of({
+        create,
+        read: (actor, guildId) =>
+          Effect.map(GuildAccess.placeIn(repo, actor, guildId), (place) => ({
+            guild: place.guild,
+            roles: place.roles
+          })),
+        update,
+        remove,
+        mine,
+        memberCounts: repo.memberCounts,
+        leave,
+        addBot
+      })
+    })
+  )
 }

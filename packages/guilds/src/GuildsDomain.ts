@@ -11,7 +11,9 @@ import type { Memberships, PersonalData, PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type { AccountStandings } from "./AccountStandings.ts"
+import type { ChannelContents } from "./ChannelContents.ts"
 import { Channels } from "./Channels.ts"
+import { ChannelVisibility } from "./ChannelVisibility.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import * as GuildMemberships from "./GuildMemberships.ts"
 import * as GuildPersonalData from "./GuildPersonalData.ts"
@@ -19,6 +21,7 @@ import { GuildSnapshots } from "./GuildSnapshots.ts"
 import { Guilds } from "./Guilds.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
 import { Invites } from "./Invites.ts"
+import { MemberChunks } from "./MemberChunks.ts"
 import { Members } from "./Members.ts"
 import { Roles } from "./Roles.ts"
 
@@ -33,6 +36,8 @@ export type Services =
   | Invites
   | GuildEvents
   | GuildSnapshots
+  | ChannelVisibility
+  | MemberChunks
   | Memberships.Memberships
 
 export const layer: Layer.Layer<
@@ -45,6 +50,7 @@ export const layer: Layer.Layer<
   | AccountStandings
   | SecureRandom.SecureRandom
   | PersonalData.PersonalData
+  | ChannelContents
 > = Layer.mergeAll(
   Guilds.layer,
   Members.layer,
@@ -52,7 +58,10 @@ export const layer: Layer.Layer<
   Channels.layer,
   Invites.layer,
   GuildMemberships.layer,
-  GuildPersonalData.layer
+  GuildPersonalData.layer,
+  // what the gateway reads: who sees which channel, and the members op 8 asks for
+  ChannelVisibility.layer,
+  MemberChunks.layer
 ).pipe(Layer.provideMerge(GuildEvents.layer), Layer.provideMerge(GuildSnapshots.layer))
 
 /** Every repository of the domain in memory, fresh per build. */

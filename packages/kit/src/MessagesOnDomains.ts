@@ -7,8 +7,15 @@
  */
 import { AccountLookup } from "@veche/auth"
 import { Billing } from "@veche/billing"
-import { Channels } from "@veche/guilds"
-import { AuthorLimits, AuthorStanding, ChannelAccess, MessagesDomain, MessagesErrors } from "@veche/messages"
+import { ChannelContents, Channels } from "@veche/guilds"
+import {
+  AuthorLimits,
+  AuthorStanding,
+  ChannelAccess,
+  ChannelCleanup,
+  MessagesDomain,
+  MessagesErrors
+} from "@veche/messages"
 import type { EventBus, Snowflake } from "@veche/platform"
 import type { PersonalData, PublicUsers } from "@veche/users"
 import { Effect, Layer, Option } from "effect"
@@ -69,15 +76,26 @@ const authorLimits = Layer.effect(
   }))
 )
 
+/** A deleted channel's messages go with it: the guilds domain asks its registry, where this part sits. */
+const channelContents = ChannelContents.register(
+  Effect.map(Effect.service(ChannelCleanup.ChannelCleanup), (cleanup) => ({
+    name: "messages",
+    removeChannel: cleanup.removeChannel
+  }))
+)
+
 export const layer: Layer.Layer<
   MessagesDomain.Services,
   never,
   | MessagesDomain.Repositories
   | Channels.Channels
+  | ChannelContents.ChannelContents
   | AccountLookup.AccountLookup
   | PublicUsers.PublicUsers
   | PersonalData.PersonalData
   | EventBus.EventBus
   | Snowflake.SnowflakeGenerator
   | Billing.Billing
-> = MessagesDomain.layer.pipe(Layer.provide(Layer.mergeAll(channelAccess, authorStanding, authorLimits)))
+> = Layer.provideMerge(channelContents, MessagesDomain.layer).pipe(
+  Layer.provide(Layer.mergeAll(channelAccess, authorStanding, authorLimits))
+)

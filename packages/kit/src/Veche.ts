@@ -13,7 +13,7 @@ import { AccountLookup, AuthDomain } from "@veche/auth"
 import type { BillingDomain } from "@veche/billing"
 import type { DiscoveryDomain } from "@veche/discovery"
 import { Gateway, type Presence, type Sessions } from "@veche/gateway"
-import { GuildsDomain } from "@veche/guilds"
+import { ChannelContents, GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
 import { ModerationDomain } from "@veche/moderation"
@@ -106,7 +106,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
     Layer.mergeAll(
       DeliveryQueue.DeliveryQueue.layer,
       ProfileImages.ProfileImages.layerConfig,
-      PersonalData.PersonalData.layer
+      PersonalData.PersonalData.layer,
+      // what domains above the guilds keep in channels (messages), removed with them
+      ChannelContents.ChannelContents.layer
     )
   )
 )

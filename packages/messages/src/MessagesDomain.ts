@@ -8,11 +8,12 @@ import type { PersonalData, PublicUsers } from "@veche/users"
 import { Layer } from "effect"
 import type { AuthorStanding } from "./AuthorStanding.ts"
 import type { ChannelAccess } from "./ChannelAccess.ts"
+import { ChannelCleanup } from "./ChannelCleanup.ts"
 import * as MessagePersonalData from "./MessagePersonalData.ts"
 import { Messages } from "./Messages.ts"
 import { MessagesRepo } from "./MessagesRepo.ts"
 
-export type Services = Messages
+export type Services = Messages | ChannelCleanup
 
 /** The domain's repository ports (PostgreSQL: `PgMessagesRepo`). */
 export type Repositories = MessagesRepo
@@ -30,4 +31,4 @@ export const layer: Layer.Layer<
   | PersonalData.PersonalData
   | EventBus.EventBus
   | Snowflake.SnowflakeGenerator
-> = Layer.merge(Messages.layer, MessagePersonalData.layer)
+> = Layer.mergeAll(Messages.layer, MessagePersonalData.layer, ChannelCleanup.layer)

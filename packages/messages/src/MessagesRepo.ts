@@ -61,6 +61,11 @@ export class MessagesRepo extends Context.Service<
     readonly byAuthor: (authorId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Message>>
     /** Deletes every message of the user (erasure); how many went. */
     readonly removeByAuthor: (authorId: Snowflake.Snowflake) => Effect.Effect<number>
+    /**
+     * Deletes up to `limit` messages of a channel (and, once none are left, its slow-mode marks);
+     * how many messages went. The channel is gone: its owner calls this until it answers 0.
+     */
+    readonly removeByChannel: (channelId: Snowflake.Snowflake, limit: number) => Effect.Effect<number>
   }
 >()("@veche/messages/MessagesRepo") {
   static readonly layerMemory: Layer.Layer<MessagesRepo> = Layer.effect(
@@ -170,7 +175,27 @@ export class MessagesRepo extends Context.Service<
           Ref.modify(byId, (all): [number, ReadonlyMap<string, Message>] => {
             const next = new Map([...all].filter(([, message]) => message.authorId !== authorId))
             return [all.size - next.size, next]
-          })
+          }),
+        removeByChannel: (channelId, limit) =>
+          Effect.flatMap(
+            Ref.modify(byId, (all): [number, ReadonlyMap<string, Message>] => {
+              const doomed = [...all.values()].filter((message) => message.channelId === channelId).slice(0, limit)
+              if (doomed.length === 0) return [0, all]
+              const next = new Map(all)
+              for (const message of doomed) next.delete(message.id)
+              return [doomed.length, next]
+            }),
+            (removed) =>
+              removed > 0
+                ? Effect.succeed(removed)
+                : Effect.as(
+                    Ref.update(
+                      slowmode,
+                      (last) => new Map([...last].filter(([key]) => !key.startsWith(`${channelId}:`)))
+                    ),
+                    0
+                  )
+          )
       })
     })
   )

@@ -6,6 +6,7 @@
 export * as AuthorLimits from "./AuthorLimits.ts"
 export * as AuthorStanding from "./AuthorStanding.ts"
 export * as ChannelAccess from "./ChannelAccess.ts"
+export * as ChannelCleanup from "./ChannelCleanup.ts"
 export * as Mentions from "./Mentions.ts"
 export * as Message from "./Message.ts"
 export * as MessageDispatches from "./MessageDispatches.ts"

@@ -17,6 +17,20 @@ const paramsOf = (url: string): Gateway.Params => {
   return { version: query.get("v") ?? undefined, encoding: query.get("encoding") ?? undefined }
 }
 
+/**
+ * What the client has not yet taken off the connection: Node's request keeps the upgraded TCP
+ * socket, to which the WebSocket writes its frames (`writableLength`: bytes queued in Node). Other
+ * hosts: unknown (no bound).
+ */
+const bufferedAmountOf = (source: object): (() => number) | undefined => {
+  const socket: unknown = Reflect.get(source, "socket")
+  if (typeof socket !== "object" || socket === null || !("writableLength" in socket)) return undefined
+  return () => {
+    const length: unknown = Reflect.get(socket, "writableLength")
+    return typeof length === "number" ? length : 0
+  }
+}
+
 const upgradeRequired = HttpServerResponse.jsonUnsafe(ErrorBody.general(426), { status: 426 })
 
 export const route = HttpRouter.use((router) =>
@@ -26,9 +40,9 @@ export const route = HttpRouter.use((router) =>
       Effect.gen(function* () {
         if (request.headers.upgrade?.toLowerCase() !== "websocket") return upgradeRequired
         const socket = yield* request.upgrade
-        yield* gateway.connect(socket, paramsOf(request.url))
-        // ignored after an upgrade: the socket has answered
-        return HttpServerResponse.empty()
+        yield* gateway.connect(socket, { ...paramsOf(request.url), bufferedAmount: bufferedAmountOf(request.source) })
+        // never written after an upgrade (the socket has answered); the access log reads its status
+        return HttpServerResponse.empty({ status: 101 })
       }).pipe(Effect.catchTag("HttpServerError", () => Effect.succeed(upgradeRequired)))
     )
   })

@@ -9,6 +9,7 @@ import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { TestClock } from "effect/testing"
 import { AccountStandings, type Standing } from "../../src/AccountStandings.ts"
+import { ChannelContents } from "../../src/ChannelContents.ts"
 import type * as GuildAccess from "../../src/GuildAccess.ts"
 import { type Created, type CreateRequest, Guilds } from "../../src/Guilds.ts"
 import * as GuildsDomain from "../../src/GuildsDomain.ts"
@@ -46,7 +47,9 @@ export const layer = GuildsDomain.layer.pipe(
       Snowflake.SnowflakeGenerator.layer(2),
       SecureRandom.layerWebCrypto,
       // where the guilds' part of a user's personal data registers (no privacy domain here)
-      PersonalData.PersonalData.layer
+      PersonalData.PersonalData.layer,
+      // nothing kept in channels by other domains here
+      ChannelContents.layer
     )
   ),
   Layer.provideMerge(clock)

@@ -198,4 +198,24 @@ export const messagesRepoContract = (it: Vitest.MethodsNonLive<MessagesRepo>) =>
       expect(Option.isSome(yield* repo.find(other.channelId, other.id))).toBe(true)
     })
   )
+
+  it.effect(
+    "removes a deleted channel's messages in batches, then its slow-mode marks; other channels keep theirs",
+    () =>
+      Effect.gen(function* () {
+        const repo = yield* MessagesRepo
+        const doomed = yield* ids.next
+        const kept = yield* message(yield* ids.next)
+        for (let i = 0; i < 5; i++) yield* repo.insert(yield* message(doomed))
+        yield* repo.insert(kept)
+        expect(Option.isNone(yield* repo.claimSlowmode(doomed, author, T0, 60))).toBe(true)
+        expect(yield* repo.removeByChannel(doomed, 3)).toBe(3)
+        expect(yield* repo.removeByChannel(doomed, 3)).toBe(2)
+        // the slow-mode mark is still there until the channel has no message left
+        expect(Option.isSome(yield* repo.claimSlowmode(doomed, author, T0, 60))).toBe(true)
+        expect(yield* repo.removeByChannel(doomed, 3)).toBe(0)
+        expect(Option.isNone(yield* repo.claimSlowmode(doomed, author, T0, 60))).toBe(true)
+        expect(Option.isSome(yield* repo.find(kept.channelId, kept.id))).toBe(true)
+      })
+  )
 }

@@ -1,0 +1,227 @@
+/**
+ * `pnpm bench:gateway` (also the gateway rows of `pnpm bench` when BENCH_ONLY names them): the
+ * gateway's fan-out and memory on the reference server, as issue 19 asks.
+ *
+ * - fanout: N sessions (BENCH_SESSIONS, 1000) of one guild, one TYPING_START published through
+ *   `POST /channels/{id}/typing` at a time (BENCH_EVENTS, 30): deliveries per second (N over the
+ *   time from the publish request to the last delivery) against a plain `ws` server doing the same
+ *   (bench/floors/ws-fanout.ts); median ratio, and the p99 from publish to last delivery.
+ * - sessions: RSS per idle identified session, MB per 1000 (server RSS after opening N sessions
+ *   minus before).
+ * - send: `POST /channels/{id}/messages` req/s and p99 (autocannon, BENCH_CONNECTIONS 50, for
+ *   BENCH_SECONDS 10) while 100 sessions of the guild listen (each message reaches all of them).
+ *
+ * The sessions are one user's (users have no identify budget; each is a full session with READY and
+ * its GUILD_CREATE). Figures on a loaded machine are provisional.
+ */
+import { randomBytes } from "node:crypto"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import WebSocket from "ws"
+import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
+import * as Accounts from "./lib/Accounts.ts"
+import * as Database from "./lib/Database.ts"
+import * as Load from "./lib/Load.ts"
+import * as Processes from "./lib/Processes.ts"
+
+const GATEWAY_SCENARIOS = ["fanout", "sessions", "send"]
+const ONLY = (process.env.BENCH_ONLY ?? GATEWAY_SCENARIOS.join(",")).split(",").map((name) => name.trim())
+// `pnpm bench` runs bench/run.ts first, which checks the names; here: nothing of ours asked for
+if (!ONLY.some((name) => GATEWAY_SCENARIOS.includes(name))) process.exit(0)
+const wanted = (name: string) => ONLY.includes(name)
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000)
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 30)
+const ROOT = path.resolve(import.meta.dirname, "..")
+const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-gw-"))
+chmodSync(dataDir, 0o755)
+
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+}
+
+/** N sockets that count deliveries of `name`; `waitAll` resolves when every socket got one more. */
+const openClients = async (
+  url: string,
+  count: number,
+  identify: ((socket: WebSocket) => Promise<void>) | undefined
+) => {
+  let delivered = 0
+  let wake: (() => void) | undefined
+  const sockets: Array<WebSocket> = []
+  for (let first = 0; first < count; first += 50) {
+    await Promise.all(
+      Array.from({ length: Math.min(50, count - first) }, async () => {
+        const socket = new WebSocket(url)
+        await new Promise<void>((resolve, reject) => {
+          socket.once("open", () => resolve())
+          socket.once("error", reject)
+        })
+        if (identify !== undefined) await identify(socket)
+        socket.on("message", (data) => {
+          if (String(data).includes('"t":"TYPING_START"')) {
+            delivered += 1
+            wake?.()
+          }
+        })
+        sockets.push(socket)
+      })
+    )
+  }
+  return {
+    sockets,
+    /** Publishes with `publish` and answers ms from the call to the last socket's delivery. */
+    round: async (publish: () => Promise<void>) => {
+      const target = delivered + count
+      const started = performance.now()
+      const done = new Promise<void>((resolve) => {
+        wake = () => {
+          if (delivered >= target) resolve()
+        }
+      })
+      await publish()
+      await done
+      return performance.now() - started
+    },
+    close: () => {
+      for (const socket of sockets) socket.terminate()
+    }
+  }
+}
+
+const main = async () => {
+  const servers: Array<Processes.Running> = []
+  const database = await Database.open(path.join(dataDir, "pg"))
+  try {
+    const port = await Processes.freePort()
+    const base = `http://127.0.0.1:${port}`
+    const veche = await Processes.start(
+      "veche-gateway",
+      path.join(ROOT, NodeFlags.WORKSPACE_BIN),
+      {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        SERVICE_ENV: "dev",
+        SERVICE_RATE_LIMITS_ENABLED: "false",
+        SERVICE_ACCESS_LOG: "false",
+        SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
+        SERVICE_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+        SERVICE_DATA_DIR: path.join(dataDir, "veche"),
+        DATABASE_URL: database.url,
+        DATABASE_SCHEMA: database.schema,
+        REDIS_URL: ""
+      },
+      `${base}/api/v10/version`,
+      NodeFlags.WORKSPACE_FLAGS
+    )
+    servers.push(veche)
+    const floorPort = await Processes.freePort()
+    const floor = await Processes.start(
+      "ws-floor",
+      path.join(ROOT, "bench/floors/ws-fanout.ts"),
+      { PORT: String(floorPort) },
+      `http://127.0.0.1:${floorPort}/ready`
+    )
+    servers.push(floor)
+
+    const { access_token: token } = await Accounts.register(base, 0)
+    const api = (method: string, route: string, body?: unknown) =>
+      fetch(`${base}/api/v10${route}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" })
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+    const guild = (await (await api("POST", "/guilds", { name: "Bench Guild" })).json()) as {
+      system_channel_id: string
+    }
+
+    const idleMb = await veche.rssMb()
+    const identify = (socket: WebSocket) =>
+      new Promise<void>((resolve) => {
+        const onMessage = (data: WebSocket.RawData) => {
+          if (String(data).includes('"t":"GUILD_CREATE"')) {
+            socket.off("message", onMessage)
+            resolve()
+          }
+        }
+        socket.on("message", onMessage)
+        socket.send(
+          JSON.stringify({
+            op: 2,
+            d: { token, intents: (1 << 0) | (1 << 11), properties: { os: "bench", browser: "bench", device: "bench" } }
+          })
+        )
+      })
+    const ours = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, SESSIONS, identify)
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const withSessionsMb = await veche.rssMb()
+    console.log(`\nVeche gateway bench: ${SESSIONS} sessions of one guild, ${EVENTS} events (median; p99)\n`)
+    console.log("| scenario | Veche | floor | ratio | p99 publish→last delivery | target |")
+    console.log("|---|---|---|---|---|---|")
+
+    if (wanted("fanout")) {
+      const theirs = await openClients(`ws://127.0.0.1:${floorPort}/gateway`, SESSIONS, undefined)
+      const typing = async () => {
+        const answer = await api("POST", `/channels/${guild.system_channel_id}/typing`)
+        if (answer.status !== 204) throw new Error(`typing answered ${answer.status}`)
+      }
+      const publishFloor = async () => {
+        await fetch(`http://127.0.0.1:${floorPort}/publish`, { method: "POST" })
+      }
+      // warm-up, then alternating rounds so drift hits both alike
+      for (let i = 0; i < 3; i++) {
+        await ours.round(typing)
+        await theirs.round(publishFloor)
+      }
+      const oursMs: Array<number> = []
+      const theirsMs: Array<number> = []
+      for (let i = 0; i < EVENTS; i++) {
+        oursMs.push(await ours.round(typing))
+        theirsMs.push(await theirs.round(publishFloor))
+      }
+      theirs.close()
+      const rate = (ms: number) => SESSIONS / (ms / 1000)
+      const oursRate = rate(percentile(oursMs, 50))
+      const theirsRate = rate(percentile(theirsMs, 50))
+      console.log(
+        `| fan-out: one TYPING_START to ${SESSIONS} sockets (floor: plain ws broadcast) | ${Math.round(oursRate)} deliveries/s | ${Math.round(theirsRate)} deliveries/s | ${(oursRate / theirsRate).toFixed(2)} | ${percentile(oursMs, 99).toFixed(1)} ms (floor ${percentile(theirsMs, 99).toFixed(1)} ms) | ≥ 0.80 |`
+      )
+    }
+    if (wanted("sessions")) {
+      const perThousand = ((withSessionsMb - idleMb) * 1000) / SESSIONS
+      console.log(
+        `| memory: RSS per idle identified session | ${perThousand.toFixed(1)} MB per 1000 (server ${idleMb} → ${withSessionsMb} MB) | | | | ≤ 30 MB per 1000 |`
+      )
+    }
+    if (wanted("send")) {
+      // message send with 100 listening sessions: the others go first
+      for (const socket of ours.sockets.slice(100)) socket.terminate()
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      const send = await Load.run(`${base}/api/v10/channels/${guild.system_channel_id}/messages`, {
+        connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+        seconds: Number(process.env.BENCH_SECONDS ?? 10),
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        json: { content: "bench message" }
+      })
+      console.log(
+        `| message send: POST /channels/{id}/messages with 100 listening sessions | ${Math.round(send.rps)} req/s, p99 ${send.p99Ms} ms (errors ${send.errors}, non-2xx ${send.non2xx}) | | | | report |`
+      )
+    }
+    ours.close()
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()))
+    await database.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+await main().catch((error: unknown) => {
+  console.error(error)
+  Processes.killAll()
+  process.exitCode = 1
+})
