@@ -1,4 +1,7 @@
 /** @veche/moderation: platform staff, and sanctions on accounts (blocks and restrictions). */
+export * as AuditEntry from "./AuditEntry.ts"
+export * as AuditLog from "./AuditLog.ts"
+export * as AuditLogRepo from "./AuditLogRepo.ts"
 export * as GuildStandings from "./GuildStandings.ts"
 export * as Moderation from "./Moderation.ts"
 export * as ModerationDomain from "./ModerationDomain.ts"
