@@ -294,9 +294,8 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               call("GET", `/guilds/${guildId}/discovery`, undefined, owner.access_token),
               (answered) => answered.body as { state: string; reason: string | null }
             )
-          const searched = Effect.map(
-            call("GET", "/discovery/guilds?q=casino"),
-            (answered) => (answered.body as { guilds: ReadonlyArray<{ id: string }> }).guilds.map((g) => g.id)
+          const searched = Effect.map(call("GET", "/discovery/guilds?q=casino"), (answered) =>
+            (answered.body as { guilds: ReadonlyArray<{ id: string }> }).guilds.map((g) => g.id)
           )
           /** Moves the clock a round on, then waits (real time) until the guild's state is `state`. */
           const roundUntil = (guildId: string, state: string) =>

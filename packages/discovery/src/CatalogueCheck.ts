@@ -20,7 +20,7 @@ export const BATCH = 200
 /** Batches in one round at most (a round then ends; the next one continues). */
 export const MAX_BATCHES = 50
 /** Rounds' interval unless `SERVICE_DISCOVERY_CHECK_INTERVAL` says otherwise. */
-export const DEFAULT_EVERY = Duration.minutes(15)
+export const DEFAULT_EVERY = Duration.hours(1)
 
 /** What the owner reads when the check hid the guild. */
 export const reasonFor = (messages: ReadonlyArray<string>): string =>
@@ -95,7 +95,7 @@ export class CatalogueCheck extends Context.Service<
       })
     )
 
-  /** `SERVICE_DISCOVERY_CHECK_INTERVAL` (15 minutes). */
+  /** `SERVICE_DISCOVERY_CHECK_INTERVAL` (1 hour). */
   static readonly layerConfig: Layer.Layer<CatalogueCheck, Config.ConfigError, DiscoveryRepo | Discovery> =
     Layer.unwrap(
       Effect.map(Config.Duration("SERVICE_DISCOVERY_CHECK_INTERVAL").pipe(Config.withDefault(DEFAULT_EVERY)), (every) =>
