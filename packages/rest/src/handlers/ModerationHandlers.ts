@@ -1,6 +1,6 @@
-/** Handlers of the staff group. */
+/** Handlers of the staff group: sanctions and the statistics. */
 import { Principal, RestApi } from "@veche/api"
-import { Moderation } from "@veche/moderation"
+import { Moderation, ModerationStats } from "@veche/moderation"
 import { DateTime, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type * as GroupLayer from "./GroupLayer.ts"
@@ -8,12 +8,11 @@ import { refuse } from "./ModerationRefusals.ts"
 
 const term = (until: DateTime.Utc | null) => (until === null ? null : DateTime.formatIso(until))
 
-export const layer: GroupLayer.Authorized<"moderation", Moderation.Moderation> = HttpApiBuilder.group(
-  RestApi.RestApi,
-  "moderation",
-  (handlers) =>
+export const layer: GroupLayer.Authorized<"moderation", Moderation.Moderation | ModerationStats.ModerationStats> =
+  HttpApiBuilder.group(RestApi.RestApi, "moderation", (handlers) =>
     Effect.gen(function* () {
       const moderation = yield* Moderation.Moderation
+      const stats = yield* ModerationStats.ModerationStats
       return handlers
         .handle("blockUser", ({ params, payload }) =>
           Effect.gen(function* () {
@@ -63,5 +62,12 @@ export const layer: GroupLayer.Authorized<"moderation", Moderation.Moderation> =
             yield* moderation.unrestrict({ staffId: staff.userId, userId: params.user_id })
           }).pipe(Effect.mapError(refuse))
         )
+        .handle("moderationStats", () =>
+          Effect.gen(function* () {
+            const staff = yield* Principal.requireUser
+            const read = yield* stats.read(staff.userId)
+            return { ...read, at: DateTime.formatIso(read.at) }
+          }).pipe(Effect.mapError(refuse))
+        )
     })
-)
+  )
