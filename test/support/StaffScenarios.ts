@@ -7,6 +7,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { DiscoveryRepo } from "@veche/discovery"
+import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { type Registered, register, send } from "./Accounts.ts"
@@ -350,7 +351,9 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           yield* testHost.adjustClock("15 minutes")
           for (let attempt = 0; attempt < 10; attempt++) yield* pause
           const stored = yield* testHost.run(
-            Effect.flatMap(Effect.service(DiscoveryRepo.DiscoveryRepo), (repo) => repo.find(guild.id))
+            Effect.flatMap(Effect.service(DiscoveryRepo.DiscoveryRepo), (repo) =>
+              repo.find(Snowflake.Snowflake.make(guild.id))
+            )
           )
           expect(Option.getOrThrow(stored)).toMatchObject({ state: "removed", reason: "Scam", hiddenFor: null })
         })

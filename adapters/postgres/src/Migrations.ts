@@ -28,6 +28,7 @@ import oauth0021 from "./migrations/0021_oauth.ts"
 import discovery0022 from "./migrations/0022_discovery.ts"
 import messages0023 from "./migrations/0023_messages.ts"
 import applicationFlags0024 from "./migrations/0024_application_flags.ts"
+import stats0026 from "./migrations/0026_stats.ts"
 import staffAudit0027 from "./migrations/0027_staff_audit.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
@@ -55,6 +56,7 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0022_discovery": discovery0022,
   "0023_messages": messages0023,
   "0024_application_flags": applicationFlags0024,
+  "0026_stats": stats0026,
   "0027_staff_audit": staffAudit0027
 })
 

@@ -252,6 +252,12 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
               createdAt: DateTime.fromDateUnsafe(row.created_at)
             }))
         ),
+      listedCount: Effect.map(
+        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM discovery_listings WHERE state = 'listed'`.pipe(
+          Effect.orDie
+        ),
+        (rows) => rows[0]?.n ?? 0
+      ),
       eraseReportsBy: (userId) =>
         sql`DELETE FROM discovery_reports WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
       // Claimed rows are marked in the same statement; SKIP LOCKED hands rows another node is

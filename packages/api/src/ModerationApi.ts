@@ -1,6 +1,6 @@
 /**
- * The staff group: account blocks and restrictions, finding an account by id or phone, and the
- * audit log of staff actions. Staff are configured by the operator (SERVICE_STAFF_*). Pure data.
+ * The staff group: account blocks and restrictions, finding an account by id or phone, the audit log
+ * of staff actions, and the statistics. Staff are configured by the operator (SERVICE_STAFF_*). Pure data.
  */
 import * as Phone from "@veche/auth/Phone"
 import { BotsCannotUseThisEndpoint, InvalidFormBody, MissingPermissions, UnknownUser } from "@veche/errors"
@@ -83,6 +83,56 @@ export const StaffUserView = Schema.Struct({
   restriction: Schema.NullOr(RestrictionView)
 })
 
+const Count = Schema.Int
+
+/** `GET /moderation/stats`: the spec's "Moderation statistics", every key required. */
+export const ModerationStats = Schema.Struct({
+  /** When the snapshot was taken. */
+  at: Schema.String,
+  users: Schema.Struct({
+    total: Count,
+    new_day: Count,
+    new_week: Count,
+    new_month: Count,
+    with_email: Count,
+    deleted: Count
+  }),
+  online: Schema.Struct({ now: Count, peak_day: Count }),
+  active: Schema.Struct({ day: Count, week: Count, month: Count }),
+  messages: Schema.Struct({ day: Count, week: Count, dm_day: Count }),
+  voice: Schema.Struct({
+    now: Count,
+    streaming_now: Count,
+    minutes_day: Count,
+    stream_minutes_day: Count,
+    call_minutes_day: Count
+  }),
+  guilds: Schema.Struct({
+    total: Count,
+    new_week: Count,
+    active_week: Count,
+    listed: Count,
+    top: Schema.Array(Schema.Struct({ id: Snowflake.Snowflake, name: Schema.String, messages: Count, members: Count }))
+  }),
+  money: Schema.Struct({
+    plus_active: Count,
+    boosts: Count,
+    paid_month_rub: Count,
+    referrals_qualified: Count,
+    referrals_week: Count,
+    sms_balance: Schema.NullOr(Schema.Number)
+  }),
+  funnel: Schema.Struct({ started: Count, confirmed: Count, recover_started: Count }),
+  push_users: Count,
+  series: Schema.Struct({
+    days: Schema.Array(Schema.String),
+    new_users: Schema.Array(Count),
+    messages: Schema.Array(Count),
+    active: Schema.Array(Count),
+    peak_online: Schema.Array(Count)
+  })
+})
+
 export class ModerationApi extends HttpApiGroup.make("moderation")
   .add(
     HttpApiEndpoint.get("findUser", "/moderation/users", {
@@ -116,6 +166,10 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
       params,
       success: HttpApiSchema.NoContent,
       error: [BotsCannotUseThisEndpoint, MissingPermissions, UnknownUser]
+    }),
+    HttpApiEndpoint.get("moderationStats", "/moderation/stats", {
+      success: ModerationStats,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions]
     })
   )
   // Every route of the group takes credentials.
@@ -124,5 +178,5 @@ export class ModerationApi extends HttpApiGroup.make("moderation")
     OpenApi.Description,
     "Platform staff only (SERVICE_STAFF_USER_IDS / SERVICE_STAFF_PHONES): find an account by id or phone; block and " +
       "unblock accounts; restrict and lift restrictions (a shadow restriction: friend requests and invitations answer " +
-      "20025); read the audit log of staff actions."
+      "20025); read the audit log of staff actions; the platform statistics by Moscow days."
   ) {}

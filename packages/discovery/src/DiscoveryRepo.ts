@@ -71,6 +71,8 @@ export class DiscoveryRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<Listing>>
     /** Guilds in a state, or in any staff state (staff's queue): most open reports first, then most recently changed. */
     readonly inState: (state: StaffState | null, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
+    /** How many guilds the catalogue lists now (state `listed`; the staff statistics). */
+    readonly listedCount: Effect.Effect<number>
     /** The user's reports, oldest first (their data export). */
     readonly reportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Report>>
     /** Deletes the user's reports (account deletion); counts drop with them, states stay. */
@@ -231,6 +233,10 @@ export class DiscoveryRepo extends Context.Service<
             })),
             (changed) => (Option.isSome(changed) ? closeReports(guildId) : Effect.void)
           ),
+        listedCount: Effect.map(
+          Ref.get(listings),
+          (all) => [...all.values()].filter((listing) => listing.state === "listed").length
+        ),
         inState: (state, limit) =>
           Effect.map(Effect.all([Ref.get(listings), Ref.get(reports)]), ([all, reported]) =>
             [...all.values()]

@@ -3,7 +3,7 @@
  * editing it, handing it to another member, dissolving it, the caller's list of guilds, leaving,
  * and a bot's arrival by authorisation. Every step checks the caller's place first (GuildAccess).
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Tallies } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import {
   type Channel,
@@ -139,6 +139,7 @@ export class Guilds extends Context.Service<
         const repo = yield* GuildsRepo
         const ids = yield* Snowflake.SnowflakeGenerator
         const events = yield* GuildEvents
+        const tallies = yield* Tallies.Tallies
 
         const create = Effect.fn("Guilds.create")(function* <E>(
           actor: GuildAccess.Actor,
@@ -215,6 +216,8 @@ export class Guilds extends Context.Service<
                 icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
               )
             )
+          yield* tallies.count("new_guilds", now)
+          yield* tallies.gauge("guilds", 1)
           yield* events.guildCreate(guildId, actor.userId)
           return {
             guild: created.guild,
@@ -308,6 +311,7 @@ export class Guilds extends Context.Service<
           if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
           const memberIds = yield* allMemberIds(guildId)
           if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+          yield* tallies.gauge("guilds", -1)
           yield* events.guildDelete(guildId, memberIds)
           return Option.some(place.guild)
         })

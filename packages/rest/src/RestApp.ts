@@ -24,7 +24,7 @@ import { Gateway } from "@veche/gateway"
 import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
-import { AuditLog, Moderation } from "@veche/moderation"
+import { AuditLog, Moderation, ModerationStats } from "@veche/moderation"
 import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
@@ -100,6 +100,7 @@ export const services = [
   Recovery.Recovery,
   Moderation.Moderation,
   AuditLog.AuditLog,
+  ModerationStats.ModerationStats,
   EmailConfirmation.EmailConfirmation,
   GeoIp.GeoIp,
   CurrentUser.CurrentUser,
@@ -202,7 +203,12 @@ export const handlers: Layer.Layer<
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
   isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
-  isolated(ModerationHandlers.layer, [Moderation.Moderation, AuditLog.AuditLog, ...MIDDLEWARE]),
+  isolated(ModerationHandlers.layer, [
+    Moderation.Moderation,
+    AuditLog.AuditLog,
+    ModerationStats.ModerationStats,
+    ...MIDDLEWARE
+  ]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),

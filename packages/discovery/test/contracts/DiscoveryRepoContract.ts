@@ -50,6 +50,21 @@ export const discoveryRepoContract = (it: DiscoveryRepoIt) => {
     })
   )
 
+  it.effect("listedCount counts listed guilds only", () =>
+    Effect.gen(function* () {
+      const repo = yield* DiscoveryRepo
+      const before = yield* repo.listedCount
+      const a = yield* arrange("Counted A")
+      const b = yield* arrange("Counted B")
+      yield* repo.publish(publication(a.guildId, a.owner), 3)
+      yield* repo.publish(publication(b.guildId, b.owner), 3)
+      expect(yield* repo.listedCount).toBe(before + 2)
+      yield* repo.setState(b.guildId, "removed", "spam", T0)
+      yield* repo.unpublish(a.guildId, T0)
+      expect(yield* repo.listedCount).toBe(before)
+    })
+  )
+
   it.effect("a taken slug goes to the next candidate", () =>
     Effect.gen(function* () {
       const repo = yield* DiscoveryRepo
