@@ -12,8 +12,10 @@
  */
 import { AccountLookup, type Block, type Phone } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
-import { PublicUsers, type PublicUser } from "@veche/users"
+import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { ACTIONS } from "./AuditEntry.ts"
+import { AuditLog } from "./AuditLog.ts"
 import {
   BlockEndInPast,
   CannotBlockSelf,
@@ -22,8 +24,6 @@ import {
   NotStaff,
   RestrictionEndInPast
 } from "./ModerationErrors.ts"
-import { ACTIONS } from "./AuditEntry.ts"
-import { AuditLog } from "./AuditLog.ts"
 import * as Sanction from "./Sanction.ts"
 import { SanctionsRepo } from "./SanctionsRepo.ts"
 import { Staff } from "./Staff.ts"

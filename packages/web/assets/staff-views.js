@@ -45,7 +45,7 @@ const drawChart = (key, days, values) => {
     height: 160,
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, y: { range: (_, min, max) => [0, Math.max(1, max * 1.1)] } },
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
     axes: [
       { stroke: css("--muted"), grid: { stroke: css("--line"), width: 0.5 }, ticks: { stroke: css("--line") } },
       {
