@@ -31,6 +31,8 @@ const FIGURES = [
 ]
 const SERIES = ["new_users", "messages", "active", "peak_online"]
 const charts = new Map()
+/** The last series drawn, kept to draw again in the other colour scheme. */
+let drawn = null
 
 /** Moscow days ("YYYY-MM-DD") as uPlot's x values: seconds at each day's UTC midnight. */
 const dayTimes = (days) => days.map((day) => Date.parse(`${day}T00:00:00Z`) / 1000)
@@ -225,14 +227,16 @@ export const audit = async ({ api, fail }, { reset }) => {
     const details = Object.entries(entry.details ?? {})
       .map(([key, value]) => `${key}: ${Array.isArray(value) ? value.join(", ") || "—" : (value ?? "—")}`)
       .join("; ")
+    // Each cell names its column too: a narrow screen shows an entry as a stack of labelled lines.
+    const cell = (label, text) => el("td", { text, attrs: { "data-label": label } })
     rows.append(
       el("tr", {}, [
-        el("td", { text: entry.created_at.replace("T", " ").slice(0, 19) }),
-        el("td", { text: entry.user_id }),
-        el("td", { text: entry.action }),
-        el("td", { text: entry.target_id === null ? entry.target_type : `${entry.target_type} ${entry.target_id}` }),
-        el("td", { text: entry.reason ?? "" }),
-        el("td", { text: details })
+        cell("When", entry.created_at.replace("T", " ").slice(0, 19)),
+        cell("Who", entry.user_id),
+        cell("Action", entry.action),
+        cell("Target", entry.target_id === null ? entry.target_type : `${entry.target_type} ${entry.target_id}`),
+        cell("Reason", entry.reason ?? ""),
+        cell("Details", details)
       ])
     )
   }
@@ -254,6 +258,8 @@ export const wire = (context) => {
     audit(context, { reset: true })
   })
   $("audit-more").addEventListener("click", () => audit(context, { reset: false }))
+  // The charts take their colours from the page's: draw them again when the scheme changes.
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", drawAll)
   let resize = null
   window.addEventListener("resize", () => {
     clearTimeout(resize)
