@@ -85,8 +85,14 @@ export const stats = async ({ api, fail }) => {
     )
   }
   const days = Array.isArray(body.series?.days) ? body.series.days : []
-  for (const key of SERIES)
-    drawChart(key, days, Array.isArray(body.series?.[key]) ? body.series[key] : days.map(() => 0))
+  drawn = { days, series: body.series ?? {} }
+  drawAll()
+}
+
+const drawAll = () => {
+  if (drawn === null) return
+  const { days, series } = drawn
+  for (const key of SERIES) drawChart(key, days, Array.isArray(series[key]) ? series[key] : days.map(() => 0))
 }
 
 // ---- the catalogue queue ----------------------------------------------------------------------
