@@ -101,6 +101,7 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           const other = yield* user("staff_other")
           const routes: ReadonlyArray<readonly [string, string, unknown?]> = [
             ["GET", "/moderation/audit-log"],
+            ["GET", "/moderation/stats"],
             ["GET", `/moderation/users?id=${other.user_id}`],
             ["GET", "/moderation/discovery/words"],
             ["PUT", "/moderation/discovery/words", { words: ["casino"] }],
