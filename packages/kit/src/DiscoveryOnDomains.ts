@@ -1,8 +1,8 @@
 /**
  * The catalogue over the domains that answer its ports: guilds' records for what a card shows and
  * what publication checks, the invitation path's join for joining from the catalogue (the same
- * checks), the accounts domain for the owner's 2FA, moderation for who is staff and its audit log, and no presence
- * yet (every online count is 0 until the gateway's presence answers OnlineCounts).
+ * checks), the accounts domain for the owner's 2FA, moderation for who is staff and its audit log, and the gateway's
+ * presence for how many members are online (the catalogue sorts by it).
  */
 
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
@@ -16,6 +16,7 @@ import {
   OnlineCounts,
   OwnerTwoFactor
 } from "@veche/discovery"
+import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo, Invites } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
@@ -170,6 +171,12 @@ const personalData = PersonalData.register(
   }))
 )
 
+/** Members shown online (present and not invisible), as the gateway's presence keeps them. */
+const onlineCounts = Layer.effect(
+  OnlineCounts.OnlineCounts,
+  Effect.map(PresenceStore.PresenceStore, (presence) => OnlineCounts.OnlineCounts.of({ counts: presence.guildCounts }))
+)
+
 /** The `SERVICE_DISCOVERY_*` settings are read from the host's ConfigProvider. */
 export const layer: Layer.Layer<
   DiscoveryDomain.Services,
@@ -181,6 +188,7 @@ export const layer: Layer.Layer<
   | AuditLog.AuditLog
   | AccountSnapshot.AccountSnapshots
   | PersonalData.PersonalData
+  | PresenceStore.PresenceStore
 > = Layer.provideMerge(personalData, DiscoveryDomain.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
@@ -188,7 +196,7 @@ export const layer: Layer.Layer<
       catalogueStaff,
       catalogueAudit,
       ownerTwoFactor,
-      OnlineCounts.OnlineCounts.layerNone,
+      onlineCounts,
       DiscoveryConfig.DiscoveryConfig.layerConfig
     )
   )
