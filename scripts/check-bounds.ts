@@ -12,7 +12,8 @@
  * - `@veche/rest` may import anything but an adapter.
  *
  * And every domain's (and api's) package.json depends on `effect` and `@veche/*` only, never on an
- * adapter, rest, api or kit.
+ * adapter, rest, api or kit; except the packages in ASSET_DEPENDENCIES, whose files a package
+ * serves to browsers as published (never imported: the import rule above still forbids that).
  *
  * What cannot be fixed yet is listed in ALLOWED, with its reason; anything new fails.
  *
@@ -24,6 +25,12 @@ import ts from "typescript"
 
 /** Packages that are not domains: the composition, the HTTP contract, the HTTP server. */
 const NOT_DOMAINS = new Set(["kit", "api", "rest"])
+
+/**
+ * npm packages a package ships to browsers as files, unread by its code: `@veche/web` serves uPlot's
+ * ES module and style sheet to the staff panel (`Page.vendor`), found through Node's resolution.
+ */
+export const ASSET_DEPENDENCIES: Readonly<Record<string, ReadonlyArray<string>>> = { web: ["uplot"] }
 
 /** One import a file makes: the module and the names it binds (imported and local names). */
 export interface Imported {
@@ -185,6 +192,7 @@ export const manifestProblems = (
     const deps = record[field]
     if (typeof deps !== "object" || deps === null) continue
     for (const name of Object.keys(deps)) {
+      if (ASSET_DEPENDENCIES[owner]?.includes(name)) continue
       const bad =
         (name !== "effect" && !name.startsWith("@veche/")) ||
         workspace.adapters.has(name) ||

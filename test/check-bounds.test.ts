@@ -101,4 +101,15 @@ describe("check-bounds", () => {
     ])
     expect(manifestProblems(workspace, "kit", "packages/kit/package.json", manifest)).toEqual([])
   })
+
+  it("lets web depend on the files it serves (uplot), and no other package", () => {
+    const manifest = { dependencies: { uplot: "1.6.32", pg: "^8" } }
+    expect(manifestProblems(workspace, "web", "packages/web/package.json", manifest)).toEqual([
+      "packages/web/package.json: dependencies has pg: a domain depends on effect and @veche/* domains only"
+    ])
+    expect(manifestProblems(workspace, "auth", "packages/auth/package.json", manifest)).toEqual([
+      "packages/auth/package.json: dependencies has uplot: a domain depends on effect and @veche/* domains only",
+      "packages/auth/package.json: dependencies has pg: a domain depends on effect and @veche/* domains only"
+    ])
+  })
 })

@@ -29,6 +29,8 @@ import discovery0022 from "./migrations/0022_discovery.ts"
 import messages0023 from "./migrations/0023_messages.ts"
 import applicationFlags0024 from "./migrations/0024_application_flags.ts"
 import billing0025 from "./migrations/0025_billing.ts"
+import stats0026 from "./migrations/0026_stats.ts"
+import staffAudit0027 from "./migrations/0027_staff_audit.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -55,7 +57,9 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0022_discovery": discovery0022,
   "0023_messages": messages0023,
   "0024_application_flags": applicationFlags0024,
-  "0025_billing": billing0025
+  "0025_billing": billing0025,
+  "0026_stats": stats0026,
+  "0027_staff_audit": staffAudit0027
 })
 
 /**

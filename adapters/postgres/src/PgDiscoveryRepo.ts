@@ -1,5 +1,6 @@
 /**
- * DiscoveryRepo on PostgreSQL (`discovery_listings`, `discovery_reports`, migration 0022).
+ * DiscoveryRepo on PostgreSQL (`discovery_listings`, `discovery_reports`, migration 0022; the
+ * catalogue check's `hidden_for` and `checked_at`, migration 0027).
  *
  * - Publication takes an advisory lock on the owner (in its own namespace) in one transaction, so
  *   concurrent publications count what the others inserted: at most three public guilds per owner.
@@ -25,6 +26,7 @@ const Row = Schema.Struct({
   description: Schema.String,
   name: Schema.String,
   reason: Schema.NullOr(Schema.String),
+  hidden_for: Schema.NullOr(Schema.Literals(["conditions", "reports", "staff"])),
   updated_at: Schema.Date
 })
 
@@ -38,10 +40,14 @@ const toListing = (row: typeof Row.Type): Listing.Listing => ({
   description: row.description,
   name: row.name,
   reason: row.reason,
+  hiddenFor: row.hidden_for,
   updatedAt: DateTime.fromDateUnsafe(row.updated_at)
 })
 
-const COLUMNS = "guild_id, owner_id, slug, state, category, tags, description, name, reason, updated_at"
+const COLUMNS = "guild_id, owner_id, slug, state, category, tags, description, name, reason, hidden_for, updated_at"
+
+/** The rows the catalogue check looks at (DiscoveryRepo.isCheckable). */
+const CHECKABLE = "(state = 'listed' OR (state = 'auto_hidden' AND hidden_for = 'conditions'))"
 
 /** What search looks through: the name, the description and the tags, in lower case. */
 const searchText = (name: string, description: string, tags: ReadonlyArray<string>) =>
@@ -93,6 +99,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
                   owner_id = ${publication.ownerId},
                   state = CASE WHEN state = 'not_listed' THEN 'listed' ELSE state END,
                   reason = CASE WHEN state = 'not_listed' THEN NULL ELSE reason END,
+                  hidden_for = CASE WHEN state = 'auto_hidden' THEN hidden_for ELSE NULL END,
                   category = ${publication.category},
                   tags = ${JSON.stringify(publication.tags)}::jsonb,
                   description = ${publication.description},
@@ -173,7 +180,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
             if ((open?.n ?? 0) < hideAt) return { counted, hidden: false }
             yield* sql`
               UPDATE discovery_listings SET state = 'auto_hidden', reason = ${DiscoveryRepo.AUTO_HIDE_REASON},
-                updated_at = ${DateTime.toDateUtc(report.now)}
+                hidden_for = 'reports', updated_at = ${DateTime.toDateUtc(report.now)}
               WHERE guild_id = ${report.guildId}`
             return { counted, hidden: true }
           })
@@ -189,6 +196,7 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
           UPDATE discovery_listings SET
             state = CASE WHEN state = 'removed' THEN state ELSE 'not_listed' END,
             reason = CASE WHEN state = 'removed' THEN reason ELSE NULL END,
+            hidden_for = NULL,
             updated_at = ${DateTime.toDateUtc(now)}
           WHERE guild_id = ${guildId} RETURNING ${columns}`),
       // Read, then write: the transliterated text is made here, not in SQL. A card change racing a
@@ -210,7 +218,8 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
           .withTransaction(
             Effect.gen(function* () {
               const changed = yield* one(sql`
-                UPDATE discovery_listings SET state = ${state}, reason = ${reason}, updated_at = ${DateTime.toDateUtc(now)}
+                UPDATE discovery_listings SET state = ${state}, reason = ${reason},
+                  hidden_for = ${state === "auto_hidden" ? "staff" : null}, updated_at = ${DateTime.toDateUtc(now)}
                 WHERE guild_id = ${guildId} RETURNING ${columns}`)
               if (Option.isSome(changed))
                 yield* sql`UPDATE discovery_reports SET open = false WHERE guild_id = ${guildId} AND open`
@@ -243,8 +252,43 @@ export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.Sq
               createdAt: DateTime.fromDateUnsafe(row.created_at)
             }))
         ),
+      listedCount: Effect.map(
+        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM discovery_listings WHERE state = 'listed'`.pipe(
+          Effect.orDie
+        ),
+        (rows) => rows[0]?.n ?? 0
+      ),
       eraseReportsBy: (userId) =>
         sql`DELETE FROM discovery_reports WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+      // Claimed rows are marked in the same statement; SKIP LOCKED hands rows another node is
+      // claiming to nobody else, so concurrent rounds split the due rows between them.
+      claimDue: (cutoff, now, limit) =>
+        many(sql`
+          UPDATE discovery_listings SET checked_at = ${DateTime.toDateUtc(now)}
+          WHERE guild_id IN (
+            SELECT guild_id FROM discovery_listings
+            WHERE ${sql.unsafe(CHECKABLE)} AND (checked_at IS NULL OR checked_at < ${DateTime.toDateUtc(cutoff)})
+            ORDER BY checked_at NULLS FIRST, guild_id LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED
+          )
+          RETURNING ${columns}`),
+      hideForConditions: (guildId, reason, now) =>
+        sql`
+          UPDATE discovery_listings SET state = 'auto_hidden', hidden_for = 'conditions', reason = ${reason},
+            updated_at = ${DateTime.toDateUtc(now)}
+          WHERE guild_id = ${guildId} AND ${sql.unsafe(CHECKABLE)} RETURNING guild_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+      relist: (guildId, now) =>
+        sql`
+          UPDATE discovery_listings SET state = 'listed', hidden_for = NULL, reason = NULL,
+            updated_at = ${DateTime.toDateUtc(now)}
+          WHERE guild_id = ${guildId} AND state = 'auto_hidden' AND hidden_for = 'conditions'
+          RETURNING guild_id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
       openReports: (guildIds) =>
         guildIds.length === 0
           ? Effect.succeed(new Map())

@@ -24,6 +24,7 @@ import * as PgMessagesRepo from "./PgMessagesRepo.ts"
 import * as PgModerationRepositories from "./PgModerationRepositories.ts"
 import * as PgOAuthRepositories from "./PgOAuthRepositories.ts"
 import * as PgPrivacyRepositories from "./PgPrivacyRepositories.ts"
+import * as PgTallies from "./PgTallies.ts"
 import * as PgUsersRepositories from "./PgUsersRepositories.ts"
 
 // the same list as `Veche.Repositories` in @veche/kit (this adapter does not depend on the kit)
@@ -50,5 +51,7 @@ export const layer: Layer.Layer<
   PgOAuthRepositories.layer,
   PgDiscoveryRepositories.layer,
   PgMessagesRepo.layer,
-  PgBillingRepositories.layer
+  PgBillingRepositories.layer,
+  // the statistics' rollups: a platform port (not a repository requirement), see PgTallies
+  PgTallies.layer
 )

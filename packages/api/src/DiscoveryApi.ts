@@ -130,6 +130,11 @@ export const SetStateBody = Schema.Struct({
   reason: Schema.optionalKey(Schema.NullOr(Fields.lengthAtMost(200)))
 })
 
+/** The staff-edited disallowed words: at most 500, each 1–50 characters (a word or a run of words). */
+export const WORDS_MAX = 500
+export const WordsBody = Schema.Struct({ words: Fields.arrayAtMost(Fields.lengthBetween(1, 50), WORDS_MAX) })
+export const WordsView = Schema.Struct({ words: Schema.Array(Schema.String) })
+
 export class DiscoveryPublicApi extends HttpApiGroup.make("discoveryPublic")
   .add(
     HttpApiEndpoint.get("discoveryCategories", "/discovery/categories", { success: CategoriesView }),
@@ -197,6 +202,16 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery")
       query: QueueQuery,
       success: Schema.Struct({ guilds: Schema.Array(QueuedCard) }),
       error: [BotsCannotUseThisEndpoint, MissingPermissions]
+    }),
+    // Declared before the guild route: "words" is no guild id.
+    HttpApiEndpoint.get("discoveryWords", "/moderation/discovery/words", {
+      success: WordsView,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions]
+    }),
+    HttpApiEndpoint.put("setDiscoveryWords", "/moderation/discovery/words", {
+      payload: WordsBody,
+      success: WordsView,
+      error: [BotsCannotUseThisEndpoint, MissingPermissions, InvalidFormBody]
     }),
     HttpApiEndpoint.patch("setDiscoveryState", "/moderation/discovery/:guild_id", {
       params: GuildParams,

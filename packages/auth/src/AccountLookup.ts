@@ -23,12 +23,21 @@ export interface Facts {
 
 export class AccountLookup extends Context.Service<
   AccountLookup,
-  { readonly read: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Facts>> }
+  {
+    readonly read: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Facts>>
+    /** The account holding this phone (canonical form), for staff finding a user by phone. */
+    readonly findByPhone: (phone: PhoneNumber) => Effect.Effect<Option.Option<Snowflake.Snowflake>>
+  }
 >()("@veche/auth/AccountLookup") {
   static readonly layer: Layer.Layer<AccountLookup, never, AccountsRepo> = Layer.effect(
     AccountLookup,
     Effect.map(Effect.service(AccountsRepo), (accounts) =>
       AccountLookup.of({
+        findByPhone: (phone) =>
+          Effect.map(
+            accounts.findByPhone(phone),
+            Option.map((account) => account.credentials.userId)
+          ),
         read: (userId) =>
           Effect.map(
             accounts.findByUserId(userId),

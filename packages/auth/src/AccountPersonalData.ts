@@ -5,10 +5,10 @@
  * ended, 2FA turned off, pending e-mail links burnt, and the phone, e-mail and password erased.
  * Every step can run twice.
  */
-import type { Snowflake } from "@veche/platform"
+import { type Snowflake, Tallies } from "@veche/platform"
 import { PersonalData } from "@veche/users"
 import { DateTime, Effect, type Layer, Option } from "effect"
-import { AccountsRepo } from "./AccountsRepo.ts"
+import { AccountsRepo, ERASED } from "./AccountsRepo.ts"
 import { EmailLinksRepo } from "./EmailLinksRepo.ts"
 import { Mfa } from "./Mfa.ts"
 import { MfaRepo } from "./MfaRepo.ts"
@@ -24,6 +24,7 @@ export const layer: Layer.Layer<
     const mfaRepo = yield* MfaRepo
     const mfa = yield* Mfa
     const links = yield* EmailLinksRepo
+    const tallies = yield* Tallies.Tallies
     const sessions = yield* Sessions
 
     const exportOf = Effect.fn("AccountPersonalData.export")(function* (userId: Snowflake.Snowflake) {
@@ -67,7 +68,14 @@ export const layer: Layer.Layer<
       yield* mfaRepo.disable(userId)
       yield* links.burnFor(userId, "bind", now)
       yield* links.burnFor(userId, "recover", now)
+      const before = yield* accounts.findByUserId(userId)
       yield* accounts.erase(userId)
+      // The statistics: one account fewer, one more deleted (once: an erased account has no password).
+      if (Option.isSome(before) && before.value.credentials.passwordHash !== ERASED) {
+        yield* tallies.gauge("users", -1)
+        yield* tallies.gauge("users_deleted", 1)
+        if (before.value.credentials.email !== null) yield* tallies.gauge("with_email", -1)
+      }
     })
 
     return { name: "auth", level: PersonalData.AUTH, export: exportOf, erase }

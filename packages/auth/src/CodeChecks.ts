@@ -3,7 +3,7 @@
  * the code is issued, an earlier open check for the same target and purpose stops working, and the
  * new record is stored; the message carrying the code is queued, never sent on the request path.
  */
-import { DeliveryQueue, Snowflake } from "@veche/platform"
+import { DeliveryQueue, Snowflake, Tallies } from "@veche/platform"
 import { Context, DateTime, Duration, Effect, Layer, type Redacted } from "effect"
 import * as Phone from "./Phone.ts"
 import { TemporarilyUnavailable } from "./RegistrationErrors.ts"
@@ -38,6 +38,14 @@ export const started = (id: Snowflake.Snowflake, phone: Phone.PhoneNumber, chann
   channel
 })
 
+/** The funnel counter a check of each purpose starts (none for a phone change). */
+const FUNNEL: Readonly<Record<Verification.Purpose, "registrations_started" | "recoveries_started" | null>> = {
+  register: "registrations_started",
+  email_register: "registrations_started",
+  recover: "recoveries_started",
+  change_phone: null
+}
+
 export class CodeChecks extends Context.Service<
   CodeChecks,
   {
@@ -65,6 +73,7 @@ export class CodeChecks extends Context.Service<
       const codes = yield* VerificationCodes
       const queue = yield* DeliveryQueue.DeliveryQueue
       const ids = yield* Snowflake.SnowflakeGenerator
+      const tallies = yield* Tallies.Tallies
       return CodeChecks.of({
         open: Effect.fnUntraced(function* (options) {
           const issued = yield* codes.issue(6)
@@ -74,6 +83,9 @@ export class CodeChecks extends Context.Service<
           yield* Effect.orDie(
             verifications.create(Verification.fresh({ ...options, id, codeDigest: issued.digest, now, ttl: CODE_TTL }))
           )
+          // The statistics' funnel: registrations and recoveries started (each code sent is a start).
+          const started = FUNNEL[options.purpose]
+          if (started !== null) yield* tallies.count(started, now)
           return { id, code: issued.code, now }
         }),
         send: (job, what) =>

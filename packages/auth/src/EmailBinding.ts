@@ -6,7 +6,7 @@
  * are counted before the address is looked up, for taken and free addresses alike, so that once
  * they run out both answer 429 (not "taken" for one and 429 for the other: a registration oracle).
  */
-import type { Snowflake } from "@veche/platform"
+import { type Snowflake, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { budgetKey, normaliseEmail } from "./Account.ts"
@@ -53,6 +53,7 @@ export class EmailBinding extends Context.Service<
       const links = yield* EmailLinksRepo
       const confirmation = yield* EmailConfirmation
       const passwords = yield* PasswordCheck
+      const tallies = yield* Tallies.Tallies
       const quotas = yield* QuotaLimiter.QuotaLimiter
 
       const count = countWith(quotas)
@@ -98,7 +99,11 @@ export class EmailBinding extends Context.Service<
       }) {
         yield* passwords.verify(request.userId, request.password)
         const now = yield* DateTime.now
+        const before = yield* accounts.findByUserId(request.userId)
         yield* accounts.unbindEmail(request.userId)
+        if (Option.exists(before, (account) => account.credentials.email !== null)) {
+          yield* tallies.gauge("with_email", -1)
+        }
         yield* links.burnFor(request.userId, "bind", now)
         yield* links.burnFor(request.userId, "recover", now)
       })

@@ -3,7 +3,7 @@
  * address (a newer letter burns the older link), and following it binds the address to the account,
  * unless another account confirmed the same address first.
  */
-import { DeliveryQueue, Snowflake } from "@veche/platform"
+import { DeliveryQueue, Snowflake, Tallies } from "@veche/platform"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { LIFETIME } from "./EmailLink.ts"
@@ -32,6 +32,7 @@ export class EmailConfirmation extends Context.Service<
       const links = yield* EmailLinksRepo
       const accounts = yield* AccountsRepo
       const queue = yield* DeliveryQueue.DeliveryQueue
+      const tallies = yield* Tallies.Tallies
       const web = yield* WebLinks
       const ids = yield* Snowflake.SnowflakeGenerator
 
@@ -72,10 +73,15 @@ export class EmailConfirmation extends Context.Service<
         if (tokens.kindOf(token) !== "link") return yield* new LinkInvalid()
         const used = yield* links.use(yield* tokens.digest(token), "bind", yield* DateTime.now)
         if (Option.isNone(used)) return yield* new LinkInvalid()
+        const before = yield* accounts.findByUserId(used.value.userId)
         // The unique index decides: someone who confirmed the address first keeps it.
         yield* accounts
           .bindEmail(used.value.userId, used.value.email)
           .pipe(Effect.catchTag("EmailTaken", () => Effect.fail(new LinkInvalid())))
+        // An address bound where there was none adds one to the statistics (a change does not).
+        if (Option.exists(before, (account) => account.credentials.email === null)) {
+          yield* tallies.gauge("with_email", 1)
+        }
         return used.value.email
       })
 

@@ -7,7 +7,7 @@
  * TOTP on, finishing also takes an app or backup code, as login does, so a phone or mailbox alone
  * is not an account.
  */
-import { DeliveryQueue, SmsSender, Snowflake } from "@veche/platform"
+import { DeliveryQueue, SmsSender, Snowflake, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { type Account, budgetKey, emailKey, normaliseEmail } from "./Account.ts"
@@ -110,6 +110,7 @@ export class Recovery extends Context.Service<
       const sms = yield* SmsSender.SmsSender
       const checks = yield* CodeChecks
       const queue = yield* DeliveryQueue.DeliveryQueue
+      const tallies = yield* Tallies.Tallies
       const web = yield* WebLinks
       const ids = yield* Snowflake.SnowflakeGenerator
       const mfa = yield* Mfa
@@ -205,6 +206,8 @@ export class Recovery extends Context.Service<
         yield* count("recoverEmailPerAddress", request.address)
         const email = normaliseEmail(request.email)
         yield* count("recoverEmailPerEmail", budgetKey(email))
+        // Counted for every address, as a phone start is for every number (the funnel's recoveries).
+        yield* tallies.count("recoveries_started", yield* DateTime.now)
         yield* inBackground(
           "queueing a recovery letter",
           Effect.gen(function* () {

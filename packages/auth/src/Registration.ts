@@ -4,7 +4,7 @@
  * password and birth date create the account and its first session. Registration by e-mail works
  * the same with a letter, and is offered only outside Russia (the client's address decides).
  */
-import { GeoIp, SmsSender, Snowflake } from "@veche/platform"
+import { GeoIp, SmsSender, Snowflake, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { PublicUsers, UsersErrors } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
@@ -116,6 +116,7 @@ export class Registration extends Context.Service<
       const verifications = yield* VerificationsRepo
       const codes = yield* VerificationCodes
       const accounts = yield* AccountsRepo
+      const tallies = yield* Tallies.Tallies
       const users = yield* PublicUsers.PublicUsers
       const hasher = yield* PasswordHasher
       const sessions = yield* Sessions
@@ -227,6 +228,10 @@ export class Registration extends Context.Service<
             passwordChangedAt: null
           }
         })
+        yield* tallies.count("registrations_confirmed", now)
+        yield* tallies.count("new_users", now)
+        yield* tallies.gauge("users", 1)
+        if (email !== null) yield* tallies.gauge("with_email", 1)
         const pair = yield* sessions.start(userId, client)
         if (!byEmail && request.email !== undefined) {
           // The account exists either way: a letter that cannot be queued now is logged, and the

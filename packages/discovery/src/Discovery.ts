@@ -7,6 +7,7 @@
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { CatalogueAudit } from "./CatalogueAudit.ts"
 import { CatalogueGuilds, type GuildCard, type GuildFacts } from "./CatalogueGuilds.ts"
 import { CatalogueStaff } from "./CatalogueStaff.ts"
 import * as Categories from "./Categories.ts"
@@ -36,6 +37,8 @@ import { OnlineCounts } from "./OnlineCounts.ts"
 import { OwnerTwoFactor } from "./OwnerTwoFactor.ts"
 import * as Requirements from "./Requirements.ts"
 import * as Slugs from "./Slugs.ts"
+import * as Words from "./Words.ts"
+import { WordsRepo } from "./WordsRepo.ts"
 
 /** A listed guild as a card or preview shows it. */
 export interface Shown {
@@ -123,12 +126,28 @@ export class Discovery extends Context.Service<
       state: StaffState,
       reason: string | null
     ) => Effect.Effect<void, NotStaff | NotInCatalogue>
+    /** Staff: the disallowed words they edit (the operator's configured ones are not among them). */
+    readonly words: (staffId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<string>, NotStaff>
+    /** Staff: replaces the edited words (normalised, duplicates dropped); answers the new list. */
+    readonly setWords: (
+      staffId: Snowflake.Snowflake,
+      words: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<string>, NotStaff>
+    /** Every condition of a guild as it stands now (the catalogue check asks it); none when the guild is gone. */
+    readonly evaluate: (listing: Listing) => Effect.Effect<Option.Option<Requirements.Evaluation>>
   }
 >()("@veche/discovery/Discovery") {
   static readonly layer: Layer.Layer<
     Discovery,
     never,
-    DiscoveryRepo | DiscoveryConfig | CatalogueGuilds | CatalogueStaff | OnlineCounts | OwnerTwoFactor
+    | DiscoveryRepo
+    | WordsRepo
+    | DiscoveryConfig
+    | CatalogueGuilds
+    | CatalogueStaff
+    | CatalogueAudit
+    | OnlineCounts
+    | OwnerTwoFactor
   > = Layer.effect(
     Discovery,
     Effect.gen(function* () {
@@ -138,6 +157,15 @@ export class Discovery extends Context.Service<
       const online = yield* OnlineCounts
       const twoFactor = yield* OwnerTwoFactor
       const staff = yield* CatalogueStaff
+      const audit = yield* CatalogueAudit
+      const wordsRepo = yield* WordsRepo
+
+      /** The settings with the staff-edited words added to the operator's. */
+      const current = Effect.map(wordsRepo.list, (edited) =>
+        edited.length === 0
+          ? settings
+          : { ...settings, disallowedWords: [...new Set([...settings.disallowedWords, ...edited])] }
+      )
 
       /** Cards for these listings, in their order; a listing whose guild is gone is left out. */
       const show = Effect.fnUntraced(function* (listings: ReadonlyArray<Listing>) {
@@ -173,7 +201,7 @@ export class Discovery extends Context.Service<
       ) {
         const state: State = Option.match(listing, { onNone: () => "not_listed", onSome: (found) => found.state })
         const requirements = Requirements.evaluate({
-          settings,
+          settings: yield* current,
           guild,
           ownerHasTwoFactor: yield* twoFactor.hasTwoFactor(guild.ownerId),
           card: card ?? Option.getOrNull(listing),
@@ -275,7 +303,43 @@ export class Discovery extends Context.Service<
         return cards.map((card) => ({ ...card, reports: reports.get(card.listing.guildId) ?? 0 }))
       })
 
+      const setState = Effect.fn("Discovery.setState")(function* (
+        staffId: Snowflake.Snowflake,
+        guildId: Snowflake.Snowflake,
+        state: StaffState,
+        reason: string | null
+      ) {
+        yield* requireStaff(staffId)
+        const before = yield* repo.find(guildId)
+        if (Option.isNone(before)) return yield* new NotInCatalogue()
+        const changed = yield* repo.setState(guildId, state, reason, yield* DateTime.now)
+        if (Option.isNone(changed)) return yield* new NotInCatalogue()
+        yield* audit.record({ kind: "state", staffId, guildId, state, previous: before.value.state, reason })
+      })
+
+      const setWords = Effect.fn("Discovery.setWords")(function* (
+        staffId: Snowflake.Snowflake,
+        words: ReadonlyArray<string>
+      ) {
+        yield* requireStaff(staffId)
+        const normalised = [...new Set(words.map((word) => Words.words(word).join(" ")).filter((word) => word !== ""))]
+        const change = yield* wordsRepo.replace(normalised, staffId, yield* DateTime.now)
+        if (change.added.length > 0 || change.removed.length > 0)
+          yield* audit.record({ kind: "words", staffId, added: change.added, removed: change.removed })
+        return yield* wordsRepo.list
+      })
+
+      const evaluate = Effect.fn("Discovery.evaluate")(function* (listing: Listing) {
+        const guild = yield* guilds.find(listing.guildId)
+        if (Option.isNone(guild)) return Option.none()
+        const seen = yield* view(guild.value, Option.some(listing), null)
+        return Option.some(seen.requirements)
+      })
+
       return Discovery.of({
+        words: (staffId) => Effect.andThen(requireStaff(staffId), wordsRepo.list),
+        setWords,
+        evaluate,
         limits: Effect.succeed({
           min_members: settings.minMembers,
           min_age_days: settings.minAgeDays,
@@ -307,15 +371,7 @@ export class Discovery extends Context.Service<
         reportsBy: repo.reportsBy,
         eraseReportsBy: repo.eraseReportsBy,
         queue,
-        setState: (staffId, guildId, state, reason) =>
-          Effect.andThen(
-            requireStaff(staffId),
-            Effect.flatMap(DateTime.now, (now) =>
-              Effect.flatMap(repo.setState(guildId, state, reason, now), (changed) =>
-                Option.isSome(changed) ? Effect.void : Effect.fail(new NotInCatalogue())
-              )
-            )
-          )
+        setState
       })
     })
   )

@@ -25,6 +25,10 @@ export interface Report {
   readonly createdAt: DateTime.Utc
 }
 
+/** A listing the catalogue check looks at: listed, or hidden by the check itself. */
+export const isCheckable = (listing: Listing): boolean =>
+  listing.state === "listed" || (listing.state === "auto_hidden" && listing.hiddenFor === "conditions")
+
 /** Why the reports rule hides a guild (shown to the owner in DiscoverySettings). */
 export const AUTO_HIDE_REASON = "Hidden automatically: several users reported this server. Staff will review it."
 
@@ -67,10 +71,30 @@ export class DiscoveryRepo extends Context.Service<
     ) => Effect.Effect<Option.Option<Listing>>
     /** Guilds in a state, or in any staff state (staff's queue): most open reports first, then most recently changed. */
     readonly inState: (state: StaffState | null, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
+    /** How many guilds the catalogue lists now (state `listed`; the staff statistics). */
+    readonly listedCount: Effect.Effect<number>
     /** The user's reports, oldest first (their data export). */
     readonly reportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Report>>
     /** Deletes the user's reports (account deletion); counts drop with them, states stay. */
     readonly eraseReportsBy: (userId: Snowflake.Snowflake) => Effect.Effect<void>
+    /**
+     * The catalogue check's claim: up to `limit` checkable listings (`isCheckable`) not checked
+     * since `cutoff`, marked checked at `now`, least recently checked first. Concurrent claims
+     * (other nodes) get other rows.
+     */
+    readonly claimDue: (cutoff: DateTime.Utc, now: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<Listing>>
+    /**
+     * Conditions unmet: a listed guild (or one the check already hid) becomes `auto_hidden` for
+     * `conditions` with this reason. False when it was in no such state (the owner or staff
+     * changed it meanwhile: their change stands).
+     */
+    readonly hideForConditions: (
+      guildId: Snowflake.Snowflake,
+      reason: string,
+      now: DateTime.Utc
+    ) => Effect.Effect<boolean>
+    /** Conditions met again: a guild the check hid is listed; false when it is not in that state. */
+    readonly relist: (guildId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<boolean>
     /** Open reports per guild (those without any are left out). */
     readonly openReports: (
       guildIds: ReadonlyArray<Snowflake.Snowflake>
@@ -81,6 +105,8 @@ export class DiscoveryRepo extends Context.Service<
     DiscoveryRepo,
     Effect.gen(function* () {
       const listings = yield* Ref.make(new Map<string, Listing>())
+      // guild id → when the catalogue check last claimed it
+      const checked = yield* Ref.make(new Map<string, number>())
       // guild id → reporter id → open
       const reports = yield* Ref.make(new Map<string, Map<string, boolean>>())
       // reporter id → their reports, oldest first
@@ -130,13 +156,16 @@ export class DiscoveryRepo extends Context.Service<
               description: publication.description,
               name: publication.name,
               reason: state === "listed" ? null : (existing?.reason ?? null),
+              hiddenFor: state === "auto_hidden" ? (existing?.hiddenFor ?? null) : null,
               updatedAt: publication.now
             }
             return [Effect.succeed(listing), new Map(all).set(listing.guildId, listing)]
           }).pipe(Effect.flatten),
         unpublish: (guildId, now) =>
           change(guildId, (listing) =>
-            listing.state === "removed" ? listing : { ...listing, state: "not_listed", reason: null, updatedAt: now }
+            listing.state === "removed"
+              ? listing
+              : { ...listing, state: "not_listed", reason: null, hiddenFor: null, updatedAt: now }
           ),
         rename: (guildId, name) => Effect.asVoid(change(guildId, (listing) => ({ ...listing, name }))),
         search: (filter) =>
@@ -182,16 +211,32 @@ export class DiscoveryRepo extends Context.Service<
             if (!counted || hideAt <= 0 || open < hideAt) return { counted, hidden: false }
             const hidden = yield* change(report.guildId, (current) =>
               current.state === "listed"
-                ? { ...current, state: "auto_hidden", reason: AUTO_HIDE_REASON, updatedAt: report.now }
+                ? {
+                    ...current,
+                    state: "auto_hidden",
+                    reason: AUTO_HIDE_REASON,
+                    hiddenFor: "reports",
+                    updatedAt: report.now
+                  }
                 : current
             )
             return { counted, hidden: Option.exists(hidden, (current) => current.state === "auto_hidden") }
           }),
         setState: (guildId, state, reason, now) =>
           Effect.tap(
-            change(guildId, (listing) => ({ ...listing, state, reason, updatedAt: now })),
+            change(guildId, (listing) => ({
+              ...listing,
+              state,
+              reason,
+              hiddenFor: state === "auto_hidden" ? "staff" : null,
+              updatedAt: now
+            })),
             (changed) => (Option.isSome(changed) ? closeReports(guildId) : Effect.void)
           ),
+        listedCount: Effect.map(
+          Ref.get(listings),
+          (all) => [...all.values()].filter((listing) => listing.state === "listed").length
+        ),
         inState: (state, limit) =>
           Effect.map(Effect.all([Ref.get(listings), Ref.get(reports)]), ([all, reported]) =>
             [...all.values()]
@@ -224,6 +269,47 @@ export class DiscoveryRepo extends Context.Service<
               return next
             })
           }),
+        claimDue: (cutoff, now, limit) =>
+          Effect.gen(function* () {
+            const all = yield* Ref.get(listings)
+            const last = yield* Ref.get(checked)
+            const due = [...all.values()]
+              .filter(
+                (listing) => isCheckable(listing) && (last.get(listing.guildId) ?? -1) < DateTime.toEpochMillis(cutoff)
+              )
+              .sort(
+                (a, b) => (last.get(a.guildId) ?? -1) - (last.get(b.guildId) ?? -1) || (a.guildId < b.guildId ? -1 : 1)
+              )
+              .slice(0, limit)
+            yield* Ref.update(checked, (marks) => {
+              const next = new Map(marks)
+              for (const listing of due) next.set(listing.guildId, DateTime.toEpochMillis(now))
+              return next
+            })
+            return due
+          }),
+        hideForConditions: (guildId, reason, now) =>
+          Effect.map(
+            change(guildId, (listing) =>
+              isCheckable(listing)
+                ? { ...listing, state: "auto_hidden", reason, hiddenFor: "conditions", updatedAt: now }
+                : listing
+            ),
+            (changed) => Option.exists(changed, (listing) => listing.hiddenFor === "conditions")
+          ),
+        relist: (guildId, now) =>
+          Effect.map(
+            Ref.modify(listings, (all): [boolean, Map<string, Listing>] => {
+              const found = all.get(guildId)
+              if (found === undefined || found.state !== "auto_hidden" || found.hiddenFor !== "conditions")
+                return [false, all]
+              return [
+                true,
+                new Map(all).set(guildId, { ...found, state: "listed", reason: null, hiddenFor: null, updatedAt: now })
+              ]
+            }),
+            (done) => done
+          ),
         openReports: (guildIds) =>
           Effect.map(Ref.get(reports), (all) => {
             const counts = new Map<Snowflake.Snowflake, number>()

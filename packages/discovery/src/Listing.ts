@@ -12,6 +12,8 @@ import type { DateTime } from "effect"
 
 export type State = "not_listed" | "listed" | "auto_hidden" | "removed"
 
+export type HiddenFor = "conditions" | "reports" | "staff"
+
 /** States a staff member may set (the spec's table). */
 export const STAFF_STATES = ["listed", "auto_hidden", "removed"] as const
 export type StaffState = (typeof STAFF_STATES)[number]
@@ -32,6 +34,12 @@ export interface Listing {
   readonly name: string
   /** Why staff or the reports rule hid or removed it (shown to the owner); null when listed by the owner. */
   readonly reason: string | null
+  /**
+   * Who hid an `auto_hidden` guild: the catalogue check (conditions no longer met; it lists the
+   * guild again once they are), the reports rule, or staff (only staff list those again). Null
+   * in other states.
+   */
+  readonly hiddenFor: HiddenFor | null
   readonly updatedAt: DateTime.Utc
 }
 

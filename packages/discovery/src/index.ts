@@ -3,6 +3,8 @@
  * without an invitation, reports, the staff queue). Ports other domains answer: CatalogueGuilds,
  * CatalogueStaff, OwnerTwoFactor, OnlineCounts.
  */
+export * as CatalogueAudit from "./CatalogueAudit.ts"
+export * as CatalogueCheck from "./CatalogueCheck.ts"
 export * as CatalogueGuilds from "./CatalogueGuilds.ts"
 export * as CatalogueStaff from "./CatalogueStaff.ts"
 export * as Categories from "./Categories.ts"
@@ -18,3 +20,4 @@ export * as Requirements from "./Requirements.ts"
 export * as Slugs from "./Slugs.ts"
 export * as TextMatch from "./TextMatch.ts"
 export * as Words from "./Words.ts"
+export * as WordsRepo from "./WordsRepo.ts"

@@ -3,7 +3,7 @@
  * editing it, handing it to another member, dissolving it, the caller's list of guilds, leaving,
  * and a bot's arrival by authorisation. Every step checks the caller's place first (GuildAccess).
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Tallies } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { ChannelContents } from "./ChannelContents.ts"
 import {
@@ -144,6 +144,7 @@ export class Guilds extends Context.Service<
       const ids = yield* Snowflake.SnowflakeGenerator
       const events = yield* GuildEvents
       const contents = yield* ChannelContents
+      const tallies = yield* Tallies.Tallies
 
       const create = Effect.fn("Guilds.create")(function* <E>(
         actor: GuildAccess.Actor,
@@ -220,6 +221,8 @@ export class Guilds extends Context.Service<
               icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
             )
           )
+        yield* tallies.count("new_guilds", now)
+        yield* tallies.gauge("guilds", 1)
         yield* events.guildCreate(guildId, actor.userId)
         return {
           guild: created.guild,
@@ -314,6 +317,7 @@ export class Guilds extends Context.Service<
         const memberIds = yield* allMemberIds(guildId)
         const channels = yield* repo.channels(guildId)
         if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+        yield* tallies.gauge("guilds", -1)
         yield* events.guildDelete(guildId, memberIds)
         // what other domains kept in its channels (messages) goes too
         yield* contents.channelsRemoved(channels.map((channel) => channel.id))

@@ -1,12 +1,13 @@
 /**
  * The catalogue over the domains that answer its ports: guilds' records for what a card shows and
  * what publication checks, the invitation path's join for joining from the catalogue (the same
- * checks), the accounts domain for the owner's 2FA, moderation for who is staff, and the gateway's
+ * checks), the accounts domain for the owner's 2FA, moderation for who is staff and its audit log, and the gateway's
  * presence for how many members are online (the catalogue sorts by it).
  */
 
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import {
+  CatalogueAudit,
   CatalogueGuilds,
   CatalogueStaff,
   Discovery,
@@ -17,7 +18,7 @@ import {
 } from "@veche/discovery"
 import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo, Invites } from "@veche/guilds"
-import { Staff } from "@veche/moderation"
+import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
 import { AccountDetails, PersonalData } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
@@ -110,6 +111,35 @@ const catalogueStaff = Layer.effect(
   Effect.map(Effect.service(Staff.Staff), (staff) => CatalogueStaff.CatalogueStaff.of({ isStaff: staff.isStaff }))
 )
 
+/** The catalogue's staff actions in moderation's audit log. */
+const catalogueAudit = Layer.effect(
+  CatalogueAudit.CatalogueAudit,
+  Effect.map(Effect.service(AuditLog.AuditLog), (log) =>
+    CatalogueAudit.CatalogueAudit.of({
+      record: (action) =>
+        Effect.asVoid(
+          action.kind === "state"
+            ? log.record({
+                staffId: action.staffId,
+                action: AuditEntry.ACTIONS.catalogueState,
+                targetType: "guild",
+                targetId: action.guildId,
+                reason: action.reason,
+                details: { state: action.state, previous: action.previous }
+              })
+            : log.record({
+                staffId: action.staffId,
+                action: AuditEntry.ACTIONS.catalogueWords,
+                targetType: "catalogue",
+                targetId: null,
+                reason: null,
+                details: { added: action.added, removed: action.removed }
+              })
+        )
+    })
+  )
+)
+
 /** Above the applications in the personal-data order (reports refer to the account). */
 const DISCOVERY_LEVEL = PersonalData.GUILDS + 20
 
@@ -155,6 +185,7 @@ export const layer: Layer.Layer<
   | GuildsRepo.GuildsRepo
   | Invites.Invites
   | Staff.Staff
+  | AuditLog.AuditLog
   | AccountSnapshot.AccountSnapshots
   | PersonalData.PersonalData
   | PresenceStore.PresenceStore
@@ -163,6 +194,7 @@ export const layer: Layer.Layer<
     Layer.mergeAll(
       catalogueGuilds,
       catalogueStaff,
+      catalogueAudit,
       ownerTwoFactor,
       onlineCounts,
       DiscoveryConfig.DiscoveryConfig.layerConfig

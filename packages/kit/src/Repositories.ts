@@ -10,6 +10,7 @@ import { GuildsDomain } from "@veche/guilds"
 import { MessagesDomain } from "@veche/messages"
 import { ModerationDomain, SanctionBlocks } from "@veche/moderation"
 import { OAuthDomain } from "@veche/oauth"
+import { Tallies } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
 import { UserRecords, UsersDomain } from "@veche/users"
 import { Layer } from "effect"
@@ -42,7 +43,9 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   OAuthDomain.layerMemoryRepositories,
   DiscoveryDomain.layerMemoryRepositories,
   MessagesDomain.layerMemoryRepositories,
-  BillingDomain.layerMemoryRepositories
+  BillingDomain.layerMemoryRepositories,
+  // the statistics' rollups (a platform port every domain counts in; not a requirement, see Tallies)
+  Tallies.layerMemory
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

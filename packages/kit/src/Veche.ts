@@ -16,7 +16,7 @@ import { Gateway, type Presence, type Sessions } from "@veche/gateway"
 import { ChannelContents, GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
-import { ModerationDomain } from "@veche/moderation"
+import { ModerationDomain, type ModerationStats } from "@veche/moderation"
 import type { OAuthDomain } from "@veche/oauth"
 import { DeliveryQueue } from "@veche/platform"
 import { PrivacyDomain } from "@veche/privacy"
@@ -28,6 +28,7 @@ import * as BillingOnDomains from "./BillingOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
+import * as ModerationStatsOnDomains from "./ModerationStatsOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
@@ -48,6 +49,7 @@ export type Services =
   | UsersDomain.Services
   | GuildsDomain.Services
   | ModerationDomain.Services
+  | ModerationStats.ModerationStats
   | PrivacyDomain.Services
   | ApplicationsDomain.Services
   | OAuthDomain.Services
@@ -78,6 +80,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // developer applications and their bots (the Authenticator above asks it for bot tokens); their
   // ports answered by the accounts, users and guilds domains below
   Layer.provideMerge(ApplicationsOnDomains.layer),
+  // the staff statistics: the rollups every domain keeps (Tallies), guild names and member counts,
+  // the catalogue's listed count, and zeros for the sources still to come
+  Layer.provideMerge(ModerationStatsOnDomains.layer),
   // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
   // the accounts domain whether an owner has 2FA
   Layer.provideMerge(DiscoveryOnDomains.layer),

@@ -6,7 +6,7 @@
  * channel's guild on the EventBus; the gateway delivers it. Answers are the wire message object.
  */
 import * as Permissions from "@veche/guilds/Permissions"
-import { EventBus, Snowflake } from "@veche/platform"
+import { EventBus, Snowflake, Tallies } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { AuthorLimits } from "./AuthorLimits.ts"
@@ -151,6 +151,7 @@ export class Messages extends Context.Service<
       const users = yield* PublicUsers.PublicUsers
       const bus = yield* EventBus.EventBus
       const ids = yield* Snowflake.SnowflakeGenerator
+      const tallies = yield* Tallies.Tallies
 
       /** The caller's place in a text channel they may read, age-restricted channels checked. */
       const textChannel = Effect.fnUntraced(function* (actor: Actor, channelId: Snowflake.Snowflake) {
@@ -302,6 +303,7 @@ export class Messages extends Context.Service<
           createdAt: now
         }
         yield* repo.insert(message)
+        yield* tallies.message({ guildId: place.guildId, at: now })
         const shown = yield* view(message, true)
         yield* toGuild(place.guildId, { type: "MESSAGE_CREATE", data: shown, userIds: [] })
         return shown

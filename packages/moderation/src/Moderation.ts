@@ -10,10 +10,12 @@
  * end in the future), the same store; only the refusals, the log's verb and the view answered (a
  * `Block` with `blockedBy`, a `Restriction` with `restrictedBy`) tell them apart.
  */
-import type { Block } from "@veche/auth"
+import { AccountLookup, type Block, type Phone } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
-import { PublicUsers } from "@veche/users"
+import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { ACTIONS } from "./AuditEntry.ts"
+import { AuditLog } from "./AuditLog.ts"
 import {
   BlockEndInPast,
   CannotBlockSelf,
@@ -48,6 +50,19 @@ interface Rules<View, OnSelf, EndInPast> {
   readonly endInPast: () => EndInPast
   readonly set: string
   readonly lifted: string
+  /** The audit log's actions for setting and lifting. */
+  readonly setAction: string
+  readonly liftAction: string
+}
+
+/** What staff see of an account they look up: the user, its phone, and its sanctions (active or ended). */
+export interface Looked {
+  readonly user: PublicUser.PublicUser
+  readonly phone: Phone.PhoneNumber | null
+  /** When the account was made; null for an account without credentials (a bot). */
+  readonly createdAt: DateTime.Utc | null
+  readonly block: Option.Option<Block.Block>
+  readonly restriction: Option.Option<Sanction.Restriction>
 }
 
 const BLOCK: Rules<Block.Block, CannotBlockSelf, BlockEndInPast> = {
@@ -56,7 +71,9 @@ const BLOCK: Rules<Block.Block, CannotBlockSelf, BlockEndInPast> = {
   onSelf: () => new CannotBlockSelf(),
   endInPast: () => new BlockEndInPast(),
   set: "blocked",
-  lifted: "unblocked"
+  lifted: "unblocked",
+  setAction: ACTIONS.block,
+  liftAction: ACTIONS.unblock
 }
 
 const RESTRICTION: Rules<Sanction.Restriction, CannotRestrictSelf, RestrictionEndInPast> = {
@@ -65,7 +82,9 @@ const RESTRICTION: Rules<Sanction.Restriction, CannotRestrictSelf, RestrictionEn
   onSelf: () => new CannotRestrictSelf(),
   endInPast: () => new RestrictionEndInPast(),
   set: "restricted",
-  lifted: "unrestricted"
+  lifted: "unrestricted",
+  setAction: ACTIONS.restrict,
+  liftAction: ACTIONS.unrestrict
 }
 
 /** A term that has already ended by `now` (a sanction must end in the future). */
@@ -89,14 +108,25 @@ export class Moderation extends Context.Service<
     readonly unrestrict: (request: LiftRequest) => Effect.Effect<void, NotStaff | NoSuchUser>
     /** The account's restriction if it is active now; what friend requests and invitations ask. */
     readonly restriction: (userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Sanction.Restriction>>
+    /** Staff: an account by id or by phone (already normalised), with its sanctions. */
+    readonly lookup: (
+      staffId: Snowflake.Snowflake,
+      key: { readonly userId: Snowflake.Snowflake } | { readonly phone: Phone.PhoneNumber }
+    ) => Effect.Effect<Looked, NotStaff | NoSuchUser>
   }
 >()("@veche/moderation/Moderation") {
-  static readonly layer: Layer.Layer<Moderation, never, Staff | SanctionsRepo | PublicUsers.PublicUsers> = Layer.effect(
+  static readonly layer: Layer.Layer<
+    Moderation,
+    never,
+    Staff | SanctionsRepo | PublicUsers.PublicUsers | AuditLog | AccountLookup.AccountLookup
+  > = Layer.effect(
     Moderation,
     Effect.gen(function* () {
       const staff = yield* Staff
       const sanctions = yield* SanctionsRepo
       const users = yield* PublicUsers.PublicUsers
+      const audit = yield* AuditLog
+      const accounts = yield* AccountLookup.AccountLookup
 
       const authorise = Effect.fnUntraced(function* (staffId: Snowflake.Snowflake, userId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
@@ -118,6 +148,14 @@ export class Moderation extends Context.Service<
             createdAt: now
           }
           yield* sanctions.put(set)
+          yield* audit.record({
+            staffId: request.staffId,
+            action: rules.setAction,
+            targetType: "user",
+            targetId: request.userId,
+            reason: request.reason,
+            details: { until: request.until === null ? null : DateTime.formatIso(request.until) }
+          })
           yield* Effect.logInfo(
             `moderation: user ${request.userId} ${rules.set} by ${request.staffId} until ${termEnd(request.until)}`
           )
@@ -128,6 +166,13 @@ export class Moderation extends Context.Service<
         Effect.fn(name)(function* (request: LiftRequest) {
           yield* authorise(request.staffId, request.userId)
           if (yield* sanctions.remove(request.userId, rules.kind)) {
+            yield* audit.record({
+              staffId: request.staffId,
+              action: rules.liftAction,
+              targetType: "user",
+              targetId: request.userId,
+              reason: null
+            })
             yield* Effect.logInfo(`moderation: user ${request.userId} ${rules.lifted} by ${request.staffId}`)
           }
         })
@@ -140,7 +185,30 @@ export class Moderation extends Context.Service<
         return Option.map(found, Sanction.toRestriction)
       })
 
+      const lookup = Effect.fn("Moderation.lookup")(function* (
+        staffId: Snowflake.Snowflake,
+        key: { readonly userId: Snowflake.Snowflake } | { readonly phone: Phone.PhoneNumber }
+      ) {
+        if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
+        const userId = "userId" in key ? Option.some(key.userId) : yield* accounts.findByPhone(key.phone)
+        if (Option.isNone(userId)) return yield* new NoSuchUser()
+        const [user, facts] = yield* Effect.all([users.find(userId.value), accounts.read(userId.value)])
+        if (Option.isNone(user)) return yield* new NoSuchUser()
+        const [block, restricted] = yield* Effect.all([
+          sanctions.find(userId.value, "block"),
+          sanctions.find(userId.value, "restriction")
+        ])
+        return {
+          user: user.value,
+          phone: Option.match(facts, { onNone: () => null, onSome: (found) => found.phone }),
+          createdAt: Option.match(facts, { onNone: () => null, onSome: (found) => found.createdAt }),
+          block: Option.map(block, Sanction.toBlock),
+          restriction: Option.map(restricted, Sanction.toRestriction)
+        } satisfies Looked
+      })
+
       return Moderation.of({
+        lookup,
         block: sanction("Moderation.block", BLOCK),
         unblock: lift("Moderation.unblock", BLOCK),
         restrict: sanction("Moderation.restrict", RESTRICTION),

@@ -1,9 +1,15 @@
-/** @veche/moderation: platform staff, and sanctions on accounts (blocks and restrictions). */
+/** @veche/moderation: platform staff, sanctions on accounts (blocks and restrictions), the staff audit log, and the staff statistics. */
+export * as AuditEntry from "./AuditEntry.ts"
+export * as AuditLog from "./AuditLog.ts"
+export * as AuditLogRepo from "./AuditLogRepo.ts"
 export * as GuildStandings from "./GuildStandings.ts"
 export * as Moderation from "./Moderation.ts"
 export * as ModerationDomain from "./ModerationDomain.ts"
 export * as ModerationErrors from "./ModerationErrors.ts"
+export * as ModerationStats from "./ModerationStats.ts"
+export * as OnlinePeaks from "./OnlinePeaks.ts"
 export * as Sanction from "./Sanction.ts"
 export * as SanctionBlocks from "./SanctionBlocks.ts"
 export * as SanctionsRepo from "./SanctionsRepo.ts"
 export * as Staff from "./Staff.ts"
+export * as StatsSources from "./StatsSources.ts"

@@ -25,6 +25,7 @@ const STAFF_PHONE = "+79160000091"
 const domain = ModerationDomain.layer.pipe(
   Layer.provide(StaffConfig.layer({ userIds: [STAFF], phones: ["8 (916) 000-00-92"] })),
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
+  Layer.provideMerge(Snowflake.SnowflakeGenerator.layer(17)),
   Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),
   Layer.provideMerge(AccountsRepo.AccountsRepo.layerMemory),
   Layer.provideMerge(UserRecords.UserRecords.layer),

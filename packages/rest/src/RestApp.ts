@@ -25,7 +25,7 @@ import { Gateway, PresenceStore } from "@veche/gateway"
 import { Channels, GuildPremium, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
-import { Moderation } from "@veche/moderation"
+import { AuditLog, Moderation, ModerationStats } from "@veche/moderation"
 import { Authorizations, OAuthTokens } from "@veche/oauth"
 import { DeliveryQueue, DevOutbox, GeoIp, ServiceInfo } from "@veche/platform"
 import { AccountDeletion, DataExports } from "@veche/privacy"
@@ -101,6 +101,8 @@ export const services = [
   Mfa.Mfa,
   Recovery.Recovery,
   Moderation.Moderation,
+  AuditLog.AuditLog,
+  ModerationStats.ModerationStats,
   EmailConfirmation.EmailConfirmation,
   GeoIp.GeoIp,
   CurrentUser.CurrentUser,
@@ -215,7 +217,12 @@ export const handlers: Layer.Layer<
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
   isolated(InvitesHandlers.layer, [Invites.Invites, PresenceStore.PresenceStore, ...MIDDLEWARE]),
-  isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
+  isolated(ModerationHandlers.layer, [
+    Moderation.Moderation,
+    AuditLog.AuditLog,
+    ModerationStats.ModerationStats,
+    ...MIDDLEWARE
+  ]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),

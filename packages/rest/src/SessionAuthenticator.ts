@@ -10,7 +10,8 @@ import { Applications } from "@veche/applications"
 import { Sessions } from "@veche/auth"
 import { unstacked } from "@veche/errors"
 import { OAuthSecrets, OAuthTokens } from "@veche/oauth"
-import { Effect, Layer, Option } from "effect"
+import { Tallies } from "@veche/platform"
+import { DateTime, Effect, Layer, Option } from "effect"
 import { Authenticator, TokenInvalid } from "./Authenticator.ts"
 
 export const layer: Layer.Layer<
@@ -23,6 +24,7 @@ export const layer: Layer.Layer<
     const sessions = yield* Sessions.Sessions
     const applications = yield* Applications.Applications
     const oauth = yield* OAuthTokens.OAuthTokens
+    const tallies = yield* Tallies.Tallies
     return Authenticator.of({
       authenticate: (scheme, token) => {
         if (scheme === "Bot") {
@@ -40,9 +42,11 @@ export const layer: Layer.Layer<
           }))
         }
         // The sessions' token errors are the port's own (one set): they pass through as they are.
-        return sessions
-          .authenticate(token)
-          .pipe(Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId })))
+        return sessions.authenticate(token).pipe(
+          // A user's request makes them active today (the statistics; the store counts each once a day).
+          Effect.tap((grant) => Effect.flatMap(DateTime.now, (now) => tallies.active(grant.userId, now))),
+          Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId }))
+        )
       }
     })
   })

@@ -28,7 +28,14 @@ export const oauth2Authorize: Page = { path: "/oauth2/authorize", file: "oauth2-
 /** `{web_url}/oauth2/authorized`: where a bot-only authorisation without redirect_uri ends. */
 export const oauth2Authorized: Page = { path: "/oauth2/authorized", file: "oauth2-authorized.html" }
 
-export const all: ReadonlyArray<Page> = [verifyEmail, resetPassword, oauth2Authorize, oauth2Authorized]
+/**
+ * `/staff`: the staff panel (statistics, the catalogue queue, users, the audit log). It signs in
+ * with phone, password and 2FA and calls the public API only; non-staff are refused by the API's
+ * 403 and told so.
+ */
+export const staffPanel: Page = { path: "/staff", file: "staff.html" }
+
+export const all: ReadonlyArray<Page> = [verifyEmail, resetPassword, oauth2Authorize, oauth2Authorized, staffPanel]
 
 /** Scripts and the style sheet of the pages; the pages load them from here (no inline script). */
 export const ASSETS_PATH = "/web-assets"
@@ -41,5 +48,17 @@ export const assets: Readonly<Record<string, string>> = {
   "verify-email.js": "text/javascript; charset=utf-8",
   "reset-password.js": "text/javascript; charset=utf-8",
   "oauth2-authorize.js": "text/javascript; charset=utf-8",
-  "permissions.js": "text/javascript; charset=utf-8"
+  "permissions.js": "text/javascript; charset=utf-8",
+  "staff.js": "text/javascript; charset=utf-8",
+  "staff-views.js": "text/javascript; charset=utf-8",
+  "staff.css": "text/css; charset=utf-8"
+}
+
+/**
+ * Files served under `ASSETS_PATH` from npm packages, as published (no build step): the panel's
+ * chart library, uPlot (its ES module and its style sheet).
+ */
+export const vendor: Readonly<Record<string, { readonly file: string; readonly contentType: string }>> = {
+  "uplot.js": { file: "uplot/dist/uPlot.esm.js", contentType: "text/javascript; charset=utf-8" },
+  "uplot.css": { file: "uplot/dist/uPlot.min.css", contentType: "text/css; charset=utf-8" }
 }

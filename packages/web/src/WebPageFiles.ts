@@ -5,6 +5,7 @@
  */
 
 import { readFile } from "node:fs/promises"
+import { createRequire } from "node:module"
 import { Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import * as Page from "./Page.ts"
@@ -36,6 +37,12 @@ export class WebPageFiles extends Context.Service<
           HttpServerResponse.text(yield* asset(dir, name), { contentType, headers: SecurityHeaders.forAsset })
         )
       }
+      for (const [name, { file, contentType }] of Object.entries(Page.vendor)) {
+        assets.set(
+          name,
+          HttpServerResponse.text(yield* vendorFile(file), { contentType, headers: SecurityHeaders.forAsset })
+        )
+      }
       return WebPageFiles.of({ pages, assets })
     })
   )
@@ -62,6 +69,10 @@ const assetsDir = Effect.promise(async () => {
 
 /** A file of the package; missing means a broken install, so a defect. */
 const asset = (dir: URL, name: string) => Effect.promise(() => readFile(new URL(name, dir), "utf8"))
+
+/** A file of a dependency, found as Node resolves the package (a dependency of this one). */
+const vendorFile = (file: string) =>
+  Effect.promise(() => readFile(createRequire(import.meta.url).resolve(file), "utf8"))
 
 /** What may stand in an HTML attribute value in double quotes. */
 const attribute = (value: string) =>

@@ -50,6 +50,21 @@ export const discoveryRepoContract = (it: DiscoveryRepoIt) => {
     })
   )
 
+  it.effect("listedCount counts listed guilds only", () =>
+    Effect.gen(function* () {
+      const repo = yield* DiscoveryRepo
+      const before = yield* repo.listedCount
+      const a = yield* arrange("Counted A")
+      const b = yield* arrange("Counted B")
+      yield* repo.publish(publication(a.guildId, a.owner), 3)
+      yield* repo.publish(publication(b.guildId, b.owner), 3)
+      expect(yield* repo.listedCount).toBe(before + 2)
+      yield* repo.setState(b.guildId, "removed", "spam", T0)
+      yield* repo.unpublish(a.guildId, T0)
+      expect(yield* repo.listedCount).toBe(before)
+    })
+  )
+
   it.effect("a taken slug goes to the next candidate", () =>
     Effect.gen(function* () {
       const repo = yield* DiscoveryRepo
@@ -145,6 +160,56 @@ export const discoveryRepoContract = (it: DiscoveryRepoIt) => {
       yield* repo.eraseReportsBy(reporter)
       expect(yield* repo.reportsBy(reporter)).toEqual([])
       expect(yield* repo.openReports([first.guildId, second.guildId])).toEqual(new Map())
+    })
+  )
+
+  it.effect("the catalogue check: concurrent claims split the due listings; hiding and relisting are conditional", () =>
+    Effect.gen(function* () {
+      const repo = yield* DiscoveryRepo
+      const a = yield* arrange("Checked A")
+      const b = yield* arrange("Checked B")
+      const c = yield* arrange("Checked C")
+      yield* repo.publish(publication(a.guildId, a.owner), 3)
+      yield* repo.publish(publication(b.guildId, b.owner), 3)
+      yield* repo.publish(publication(c.guildId, c.owner), 3)
+      yield* repo.setState(c.guildId, "auto_hidden", "staff look", T0)
+      // every row checked at some earlier time is due again now: four claimants at once
+      const later = DateTime.add(T0, { days: 365 })
+      const claims = yield* Effect.all(
+        Array.from({ length: 4 }, () => repo.claimDue(later, later, 1000)),
+        { concurrency: "unbounded" }
+      )
+      const claimed = claims.flat().map((listing) => listing.guildId)
+      expect(new Set(claimed).size).toBe(claimed.length)
+      expect(claimed).toEqual(expect.arrayContaining([a.guildId, b.guildId]))
+      // hidden by staff: not the check's to look at
+      expect(claimed).not.toContain(c.guildId)
+      // checked just now: not due again before the cutoff passes
+      expect((yield* repo.claimDue(later, later, 1000)).map((listing) => listing.guildId)).not.toContain(a.guildId)
+
+      expect(yield* repo.hideForConditions(a.guildId, "Too few members.", later)).toBe(true)
+      expect(Option.getOrThrow(yield* repo.find(a.guildId))).toMatchObject({
+        state: "auto_hidden",
+        hiddenFor: "conditions",
+        reason: "Too few members."
+      })
+      // hidden by the check: still its to look at, and to list again
+      const again = DateTime.add(later, { days: 1 })
+      expect((yield* repo.claimDue(again, again, 1000)).map((listing) => listing.guildId)).toContain(a.guildId)
+      expect(yield* repo.relist(a.guildId, again)).toBe(true)
+      expect(Option.getOrThrow(yield* repo.find(a.guildId))).toMatchObject({
+        state: "listed",
+        hiddenFor: null,
+        reason: null
+      })
+      expect(yield* repo.relist(a.guildId, again)).toBe(false)
+      // staff's states stand: a staff-hidden or removed guild is neither hidden for conditions nor relisted
+      expect(yield* repo.hideForConditions(c.guildId, "Too few members.", again)).toBe(false)
+      expect(yield* repo.relist(c.guildId, again)).toBe(false)
+      expect(Option.getOrThrow(yield* repo.find(c.guildId))).toMatchObject({ state: "auto_hidden", hiddenFor: "staff" })
+      yield* repo.setState(b.guildId, "removed", "scam", again)
+      expect(yield* repo.hideForConditions(b.guildId, "Too few members.", again)).toBe(false)
+      expect(Option.getOrThrow(yield* repo.find(b.guildId)).state).toBe("removed")
     })
   )
 }

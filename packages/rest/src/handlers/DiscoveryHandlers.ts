@@ -153,6 +153,18 @@ export const layer: GroupLayer.Authorized<"discovery", Discovery.Discovery | Gui
             }
           }).pipe(Effect.mapError(refuse))
         )
+        .handle("discoveryWords", () =>
+          Effect.gen(function* () {
+            const user = yield* Principal.requireUser
+            return { words: yield* discovery.words(user.userId) }
+          }).pipe(Effect.mapError(refuse))
+        )
+        .handle("setDiscoveryWords", ({ payload }) =>
+          Effect.gen(function* () {
+            const user = yield* Principal.requireUser
+            return { words: yield* discovery.setWords(user.userId, payload.words) }
+          }).pipe(Effect.mapError(refuse))
+        )
         .handle("setDiscoveryState", ({ params, payload }) =>
           Effect.gen(function* () {
             const user = yield* Principal.requireUser

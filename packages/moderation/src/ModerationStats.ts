@@ -1,0 +1,164 @@
+/**
+ * The staff statistics (`GET /moderation/stats`), in the spec's shape, read from the rollups the
+ * domains keep on write (`Tallies` in @veche/platform: a few rows per Moscow day, per active guild
+ * of the last week, and one per active user) and from the ports other domains answer
+ * (StatsSources). Nothing here scans messages or users. Periods are Moscow days: "day" is today,
+ * "week" today and the 6 days before, "month" and the series today and the 29 before; the funnel
+ * counts the same 30 days. Reading also raises today's online peak with the current count, so the
+ * peak holds even between the sampler's ticks (`OnlinePeaks`).
+ */
+import { MoscowDay, type Snowflake, Tallies } from "@veche/platform"
+import { Context, DateTime, Effect, Layer } from "effect"
+import { NotStaff } from "./ModerationErrors.ts"
+import { Staff } from "./Staff.ts"
+import { type Money, MoneyStats, OnlineNow, PushUsers, StatsGuilds, type Voice, VoiceStats } from "./StatsSources.ts"
+
+export const SERIES_DAYS = 30
+export const TOP_GUILDS = 10
+
+export interface TopGuild {
+  readonly id: Snowflake.Snowflake
+  readonly name: string
+  readonly messages: number
+  readonly members: number
+}
+
+export interface Stats {
+  readonly at: DateTime.Utc
+  readonly users: {
+    readonly total: number
+    readonly new_day: number
+    readonly new_week: number
+    readonly new_month: number
+    readonly with_email: number
+    readonly deleted: number
+  }
+  readonly online: { readonly now: number; readonly peak_day: number }
+  readonly active: { readonly day: number; readonly week: number; readonly month: number }
+  readonly messages: { readonly day: number; readonly week: number; readonly dm_day: number }
+  readonly voice: Voice
+  readonly guilds: {
+    readonly total: number
+    readonly new_week: number
+    readonly active_week: number
+    readonly listed: number
+    readonly top: ReadonlyArray<TopGuild>
+  }
+  readonly money: Money
+  readonly funnel: { readonly started: number; readonly confirmed: number; readonly recover_started: number }
+  readonly push_users: number
+  readonly series: {
+    readonly days: ReadonlyArray<string>
+    readonly new_users: ReadonlyArray<number>
+    readonly messages: ReadonlyArray<number>
+    readonly active: ReadonlyArray<number>
+    readonly peak_online: ReadonlyArray<number>
+  }
+}
+
+export class ModerationStats extends Context.Service<
+  ModerationStats,
+  { readonly read: (staffId: Snowflake.Snowflake) => Effect.Effect<Stats, NotStaff> }
+>()("@veche/moderation/ModerationStats") {
+  static readonly layer: Layer.Layer<
+    ModerationStats,
+    never,
+    Staff | StatsGuilds | OnlineNow | VoiceStats | MoneyStats | PushUsers
+  > = Layer.effect(
+    ModerationStats,
+    Effect.gen(function* () {
+      const staff = yield* Staff
+      const guilds = yield* StatsGuilds
+      const online = yield* OnlineNow
+      const voice = yield* VoiceStats
+      const money = yield* MoneyStats
+      const push = yield* PushUsers
+      // Read when the layer is built: the host provides the store with its repositories.
+      const tallies = yield* Tallies.Tallies
+
+      const read = Effect.fn("ModerationStats.read")(function* (staffId: Snowflake.Snowflake) {
+        if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
+        const at = yield* DateTime.now
+        const today = MoscowDay.of(at)
+        const days = MoscowDay.ending(today, SERIES_DAYS)
+        const weekStart = MoscowDay.minus(today, 6)
+        const monthStart = days[0] ?? today
+        const onlineNow = yield* online.now
+        yield* tallies.peak(onlineNow, at)
+        const [rows, gauges, activeDay, activeWeek, activeMonth, guildWeek, listed, voiceNow, moneyNow, pushUsers] =
+          yield* Effect.all(
+            [
+              tallies.days(monthStart, today),
+              tallies.gauges,
+              tallies.activeSince(today),
+              tallies.activeSince(weekStart),
+              tallies.activeSince(monthStart),
+              tallies.guildsSince(weekStart, TOP_GUILDS),
+              guilds.listed,
+              voice.read(today),
+              money.read(today),
+              push.count
+            ],
+            { concurrency: "unbounded" }
+          )
+        const byDay = new Map<string, Map<Tallies.Counter, number>>()
+        for (const row of rows) {
+          const values = byDay.get(row.day) ?? new Map<Tallies.Counter, number>()
+          values.set(row.counter, row.value)
+          byDay.set(row.day, values)
+        }
+        const on = (day: string, counter: Tallies.Counter) => byDay.get(day)?.get(counter) ?? 0
+        const sum = (counter: Tallies.Counter, from: string) =>
+          days.reduce((total, day) => (day >= from ? total + on(day, counter) : total), 0)
+        const series = (counter: Tallies.Counter) => days.map((day) => on(day, counter))
+        const facts = yield* guilds.facts(guildWeek.top.map((guild) => guild.guildId))
+        const top = guildWeek.top.flatMap((guild): ReadonlyArray<TopGuild> => {
+          const found = facts.get(guild.guildId)
+          return found === undefined
+            ? []
+            : [{ id: guild.guildId, name: found.name, messages: guild.messages, members: found.members }]
+        })
+        return {
+          at,
+          users: {
+            total: gauges.users,
+            new_day: on(today, "new_users"),
+            new_week: sum("new_users", weekStart),
+            new_month: sum("new_users", monthStart),
+            with_email: gauges.with_email,
+            deleted: gauges.users_deleted
+          },
+          online: { now: onlineNow, peak_day: Math.max(onlineNow, on(today, "peak_online")) },
+          active: { day: activeDay, week: activeWeek, month: activeMonth },
+          messages: { day: on(today, "messages"), week: sum("messages", weekStart), dm_day: on(today, "dm_messages") },
+          voice: voiceNow,
+          guilds: {
+            total: gauges.guilds,
+            new_week: sum("new_guilds", weekStart),
+            active_week: guildWeek.active,
+            listed,
+            top
+          },
+          money: moneyNow,
+          funnel: {
+            started: sum("registrations_started", monthStart),
+            confirmed: sum("registrations_confirmed", monthStart),
+            recover_started: sum("recoveries_started", monthStart)
+          },
+          push_users: pushUsers,
+          series: {
+            days,
+            new_users: series("new_users"),
+            messages: series("messages"),
+            active: series("active"),
+            peak_online: days.map((day) =>
+              day === today ? Math.max(onlineNow, on(day, "peak_online")) : on(day, "peak_online")
+            )
+          }
+        } satisfies Stats
+      })
+
+      return ModerationStats.of({ read })
+    })
+  )
+}
