@@ -20,7 +20,16 @@ interface Person {
   token: string
 }
 
-export const statsScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
+/**
+ * `weekLater`: the last acts and the reading come a week after the first days, so those fall out of
+ * the week but stay in the month. A week of the host's clock runs every periodic job's ticks (the
+ * delivery worker polls PostgreSQL each second: many minutes there), so the PostgreSQL run reads on
+ * day B; the windows' edges are held on both stores by the Tallies contract suite.
+ */
+export const statsScenarios = (
+  repositories?: () => Layer.Layer<TestHost.Repositories>,
+  { weekLater = true }: { readonly weekLater?: boolean } = {}
+) => {
   const host = () =>
     TestHost.layer({ rateLimits: { enabled: false }, staff: { phones: [STAFF_PHONE] }, repositories: repositories?.() })
 
@@ -124,13 +133,15 @@ export const statsScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
             expect(recover.status).toBe(200)
             recoveries.push(yield* today)
 
-            // A week later (day C): days A and B are out of the week, in the month.
-            yield* testHost.adjustClock(Duration.days(7))
-            yield* relogin(carol)
-            yield* relogin(staff)
+            if (weekLater) {
+              // A week later (day C): days A and B are out of the week, in the month.
+              yield* testHost.adjustClock(Duration.days(7))
+              yield* relogin(carol)
+              yield* relogin(staff)
+              expect(yield* today).toBe("2026-01-09")
+            }
             const g3 = yield* guild(carol, "Gamma")
             yield* say(carol, g3, 4)
-            yield* say(carol, g1, 0)
 
             const body = yield* stats(staff)
             const day = yield* today
