@@ -137,15 +137,14 @@ export const statsScenarios = (
               // A week later (day C): days A and B are out of the week, in the month.
               yield* testHost.adjustClock(Duration.days(7))
               yield* relogin(carol)
-              yield* relogin(staff)
               expect(yield* today).toBe("2026-01-09")
             }
+            yield* relogin(staff)
             const g3 = yield* guild(carol, "Gamma")
             yield* say(carol, g3, 4)
 
             const body = yield* stats(staff)
             const day = yield* today
-            expect(day).toBe("2026-01-09")
             const weekStart = MoscowDay.minus(day, 6)
             const monthStart = MoscowDay.minus(day, 29)
             const since = (days: ReadonlyArray<string>, from: string) =>
