@@ -24,8 +24,8 @@ import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
 import * as RefreshChains from "./lib/RefreshChains.ts"
-import * as StatsSeed from "./lib/StatsSeed.ts"
 import * as Report from "./lib/Report.ts"
+import * as StatsSeed from "./lib/StatsSeed.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const REPS = Number(process.env.BENCH_REPS ?? 3)

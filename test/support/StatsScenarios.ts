@@ -217,16 +217,23 @@ export const statsScenarios = (
               }
             })
             // The seeded shape, so the comparison above cannot pass on empty data.
-            expect(body.series.messages.filter((n) => n > 0)).toHaveLength(3)
-            expect(body.series.messages.at(-1)).toBe(4)
             expect(body.series.messages[series.indexOf(dayA)]).toBe(6)
-            expect(body.series.messages[series.indexOf("2026-01-02")]).toBe(2)
-            expect(body.messages).toEqual({ day: 4, week: 4, dm_day: 0 })
-            expect(body.users).toMatchObject({ total: 4, new_day: 0, new_week: 0, new_month: 4, with_email: 1 })
-            expect(body.guilds).toMatchObject({ total: 3, new_week: 1, active_week: 1 })
             expect(body.active.month).toBe(4)
+            if (weekLater) {
+              expect(body.series.messages.filter((n) => n > 0)).toHaveLength(3)
+              expect(body.series.messages.at(-1)).toBe(4)
+              expect(body.series.messages[series.indexOf("2026-01-02")]).toBe(2)
+              expect(body.messages).toEqual({ day: 4, week: 4, dm_day: 0 })
+              expect(body.users).toMatchObject({ total: 4, new_day: 0, new_week: 0, new_month: 4, with_email: 1 })
+              expect(body.guilds).toMatchObject({ total: 3, new_week: 1, active_week: 1 })
+            } else {
+              expect(body.series.messages.at(-1)).toBe(6)
+              expect(body.messages).toEqual({ day: 6, week: 12, dm_day: 0 })
+              expect(body.users).toMatchObject({ total: 4, new_day: 1, new_week: 4, new_month: 4, with_email: 1 })
+              expect(body.guilds).toMatchObject({ total: 3, new_week: 3, active_week: 3 })
+            }
           }),
-        // a week of the host's clock runs every periodic job's ticks (slow on PostgreSQL)
+        // the host's clock crosses 21 hours (a week in memory): every periodic job ticks through it
         { timeout: 300_000 }
       )
     })
