@@ -2,11 +2,13 @@
  * The staff statistics over the domains that answer their ports: guild names and member counts from
  * the guilds' records, the listed count from the catalogue's, and the sources still to come
  * answering zeros (presence: OnlineNow; voice; billing: MoneyStats; push). When one of those
- * domains lands, its answer replaces the `layerNone` here. The online-peak sampler runs with it.
+ * domains lands, its answer replaces the `layerNone` here. The online-peak sampler (`OnlinePeaks.layer`)
+ * joins when presence answers OnlineNow: until then every sample would be 0, and a sampler ticking
+ * each minute slows every test that moves a host's clock by days.
  */
 import { DiscoveryRepo } from "@veche/discovery"
 import { GuildsRepo } from "@veche/guilds"
-import { ModerationStats, OnlinePeaks, type Staff, StatsSources } from "@veche/moderation"
+import { ModerationStats, type Staff, StatsSources } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
 import { Effect, Layer, Option } from "effect"
 
@@ -45,4 +47,4 @@ export const layer: Layer.Layer<
   ModerationStats.ModerationStats,
   never,
   GuildsRepo.GuildsRepo | DiscoveryRepo.DiscoveryRepo | Staff.Staff
-> = Layer.merge(ModerationStats.ModerationStats.layer, OnlinePeaks.layer).pipe(Layer.provide(sources))
+> = ModerationStats.ModerationStats.layer.pipe(Layer.provide(sources))
