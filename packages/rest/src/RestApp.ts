@@ -20,7 +20,7 @@ import {
 } from "@veche/auth"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
-import { Gateway } from "@veche/gateway"
+import { Gateway, PresenceStore } from "@veche/gateway"
 import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
@@ -123,7 +123,8 @@ export const services = [
   OAuthTokens.OAuthTokens,
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
-  PublicUsers.PublicUsers
+  PublicUsers.PublicUsers,
+  PresenceStore.PresenceStore
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -196,12 +197,18 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(ExportsHandlers.layer, [DataExports.DataExports, ...MIDDLEWARE]),
-  isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
+  isolated(GuildsHandlers.layer, [
+    ProfileImages.ProfileImages,
+    Guilds.Guilds,
+    Members.Members,
+    PresenceStore.PresenceStore,
+    ...MIDDLEWARE
+  ]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
-  isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
+  isolated(InvitesHandlers.layer, [Invites.Invites, PresenceStore.PresenceStore, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ModerationStats.ModerationStats, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
