@@ -7,7 +7,7 @@
  *   BENCH_SECONDS (10)  BENCH_REPS (3)  BENCH_CONNECTIONS (50)  BENCH_WARMUP_SECONDS (3)
  *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder; either way
  *   the run works in a fresh schema, dropped at the end.
- *   BENCH_ONLY: a comma-separated subset of the scenarios version, limiter, login, refresh, me
+ *   BENCH_ONLY: a comma-separated subset of the scenarios version, limiter, login, refresh, me, stats
  *   (profiling one path), and of bench/gateway.ts's fanout, sessions, send; BENCH_PROFILE_DIR: servers write V8 CPU profiles there when they stop;
  *   BENCH_LOG_DIR: servers' stdout (the access log) goes to <name>.log there.
  *
@@ -25,6 +25,7 @@ import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
 import * as RefreshChains from "./lib/RefreshChains.ts"
 import * as Report from "./lib/Report.ts"
+import * as StatsSeed from "./lib/StatsSeed.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const REPS = Number(process.env.BENCH_REPS ?? 3)
@@ -32,7 +33,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 3)
 const ROOT = path.resolve(import.meta.dirname, "..")
 const TIMING: Compare.Timing = { seconds: SECONDS, warmup: WARMUP, reps: REPS }
-const SCENARIOS = ["version", "limiter", "login", "refresh", "me"] as const
+const SCENARIOS = ["version", "limiter", "login", "refresh", "me", "stats"] as const
 /** The gateway's rows, run by bench/gateway.ts after this script (`pnpm bench` runs both). */
 const GATEWAY_SCENARIOS: ReadonlyArray<string> = ["fanout", "sessions", "send"]
 const ONLY = (process.env.BENCH_ONLY ?? SCENARIOS.join(",")).split(",").map((name) => name.trim())
@@ -244,6 +245,29 @@ const main = async () => {
           autocannon(meFloor, `${meFloor.base}${me}`, bearer)
         ),
         target: { minRatio: 1.0, maxP99Ms: 10 }
+      })
+    }
+
+    if (wanted("stats")) {
+      // A staff account, a schema seeded with 100k users and 1M messages (and their rollups), and a
+      // server that knows the account as staff.
+      const staff = await Accounts.register(auth.base, 90_000)
+      const seconds = await StatsSeed.seed(database.url, database.schema)
+      console.log(`stats: seeded ${StatsSeed.USERS} users, ${StatsSeed.MESSAGES} messages in ${seconds} s`)
+      const statsServer = await startVeche("veche-stats", database, {
+        ...UNREACHABLE_LIMITS,
+        SERVICE_STAFF_USER_IDS: staff.user_id
+      })
+      servers.push(statsServer)
+      rows.push({
+        row: await Compare.measure(
+          `GET /api/v10/moderation/stats (${StatsSeed.USERS / 1000}k users, ${StatsSeed.MESSAGES / 1_000_000}M messages)`,
+          TIMING,
+          autocannon(statsServer, `${statsServer.base}/api/v10/moderation/stats`, {
+            headers: { authorization: `Bearer ${staff.access_token}` }
+          })
+        ),
+        target: { note: "report req/s and p99" }
       })
     }
 

@@ -26,6 +26,7 @@ export const addressOf = (index: number): string =>
 export interface TokenPair {
   readonly access_token: string
   readonly refresh_token: string
+  readonly user_id: string
 }
 
 const call = async <A>(

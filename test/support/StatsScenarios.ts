@@ -20,7 +20,16 @@ interface Person {
   token: string
 }
 
-export const statsScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
+/**
+ * `weekLater`: the last acts and the reading come a week after the first days, so those fall out of
+ * the week but stay in the month. A week of the host's clock runs every periodic job's ticks (the
+ * delivery worker polls PostgreSQL each second: many minutes there), so the PostgreSQL run reads on
+ * day B; the windows' edges are held on both stores by the Tallies contract suite.
+ */
+export const statsScenarios = (
+  repositories?: () => Layer.Layer<TestHost.Repositories>,
+  { weekLater = true }: { readonly weekLater?: boolean } = {}
+) => {
   const host = () =>
     TestHost.layer({ rateLimits: { enabled: false }, staff: { phones: [STAFF_PHONE] }, repositories: repositories?.() })
 
@@ -124,17 +133,18 @@ export const statsScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
             expect(recover.status).toBe(200)
             recoveries.push(yield* today)
 
-            // A week later (day C): days A and B are out of the week, in the month.
-            yield* testHost.adjustClock(Duration.days(7))
-            yield* relogin(carol)
+            if (weekLater) {
+              // A week later (day C): days A and B are out of the week, in the month.
+              yield* testHost.adjustClock(Duration.days(7))
+              yield* relogin(carol)
+              expect(yield* today).toBe("2026-01-09")
+            }
             yield* relogin(staff)
             const g3 = yield* guild(carol, "Gamma")
             yield* say(carol, g3, 4)
-            yield* say(carol, g1, 0)
 
             const body = yield* stats(staff)
             const day = yield* today
-            expect(day).toBe("2026-01-09")
             const weekStart = MoscowDay.minus(day, 6)
             const monthStart = MoscowDay.minus(day, 29)
             const since = (days: ReadonlyArray<string>, from: string) =>
@@ -207,16 +217,23 @@ export const statsScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               }
             })
             // The seeded shape, so the comparison above cannot pass on empty data.
-            expect(body.series.messages.filter((n) => n > 0)).toHaveLength(3)
-            expect(body.series.messages.at(-1)).toBe(4)
             expect(body.series.messages[series.indexOf(dayA)]).toBe(6)
-            expect(body.series.messages[series.indexOf("2026-01-02")]).toBe(2)
-            expect(body.messages).toEqual({ day: 4, week: 4, dm_day: 0 })
-            expect(body.users).toMatchObject({ total: 4, new_day: 0, new_week: 0, new_month: 4, with_email: 1 })
-            expect(body.guilds).toMatchObject({ total: 3, new_week: 1, active_week: 1 })
             expect(body.active.month).toBe(4)
+            if (weekLater) {
+              expect(body.series.messages.filter((n) => n > 0)).toHaveLength(3)
+              expect(body.series.messages.at(-1)).toBe(4)
+              expect(body.series.messages[series.indexOf("2026-01-02")]).toBe(2)
+              expect(body.messages).toEqual({ day: 4, week: 4, dm_day: 0 })
+              expect(body.users).toMatchObject({ total: 4, new_day: 0, new_week: 0, new_month: 4, with_email: 1 })
+              expect(body.guilds).toMatchObject({ total: 3, new_week: 1, active_week: 1 })
+            } else {
+              expect(body.series.messages.at(-1)).toBe(6)
+              expect(body.messages).toEqual({ day: 6, week: 12, dm_day: 0 })
+              expect(body.users).toMatchObject({ total: 4, new_day: 1, new_week: 4, new_month: 4, with_email: 1 })
+              expect(body.guilds).toMatchObject({ total: 3, new_week: 3, active_week: 3 })
+            }
           }),
-        // a week of the host's clock runs every periodic job's ticks (slow on PostgreSQL)
+        // the host's clock crosses 21 hours (a week in memory): every periodic job ticks through it
         { timeout: 300_000 }
       )
     })

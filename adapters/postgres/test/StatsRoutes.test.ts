@@ -11,7 +11,8 @@ import * as PgTestSchema from "../src/PgTestSchema.ts"
 const url = process.env.DATABASE_URL
 
 describe.runIf(url !== undefined && url !== "")("Staff statistics (PostgreSQL)", () => {
-  statsScenarios(() =>
-    PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie)
+  statsScenarios(
+    () => PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie),
+    { weekLater: false }
   )
 })

@@ -1,10 +1,11 @@
 /**
  * The staff statistics over the domains that answer their ports: guild names and member counts from
- * the guilds' records, the listed count from the catalogue's, and the sources still to come
- * answering zeros (presence: OnlineNow; voice; billing: MoneyStats; push). When one of those
- * domains lands, its answer replaces the `layerNone` here. The online-peak sampler runs with it.
+ * the guilds' records, the listed count from the catalogue's, users online now from the gateway's
+ * presence (with the sampler keeping each day's peak), and the sources still to come answering zeros
+ * (voice; billing: MoneyStats; push). When one of those lands, its answer replaces the `layerNone` here.
  */
 import { DiscoveryRepo } from "@veche/discovery"
+import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo } from "@veche/guilds"
 import { ModerationStats, OnlinePeaks, type Staff, StatsSources } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
@@ -33,9 +34,14 @@ const statsGuilds = Layer.effect(
   })
 )
 
+const onlineNow = Layer.effect(
+  StatsSources.OnlineNow,
+  Effect.map(PresenceStore.PresenceStore, (presence) => StatsSources.OnlineNow.of({ now: presence.onlineCount }))
+)
+
 const sources = Layer.mergeAll(
   statsGuilds,
-  StatsSources.OnlineNow.layerNone,
+  onlineNow,
   StatsSources.VoiceStats.layerNone,
   StatsSources.MoneyStats.layerNone,
   StatsSources.PushUsers.layerNone
@@ -44,5 +50,5 @@ const sources = Layer.mergeAll(
 export const layer: Layer.Layer<
   ModerationStats.ModerationStats,
   never,
-  GuildsRepo.GuildsRepo | DiscoveryRepo.DiscoveryRepo | Staff.Staff
+  GuildsRepo.GuildsRepo | DiscoveryRepo.DiscoveryRepo | Staff.Staff | PresenceStore.PresenceStore
 > = Layer.merge(ModerationStats.ModerationStats.layer, OnlinePeaks.layer).pipe(Layer.provide(sources))
