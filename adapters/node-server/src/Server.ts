@@ -10,6 +10,7 @@ import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
 import { Gateway, GatewayConfig } from "@veche/gateway"
+import { GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig } from "@veche/media"
@@ -31,6 +32,7 @@ import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
 import * as GatewayBus from "./GatewayBus.ts"
+import * as GifProviders from "./GifProviders.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -107,7 +109,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       WebLinks.WebLinks.layerConfigWithDevDefault(() => own.url),
       VerificationCodes.VerificationCodes.layerConfig,
       SecretBox.SecretBox.layerConfig,
-      Snowflake.SnowflakeGenerator.layerConfig
+      Snowflake.SnowflakeGenerator.layerConfig,
+      // the GIF proxy's customer-id key, cache lifetimes and content filter (SERVICE_GIFS_*)
+      GifsConfig.GifsConfig.layerConfig
     )
     // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha); this server
     // installs the driver-backed adapters too.
@@ -130,7 +134,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       RateLimits.layer(config),
       // dispatches between the domains and the gateway (over Redis pub/sub with REDIS_URL, reaching
       // every node's sessions) and bots' identify limits (in Redis too); else in this process
-      GatewayBus.layer(config)
+      GatewayBus.layer(config),
+      // the GIF provider (SERVICE_GIFS_PROVIDER) and its cache (in Redis with REDIS_URL)
+      GifProviders.layer(config)
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)

@@ -1,5 +1,6 @@
 /** @veche/redis: the Redis-backed adapters shared by several nodes. */
 
 export * as RedisDispatchBus from "./RedisDispatchBus.ts"
+export * as RedisGifCache from "./RedisGifCache.ts"
 export * as RedisIdentifyLimits from "./RedisIdentifyLimits.ts"
 export * as RedisRateLimits from "./RedisRateLimits.ts"

@@ -13,6 +13,7 @@ import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DispatchSource, GatewayConfig, IdentifyLimits } from "@veche/gateway"
+import { DevGifProvider, GifCache, type GifProvider, GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -123,6 +124,10 @@ export interface Options {
   readonly repositories?: Layer.Layer<Repositories> | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
+  /** The GIF provider (default: the dev fixtures), e.g. KLIPY's adapter pointed at a local fake. */
+  readonly gifProvider?: Layer.Layer<GifProvider.GifProvider> | undefined
+  /** The GIF proxy's settings besides its customer-id key (`GIFS_CUSTOMER_KEY`): cache lifetimes, filter. */
+  readonly gifs?: Partial<Omit<GifsConfig.Settings, "customerKey">> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -194,6 +199,9 @@ const make = Effect.gen(function* () {
   return TestHost.of({ fetch, fetchPromise, client, adjustClock, run, app: appWithContext })
 })
 
+/** The GIF proxy's customer-id key: tests compute the customer id a provider must receive. */
+export const GIFS_CUSTOMER_KEY = Redacted.make("veche-test-host-gifs-customer-key-0123456789")
+
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
 
@@ -221,7 +229,8 @@ const configuration = (options: Options) =>
     WebLinks.WebLinks.layer(WEB_URL),
     VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET),
     SecretBox.SecretBox.layerEphemeral,
-    Snowflake.SnowflakeGenerator.layer(0)
+    Snowflake.SnowflakeGenerator.layer(0),
+    GifsConfig.GifsConfig.layer({ ...options.gifs, customerKey: GIFS_CUSTOMER_KEY })
   )
 
 /**
@@ -249,6 +258,9 @@ const providers = (options: Options) =>
     // the gateway's fan-out from the bus in this process, identify limits counted here
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
     IdentifyLimits.IdentifyLimits.layerMemory(),
+    // GIFs: the dev fixtures unless a test brings a provider; answers cached in this process
+    options.gifProvider ?? DevGifProvider.layer,
+    GifCache.GifCache.layerMemory(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices
   ).pipe(

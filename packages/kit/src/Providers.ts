@@ -2,10 +2,11 @@
  * The ports a host answers with adapters of its choice: what is sent and where (SMS, mail, their
  * queue's store), checks against the outside (captcha, carrier, country), where images live and how
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
- * and the dev outbox, and the crypto primitives (Node's or WebCrypto).
+ * and the dev outbox, the GIF provider and its cache, and the crypto primitives (Node's or WebCrypto).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
 import type { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import type { GifCache, GifProvider } from "@veche/gifs"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
   Captcha,
@@ -19,7 +20,7 @@ import type {
 } from "@veche/platform"
 import type { ZipWriter } from "@veche/privacy"
 import type { QuotaLimiter, RouteLimiter } from "@veche/ratelimit"
-import type { Digest, SecureRandom } from "effect/crypto"
+import type { Digest, Mac, SecureRandom } from "effect/crypto"
 
 export type Providers =
   | SmsSender.SmsSender
@@ -39,5 +40,8 @@ export type Providers =
   | DispatchSource.DispatchSource
   | IdentifyLimits.IdentifyLimits
   | DevOutbox.DevOutbox
+  | GifProvider.GifProvider
+  | GifCache.GifCache
   | SecureRandom.SecureRandom
   | Digest.Digest
+  | Mac.Mac

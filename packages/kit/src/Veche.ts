@@ -12,6 +12,7 @@ import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
 import type { DiscoveryDomain } from "@veche/discovery"
 import { Gateway, type Sessions } from "@veche/gateway"
+import type { GifsDomain } from "@veche/gifs"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
@@ -25,6 +26,7 @@ import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
+import * as GifsOnDomains from "./GifsOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
 import type { Providers } from "./Providers.ts"
@@ -49,6 +51,7 @@ export type Services =
   | ApplicationsDomain.Services
   | OAuthDomain.Services
   | DiscoveryDomain.Services
+  | GifsDomain.Services
   | MessagesDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
@@ -77,6 +80,8 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
   // the accounts domain whether an owner has 2FA
   Layer.provideMerge(DiscoveryOnDomains.layer),
+  // the GIF proxy: a viewer's locale from the users domain, their age from the accounts domain
+  Layer.provideMerge(GifsOnDomains.layer),
   // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
   // the accounts (AccountLookup: birth date and verification), beside the applications
   Layer.provideMerge(MessagesOnDomains.layer),

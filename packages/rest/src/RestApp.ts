@@ -21,6 +21,7 @@ import {
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway } from "@veche/gateway"
+import { Gifs } from "@veche/gifs"
 import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
@@ -55,6 +56,7 @@ import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
 import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
+import * as GifsHandlers from "./handlers/GifsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
@@ -121,6 +123,7 @@ export const services = [
   Authorizations.Authorizations,
   OAuthTokens.OAuthTokens,
   Discovery.Discovery,
+  Gifs.Gifs,
   GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers
 ] as const
@@ -166,6 +169,7 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "discoveryPublic">
   | HttpApiGroup.Service<"veche", "discovery">
+  | HttpApiGroup.Service<"veche", "gifs">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -207,6 +211,7 @@ export const handlers: Layer.Layer<
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
+  isolated(GifsHandlers.layer, [Gifs.Gifs, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
