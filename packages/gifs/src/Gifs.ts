@@ -95,7 +95,12 @@ export class Gifs extends Context.Service<
           return Effect.gen(function* () {
             const hit = Option.flatMap(yield* cache.get(key), (text) => decode(text))
             if (Option.isSome(hit)) return hit.value as S["Type"]
-            const answer = yield* ask
+            // The reason is for the operator; the client gets a bare 502.
+            const answer = yield* ask.pipe(
+              Effect.tapError((failure) =>
+                Effect.logWarning(`GIF provider ${provider.name} unavailable: ${failure.reason}`)
+              )
+            )
             const text = encode(answer)
             if (Option.isSome(text) && typeof text.value === "string") yield* cache.set(key, text.value, ttl)
             return answer
