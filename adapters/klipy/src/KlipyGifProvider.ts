@@ -107,14 +107,15 @@ export const make = (
           KlipyAnswers.ListAnswer
         ),
         (answer): GifSchemas.GifPage => {
-          const items = answer.data.data
+          // Ads and unusable items go before our page is cut from KLIPY's: a slot they took never
+          // pushes a GIF out of every page (with per_page = limit, the cut keeps all that is left).
+          const gifs = KlipyAnswers.gifsOf(answer.data.data)
           const end = at.offset + request.limit
           return {
-            // Ads are dropped after the slice: a page never reaches into the next one to fill up.
-            gifs: KlipyAnswers.gifsOf(items.slice(at.offset, end)),
+            gifs: gifs.slice(at.offset, end),
             page: request.page,
             limit: request.limit,
-            has_more: end < items.length || answer.data.has_next
+            has_more: end < gifs.length || answer.data.has_next
           }
         }
       )
