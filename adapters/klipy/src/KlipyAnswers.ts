@@ -10,7 +10,7 @@
  * http(s): a provider answer never puts a `javascript:` link in front of a client.
  */
 import type { GifSchemas } from "@veche/gifs"
-import { Schema } from "effect"
+import { Option, Schema } from "effect"
 
 const HttpUrl = Schema.String.pipe(
   Schema.check(
@@ -58,10 +58,15 @@ const OtherItem = Schema.Struct({
 
 const Item = Schema.Union([GifItem, OtherItem])
 
+/**
+ * A list answer. Its items are read one by one (`gifsOf`): one item we cannot read (a new kind, a
+ * URL that is not http(s)) is left out instead of failing the whole page; an envelope we cannot
+ * read fails the call.
+ */
 export const ListAnswer = Schema.Struct({
   result: Schema.Literal(true),
   data: Schema.Struct({
-    data: Schema.Array(Item),
+    data: Schema.Array(Schema.Unknown),
     current_page: Schema.optionalKey(Schema.Finite),
     per_page: Schema.optionalKey(Schema.Finite),
     has_next: Schema.Boolean
@@ -136,12 +141,15 @@ export const toGif = (item: GifItem): GifSchemas.Gif | undefined => {
   }
 }
 
-/** The GIFs of a list, ads and other kinds left out. */
-export const gifsOf = (items: ReadonlyArray<typeof Item.Type>): Array<GifSchemas.Gif> => {
+const decodeItem = Schema.decodeUnknownOption(Item)
+
+/** The GIFs of a list, in order: ads, other kinds and items we cannot read or show left out. */
+export const gifsOf = (items: ReadonlyArray<unknown>): Array<GifSchemas.Gif> => {
   const gifs: Array<GifSchemas.Gif> = []
-  for (const item of items) {
-    if (!isGif(item)) continue
-    const gif = toGif(item)
+  for (const raw of items) {
+    const item = decodeItem(raw)
+    if (Option.isNone(item) || !isGif(item.value)) continue
+    const gif = toGif(item.value)
     if (gif !== undefined) gifs.push(gif)
   }
   return gifs
