@@ -3,7 +3,8 @@
  *
  * - `SERVICE_GIFS_CUSTOMER_KEY` (secret, at least 32 characters): the key under which a user id
  *   becomes the customer id the provider sees (HMAC-SHA256). All nodes must share it; changing it
- *   changes every customer id. Required outside dev; a dev server makes one per process.
+ *   changes every customer id. Required outside dev with a real provider (`klipy`); otherwise a
+ *   key is made per process (nothing outside the server sees the ids then).
  * - `SERVICE_GIFS_CACHE_TTL` (default 2 minutes; 0 turns the cache off): how long a trending or
  *   search page is kept.
  * - `SERVICE_GIFS_CATEGORIES_CACHE_TTL` (default 30 minutes): how long the category tiles are kept.
@@ -46,6 +47,7 @@ export class GifsConfig extends Context.Service<GifsConfig, Settings>()("@veche/
         Config.map(Option.filter((key) => Redacted.value(key).length > 0))
       )
       const env = yield* Config.String("SERVICE_ENV").pipe(Config.withDefault("dev"))
+      const provider = yield* Config.String("SERVICE_GIFS_PROVIDER").pipe(Config.withDefault("dev"))
       let customerKey: Redacted.Redacted<string>
       if (Option.isSome(configured)) {
         if (Redacted.value(configured.value).length < MIN_KEY_LENGTH) {
@@ -56,12 +58,15 @@ export class GifsConfig extends Context.Service<GifsConfig, Settings>()("@veche/
           )
         }
         customerKey = configured.value
-      } else if (env !== "dev") {
+      } else if (env !== "dev" && provider.trim().toLowerCase() === "klipy") {
         return yield* Config.fail(
-          new ConfigProvider.SourceError({ message: "SERVICE_GIFS_CUSTOMER_KEY is required outside dev" })
+          new ConfigProvider.SourceError({
+            message: "SERVICE_GIFS_CUSTOMER_KEY is required outside dev when SERVICE_GIFS_PROVIDER is klipy"
+          })
         )
       } else {
-        // Dev: customer ids change at each restart, which only costs the provider's personalisation.
+        // Dev, or no real provider to tell: customer ids change at each restart, which only costs
+        // the provider's personalisation.
         const bytes = yield* (yield* SecureRandom.SecureRandom).randomBytes(32)
         customerKey = Redacted.make(Hex.encode(bytes))
       }
