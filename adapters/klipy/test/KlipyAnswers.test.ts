@@ -3,8 +3,12 @@
  * other kinds, unusable or unsafe items), and where our small pages lie in KLIPY's.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { FetchHttpClient } from "effect/http"
 import * as KlipyAnswers from "../src/KlipyAnswers.ts"
-import { klipyPage } from "../src/KlipyGifProvider.ts"
+import * as KlipyGifProvider from "../src/KlipyGifProvider.ts"
+
+const { klipyPage } = KlipyGifProvider
 
 const r = (url: string, width = 100, height = 50) => ({ url, width, height, size: 10 })
 
@@ -82,4 +86,33 @@ describe("KlipyAnswers", () => {
       }
     }
   })
+})
+
+describe("KlipyGifProvider.layerConfig", () => {
+  const build = (env: Record<string, string>) =>
+    Effect.exit(
+      Layer.build(KlipyGifProvider.layerConfig).pipe(
+        Effect.scoped,
+        Effect.provide(Layer.merge(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)), FetchHttpClient.layer))
+      )
+    )
+
+  it.effect("needs KLIPY_API_KEY, and an http(s) KLIPY_BASE_URL when one is given", () =>
+    Effect.gen(function* () {
+      expect(Exit.isFailure(yield* build({}))).toBe(true)
+      expect(Exit.isFailure(yield* build({ KLIPY_API_KEY: "  " }))).toBe(true)
+      expect(Exit.isFailure(yield* build({ KLIPY_API_KEY: "key", KLIPY_BASE_URL: "ftp://x" }))).toBe(true)
+      expect(Exit.isFailure(yield* build({ KLIPY_API_KEY: "key", SERVICE_GIFS_TIMEOUT: "soon" }))).toBe(true)
+      expect(Exit.isSuccess(yield* build({ KLIPY_API_KEY: "key" }))).toBe(true)
+      expect(
+        Exit.isSuccess(
+          yield* build({
+            KLIPY_API_KEY: "key",
+            KLIPY_BASE_URL: "http://127.0.0.1:9/api/v1/",
+            SERVICE_GIFS_TIMEOUT: "1 second"
+          })
+        )
+      ).toBe(true)
+    })
+  )
 })
