@@ -3,4 +3,5 @@
 export * as RedisDispatchBus from "./RedisDispatchBus.ts"
 export * as RedisGifCache from "./RedisGifCache.ts"
 export * as RedisIdentifyLimits from "./RedisIdentifyLimits.ts"
+export * as RedisPresenceStore from "./RedisPresenceStore.ts"
 export * as RedisRateLimits from "./RedisRateLimits.ts"

@@ -12,7 +12,7 @@ import { Authorization, RestApi } from "@veche/api"
 import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
-import { DispatchSource, GatewayConfig, IdentifyLimits } from "@veche/gateway"
+import { DispatchSource, GatewayConfig, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { DevGifProvider, GifCache, type GifProvider, GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
@@ -122,6 +122,10 @@ export interface Options {
    * All of them come from one layer so rows that refer to each other (accounts, users, guilds) meet.
    */
   readonly repositories?: Layer.Layer<Repositories> | undefined
+  /** Where presence is kept (default: in memory, as one node without Redis). */
+  readonly presence?: Layer.Layer<PresenceStore.PresenceStore> | undefined
+  /** How long a user stays online after their last session (default GatewayConfig's 5 s). */
+  readonly presenceGraceMs?: number | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
   /** The GIF provider (default: the dev fixtures), e.g. KLIPY's adapter pointed at a local fake. */
@@ -223,7 +227,10 @@ const configuration = (options: Options) =>
   Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(options.gatewayUrl ?? GATEWAY_URL)),
-    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL }),
+    GatewayConfig.GatewayConfig.layer({
+      resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL,
+      ...(options.presenceGraceMs === undefined ? {} : { presenceGraceMs: options.presenceGraceMs })
+    }),
     SessionsConfig.SessionsConfig.layer(),
     Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),
@@ -258,6 +265,7 @@ const providers = (options: Options) =>
     // the gateway's fan-out from the bus in this process, identify limits counted here
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
     IdentifyLimits.IdentifyLimits.layerMemory(),
+    options.presence ?? PresenceStore.PresenceStore.layerMemory,
     // GIFs: the dev fixtures unless a test brings a provider; answers cached in this process
     options.gifProvider ?? DevGifProvider.layer,
     GifCache.GifCache.layerMemory(),

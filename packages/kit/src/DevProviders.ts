@@ -5,7 +5,7 @@
  * route limits and quotas counted in this process, and the dev GIF fixtures with a memory cache. `Veche.layer` itself chooses none of them;
  * a host that wants other ones provides them instead (the reference server chooses by config).
  */
-import { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { DevGifProvider, GifCache, type GifProvider } from "@veche/gifs"
 import { Captcha, CarrierCheck, DeliveryStore, DevOutbox, EventBus, Mailer, SmsSender } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
@@ -20,6 +20,7 @@ export const layerDevProviders: Layer.Layer<
   | EventBus.EventBus
   | DispatchSource.DispatchSource
   | IdentifyLimits.IdentifyLimits
+  | PresenceStore.PresenceStore
   | DevOutbox.DevOutbox
   | QuotaLimiter.QuotaLimiter
   | RouteLimiter.RouteLimiter
@@ -31,9 +32,10 @@ export const layerDevProviders: Layer.Layer<
   DeliveryStore.DeliveryStore.layerMemory,
   Captcha.Captcha.layerDev,
   CarrierCheck.CarrierCheck.layerNone,
-  // the gateway's fan-out from the bus in this process, and identify limits counted here
+  // the gateway's fan-out from the bus in this process, identify limits counted and presence kept here
   DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
   IdentifyLimits.IdentifyLimits.layerMemory(),
+  PresenceStore.PresenceStore.layerMemory,
   // one counter store for both (the same layer, built once)
   QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
   RouteLimiter.RouteLimiter.layer.pipe(

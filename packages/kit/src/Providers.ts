@@ -2,10 +2,10 @@
  * The ports a host answers with adapters of its choice: what is sent and where (SMS, mail, their
  * queue's store), checks against the outside (captcha, carrier, country), where images live and how
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
- * and the dev outbox, the GIF provider and its cache, and the crypto primitives (Node's or WebCrypto).
+ * and presence, the dev outbox, the GIF provider and its cache, and the crypto primitives (Node's or WebCrypto).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
-import type { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import type { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import type { GifCache, GifProvider } from "@veche/gifs"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
@@ -39,6 +39,7 @@ export type Providers =
   | EventBus.EventBus
   | DispatchSource.DispatchSource
   | IdentifyLimits.IdentifyLimits
+  | PresenceStore.PresenceStore
   | DevOutbox.DevOutbox
   | GifProvider.GifProvider
   | GifCache.GifCache

@@ -11,7 +11,7 @@
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
 import type { DiscoveryDomain } from "@veche/discovery"
-import { Gateway, type Sessions } from "@veche/gateway"
+import { Gateway, type Presence, type Sessions } from "@veche/gateway"
 import type { GifsDomain } from "@veche/gifs"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
@@ -42,6 +42,7 @@ export { layerMemoryRepositories, type Repositories } from "./Repositories.ts"
 export type Services =
   | Gateway.Gateway
   | Sessions.Sessions
+  | Presence.Presence
   | Authenticator.Authenticator
   | AuthDomain.Services
   | UsersDomain.Services

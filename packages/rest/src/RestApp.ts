@@ -20,7 +20,7 @@ import {
 } from "@veche/auth"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
-import { Gateway } from "@veche/gateway"
+import { Gateway, PresenceStore } from "@veche/gateway"
 import { Gifs } from "@veche/gifs"
 import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
@@ -125,7 +125,8 @@ export const services = [
   Discovery.Discovery,
   Gifs.Gifs,
   GuildSnapshots.GuildSnapshots,
-  PublicUsers.PublicUsers
+  PublicUsers.PublicUsers,
+  PresenceStore.PresenceStore
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -199,12 +200,18 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(ExportsHandlers.layer, [DataExports.DataExports, ...MIDDLEWARE]),
-  isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
+  isolated(GuildsHandlers.layer, [
+    ProfileImages.ProfileImages,
+    Guilds.Guilds,
+    Members.Members,
+    PresenceStore.PresenceStore,
+    ...MIDDLEWARE
+  ]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
-  isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
+  isolated(InvitesHandlers.layer, [Invites.Invites, PresenceStore.PresenceStore, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
