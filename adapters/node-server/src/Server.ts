@@ -10,6 +10,7 @@ import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
 import { Gateway, GatewayConfig } from "@veche/gateway"
+import { GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
 import { MediaStorageConfig } from "@veche/media"
@@ -31,6 +32,7 @@ import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
 import * as GatewayBus from "./GatewayBus.ts"
+import * as GifProviders from "./GifProviders.ts"
 import * as Payments from "./Payments.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
@@ -108,7 +110,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       WebLinks.WebLinks.layerConfigWithDevDefault(() => own.url),
       VerificationCodes.VerificationCodes.layerConfig,
       SecretBox.SecretBox.layerConfig,
-      Snowflake.SnowflakeGenerator.layerConfig
+      Snowflake.SnowflakeGenerator.layerConfig,
+      // the GIF proxy's customer-id key, cache lifetimes and content filter (SERVICE_GIFS_*)
+      GifsConfig.GifsConfig.layerConfig
     )
     // Providers chosen by config (dev: console SMS and mail into the outbox, dev captcha); this server
     // installs the driver-backed adapters too.
@@ -133,7 +137,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       // every node's sessions) and bots' identify limits (in Redis too); else in this process
       GatewayBus.layer(config),
       // the payment provider (SERVICE_BILLING_PROVIDER: none or yookassa)
-      Payments.layer
+      Payments.layer,
+      // the GIF provider (SERVICE_GIFS_PROVIDER) and its cache (in Redis with REDIS_URL)
+      GifProviders.layer(config)
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)

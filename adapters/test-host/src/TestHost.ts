@@ -14,6 +14,7 @@ import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { PaymentProvider } from "@veche/billing"
 import { DispatchSource, GatewayConfig, IdentifyLimits, PresenceStore } from "@veche/gateway"
+import { DevGifProvider, GifCache, type GifProvider, GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -135,6 +136,10 @@ export interface Options {
   readonly payments?: Layer.Layer<PaymentProvider.PaymentProvider> | undefined
   /** The gateway's other settings (e.g. a small `maxBufferedBytes` to test slow clients). */
   readonly gateway?: Partial<GatewayConfig.Settings> | undefined
+  /** The GIF provider (default: the dev fixtures), e.g. KLIPY's adapter pointed at a local fake. */
+  readonly gifProvider?: Layer.Layer<GifProvider.GifProvider> | undefined
+  /** The GIF proxy's settings besides its customer-id key (`GIFS_CUSTOMER_KEY`): cache lifetimes, filter. */
+  readonly gifs?: Partial<Omit<GifsConfig.Settings, "customerKey">> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -206,6 +211,9 @@ const make = Effect.gen(function* () {
   return TestHost.of({ fetch, fetchPromise, client, adjustClock, run, app: appWithContext })
 })
 
+/** The GIF proxy's customer-id key: tests compute the customer id a provider must receive. */
+export const GIFS_CUSTOMER_KEY = Redacted.make("veche-test-host-gifs-customer-key-0123456789")
+
 /** A fixed code key: codes in tests are read from the outbox, never derived from it. */
 const TEST_CODE_SECRET = Redacted.make("veche-test-host-code-secret-0123456789")
 
@@ -237,7 +245,8 @@ const configuration = (options: Options) =>
     WebLinks.WebLinks.layer(WEB_URL),
     VerificationCodes.VerificationCodes.layer(TEST_CODE_SECRET),
     SecretBox.SecretBox.layerEphemeral,
-    Snowflake.SnowflakeGenerator.layer(0)
+    Snowflake.SnowflakeGenerator.layer(0),
+    GifsConfig.GifsConfig.layer({ ...options.gifs, customerKey: GIFS_CUSTOMER_KEY })
   )
 
 /**
@@ -266,6 +275,9 @@ const providers = (options: Options) =>
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
     IdentifyLimits.IdentifyLimits.layerMemory(),
     options.presence ?? PresenceStore.PresenceStore.layerMemory,
+    // GIFs: the dev fixtures unless a test brings a provider; answers cached in this process
+    options.gifProvider ?? DevGifProvider.layer,
+    GifCache.GifCache.layerMemory(),
     // file system, paths and ETags for the docs page, as a real server has them
     HttpServer.layerServices,
     options.payments ?? PaymentProvider.PaymentProvider.layerNone

@@ -8,6 +8,7 @@ import { NodeCrypto } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { GatewayConfig } from "@veche/gateway"
+import { GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -65,6 +66,8 @@ export const layer = (
     Layer.orDie(VerificationCodes.VerificationCodes.layerConfig),
     SecretBox.SecretBox.layerEphemeral,
     Snowflake.SnowflakeGenerator.layer(1),
+    // GIFs from the dev fixtures (Veche.layerDevProviders); a customer-id key made for this process
+    Layer.orDie(GifsConfig.GifsConfig.layerConfig),
     // No country data: every address is "unknown", so e-mail registration is offered.
     GeoIp.GeoIp.layerTest({}),
     // No image storage: avatar uploads answer 501.

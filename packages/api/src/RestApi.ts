@@ -14,6 +14,7 @@ import { DevApi } from "./DevApi.ts"
 import { DiscoveryApi, DiscoveryPublicApi } from "./DiscoveryApi.ts"
 import { ExportsApi } from "./ExportsApi.ts"
 import { FormBodyErrors } from "./FormBodyErrors.ts"
+import { GifsApi } from "./GifsApi.ts"
 import { GuildsApi } from "./GuildsApi.ts"
 import { InvitesApi } from "./InvitesApi.ts"
 import { MediaApi } from "./MediaApi.ts"
@@ -49,6 +50,7 @@ export class RestApi extends HttpApi.make("veche")
     DiscoveryApi,
     BillingPublicApi,
     BillingApi,
+    GifsApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

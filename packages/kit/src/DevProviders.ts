@@ -2,11 +2,13 @@
  * The providers a single-process development host can take as they are, none of them a driver:
  * SMS and letters to the console and the dev outbox through an in-memory delivery queue store, the
  * dev captcha (any non-empty token), no carrier checks (codes go by SMS), events in this process,
- * route limits and quotas counted in this process, and no payment provider. `Veche.layer` itself chooses none of them;
+ * route limits and quotas counted in this process, no payment provider, and the dev GIF fixtures with a
+ * memory cache. `Veche.layer` itself chooses none of them;
  * a host that wants other ones provides them instead (the reference server chooses by config).
  */
 import { PaymentProvider } from "@veche/billing"
 import { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
+import { DevGifProvider, GifCache, type GifProvider } from "@veche/gifs"
 import { Captcha, CarrierCheck, DeliveryStore, DevOutbox, EventBus, Mailer, SmsSender } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Layer } from "effect"
@@ -25,6 +27,8 @@ export const layerDevProviders: Layer.Layer<
   | QuotaLimiter.QuotaLimiter
   | RouteLimiter.RouteLimiter
   | PaymentProvider.PaymentProvider
+  | GifProvider.GifProvider
+  | GifCache.GifCache
 > = Layer.mergeAll(
   // no payment provider: checkout answers 501, Plus and boosts come from staff grants
   PaymentProvider.PaymentProvider.layerNone,
@@ -42,5 +46,8 @@ export const layerDevProviders: Layer.Layer<
   RouteLimiter.RouteLimiter.layer.pipe(
     Layer.provide(RouteBuckets.RouteBuckets.layer()),
     Layer.provide(RateLimitStore.layerMemory)
-  )
+  ),
+  // GIF fixtures (no internet needed), answers cached in this process
+  DevGifProvider.layer,
+  GifCache.GifCache.layerMemory()
 ).pipe(Layer.provideMerge(DevOutbox.DevOutbox.layerMemory))

@@ -2,12 +2,13 @@
  * The ports a host answers with adapters of its choice: what is sent and where (SMS, mail, their
  * queue's store), checks against the outside (captcha, carrier, country), where images live and how
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
- * and presence, the dev outbox, the crypto primitives (Node's or WebCrypto), and the payment provider
- * (`PaymentProvider.layerNone` when payments are off).
+ * and presence, the dev outbox, the GIF provider and its cache, the crypto primitives (Node's or
+ * WebCrypto), and the payment provider (`PaymentProvider.layerNone` when payments are off).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
 import type { PaymentProvider } from "@veche/billing"
 import type { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
+import type { GifCache, GifProvider } from "@veche/gifs"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
   Captcha,
@@ -21,7 +22,7 @@ import type {
 } from "@veche/platform"
 import type { ZipWriter } from "@veche/privacy"
 import type { QuotaLimiter, RouteLimiter } from "@veche/ratelimit"
-import type { Digest, SecureRandom } from "effect/crypto"
+import type { Digest, Mac, SecureRandom } from "effect/crypto"
 
 export type Providers =
   | SmsSender.SmsSender
@@ -42,6 +43,9 @@ export type Providers =
   | IdentifyLimits.IdentifyLimits
   | PresenceStore.PresenceStore
   | DevOutbox.DevOutbox
+  | GifProvider.GifProvider
+  | GifCache.GifCache
   | SecureRandom.SecureRandom
   | Digest.Digest
   | PaymentProvider.PaymentProvider
+  | Mac.Mac

@@ -13,6 +13,7 @@ import { AccountLookup, AuthDomain } from "@veche/auth"
 import type { BillingDomain } from "@veche/billing"
 import type { DiscoveryDomain } from "@veche/discovery"
 import { Gateway, type Presence, type Sessions } from "@veche/gateway"
+import type { GifsDomain } from "@veche/gifs"
 import { ChannelContents, GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
@@ -27,6 +28,7 @@ import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
 import * as BillingOnDomains from "./BillingOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
+import * as GifsOnDomains from "./GifsOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
 import * as ModerationStatsOnDomains from "./ModerationStatsOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
@@ -54,6 +56,7 @@ export type Services =
   | ApplicationsDomain.Services
   | OAuthDomain.Services
   | DiscoveryDomain.Services
+  | GifsDomain.Services
   | MessagesDomain.Services
   | BillingDomain.Services
   | ProfileImages.ProfileImages
@@ -86,6 +89,8 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // the public catalogue: it reads guilds and joins users through the guilds domain below, and asks
   // the accounts domain whether an owner has 2FA
   Layer.provideMerge(DiscoveryOnDomains.layer),
+  // the GIF proxy: a viewer's locale from the users domain, their age from the accounts domain
+  Layer.provideMerge(GifsOnDomains.layer),
   // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
   // the accounts (AccountLookup: birth date and verification), beside the applications
   Layer.provideMerge(MessagesOnDomains.layer),

@@ -20,14 +20,19 @@ export interface Bucket {
 export const DEFAULT_BUCKETS: Readonly<Record<string, Bucket>> = {
   default: { limit: 50, windowMs: 10_000 },
   version: { limit: 60, windowMs: 60_000 },
-  gateway: { limit: 30, windowMs: 60_000 }
+  gateway: { limit: 30, windowMs: 60_000 },
+  // Per user: each miss costs a call to the GIF provider, whose key has a rate limit of its own.
+  gifs: { limit: 20, windowMs: 10_000 }
 }
 
 /** Routes (`group.endpoint` of the HttpApi) to bucket names. */
 export const DEFAULT_ROUTES: Readonly<Record<string, string>> = {
   "service.version": "version",
   "service.gateway": "gateway",
-  "botGateway.gatewayBot": "gateway"
+  "botGateway.gatewayBot": "gateway",
+  "gifs.gifTrending": "gifs",
+  "gifs.gifSearch": "gifs",
+  "gifs.gifCategories": "gifs"
 }
 
 /** The mirrored platform's global limit: 50 requests per second per token (or per address). */

@@ -22,6 +22,7 @@ import { Billing } from "@veche/billing"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
 import { Gateway, PresenceStore } from "@veche/gateway"
+import { Gifs } from "@veche/gifs"
 import { Channels, GuildPremium, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
@@ -57,6 +58,7 @@ import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
 import * as DiscoveryHandlers from "./handlers/DiscoveryHandlers.ts"
 import * as ExportsHandlers from "./handlers/ExportsHandlers.ts"
+import * as GifsHandlers from "./handlers/GifsHandlers.ts"
 import * as GuildsHandlers from "./handlers/GuildsHandlers.ts"
 import * as InvitesHandlers from "./handlers/InvitesHandlers.ts"
 import * as MediaHandlers from "./handlers/MediaHandlers.ts"
@@ -125,6 +127,7 @@ export const services = [
   Authorizations.Authorizations,
   OAuthTokens.OAuthTokens,
   Discovery.Discovery,
+  Gifs.Gifs,
   GuildSnapshots.GuildSnapshots,
   PublicUsers.PublicUsers,
   PresenceStore.PresenceStore,
@@ -175,6 +178,7 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "discovery">
   | HttpApiGroup.Service<"veche", "billingPublic">
   | HttpApiGroup.Service<"veche", "billing">
+  | HttpApiGroup.Service<"veche", "gifs">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -230,6 +234,7 @@ export const handlers: Layer.Layer<
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
   isolated(BillingHandlers.layerPublic, [Billing.Billing, ...MIDDLEWARE]),
   isolated(BillingHandlers.layer, [Billing.Billing, ...MIDDLEWARE]),
+  isolated(GifsHandlers.layer, [Gifs.Gifs, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,
