@@ -77,14 +77,15 @@ const start = async (name: string, database: Database.Database, env: Record<stri
 const measure = async (server: Processes.Running & { base: string }, seconds: number, request: Load.Request) => {
   const before = server.cpuMs()
   const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
-  if (result.errors + result.non2xx > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
   return { rps: result.rps, cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds) }
 }
 
 const main = async () => {
   const database = await Database.open(path.join(dataDir, "pg"))
   try {
-    // B's server starts first in dev mode when a user is needed: registration reads its outbox.
+    // With AB_BEARER both run in dev mode; the account registers through A (its outbox has the code).
     const a = await start("A", database, envOf("AB_ENV_A"))
     const b = await start("B", database, envOf("AB_ENV_B"))
     try {
@@ -95,14 +96,21 @@ const main = async () => {
       }
       await measure(a, WARMUP, request)
       await measure(b, WARMUP, request)
-      const results = { A: [] as Array<number>, B: [] as Array<number>, rpsA: [] as Array<number>, rpsB: [] as Array<number> }
+      const results = {
+        A: [] as Array<number>,
+        B: [] as Array<number>,
+        rpsA: [] as Array<number>,
+        rpsB: [] as Array<number>
+      }
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
           const { rps, cpuUs } = await measure(server, SECONDS, request)
           ;(server === a ? results.A : results.B).push(cpuUs)
           ;(server === a ? results.rpsA : results.rpsB).push(rps)
-          process.stderr.write(`  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request\n`)
+          process.stderr.write(
+            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request\n`
+          )
         }
       }
       const wins = results.A.filter((cpu, i) => (results.B[i] ?? Number.NaN) < cpu).length

@@ -62,7 +62,8 @@ const runWrk = (
   const args = ["-t", String(threads), "-c", String(options.connections), "-d", `${options.seconds}s`, "--latency"]
   return new Promise((resolve, reject) =>
     execFile("wrk", [...args, ...headerArgs, url], (error, stdout) => {
-      if (error !== null) return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
+      if (error !== null)
+        return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
       const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]
       const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
       const non2xx = Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0)
@@ -82,7 +83,12 @@ export const run = async (
   url: string,
   options: { readonly connections: number; readonly seconds: number } & Request
 ): Promise<LoadResult> => {
-  if (GENERATOR === "wrk" && (options.method ?? "GET") === "GET" && options.json === undefined && options.perConnection === undefined) {
+  if (
+    GENERATOR === "wrk" &&
+    (options.method ?? "GET") === "GET" &&
+    options.json === undefined &&
+    options.perConnection === undefined
+  ) {
     return runWrk(url, options)
   }
   const json = options.json === undefined ? {} : { body: JSON.stringify(options.json) }
