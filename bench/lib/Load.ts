@@ -65,12 +65,18 @@ const runWrk = (
       if (error !== null)
         return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
       const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]
+      // `--latency` prints lines such as `     99%    5.67ms`
+      const percentile = (name: string) =>
+        stdout
+          .split("\n")
+          .map((line) => line.trim().split(/ +/))
+          .find((words) => words[0] === name)?.[1] ?? ""
       const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
       const non2xx = Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0)
       resolve({
         rps: Number(field(/Requests\/sec:\s+([\d.]+)/) ?? Number.NaN),
-        p50Ms: wrkMs(field(/^\s+50%\s+(\S+)/m) ?? ""),
-        p99Ms: wrkMs(field(/^\s+99%\s+(\S+)/m) ?? ""),
+        p50Ms: wrkMs(percentile("50%")),
+        p99Ms: wrkMs(percentile("99%")),
         errors: socketErrors === null ? 0 : socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0),
         non2xx,
         statuses: non2xx > 0 ? { "non-2xx/3xx": non2xx } : {}
