@@ -1,11 +1,12 @@
 /**
  * What the server's gateway shares between nodes: with REDIS_URL, dispatches over Redis pub/sub (a
  * session on any node receives what happens through any other; RedisDispatchBus) and identify
- * limits in Redis (one budget per bot across nodes); without it, both in this process.
+ * limits in Redis (one budget per bot across nodes), and presence (who is online, per guild counts;
+ * RedisPresenceStore); without it, all in this process.
  */
-import { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { EventBus } from "@veche/platform"
-import { RedisDispatchBus, RedisIdentifyLimits } from "@veche/redis"
+import { RedisDispatchBus, RedisIdentifyLimits, RedisPresenceStore } from "@veche/redis"
 import { Layer, Option } from "effect"
 import type { Redis } from "effect/persistence"
 import type { ServerConfig } from "./ServerConfig.ts"
@@ -13,14 +14,20 @@ import type { ServerConfig } from "./ServerConfig.ts"
 export const layer = (
   config: ServerConfig
 ): Layer.Layer<
-  EventBus.EventBus | DispatchSource.DispatchSource | IdentifyLimits.IdentifyLimits,
+  EventBus.EventBus | DispatchSource.DispatchSource | IdentifyLimits.IdentifyLimits | PresenceStore.PresenceStore,
   RedisDispatchBus.DispatchBusUnavailable | Redis.RedisError
 > =>
   Option.match(config.redisUrl, {
-    onSome: (url) => Layer.merge(RedisDispatchBus.layer({ url }), RedisIdentifyLimits.layer({ url })),
+    onSome: (url) =>
+      Layer.mergeAll(
+        RedisDispatchBus.layer({ url }),
+        RedisIdentifyLimits.layer({ url }),
+        RedisPresenceStore.layer({ url })
+      ),
     onNone: () =>
-      Layer.merge(
+      Layer.mergeAll(
         DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
-        IdentifyLimits.IdentifyLimits.layerMemory()
+        IdentifyLimits.IdentifyLimits.layerMemory(),
+        PresenceStore.PresenceStore.layerMemory
       )
   })

@@ -31,6 +31,7 @@ import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
 import * as GatewayBus from "./GatewayBus.ts"
+import * as Payments from "./Payments.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -130,7 +131,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       RateLimits.layer(config),
       // dispatches between the domains and the gateway (over Redis pub/sub with REDIS_URL, reaching
       // every node's sessions) and bots' identify limits (in Redis too); else in this process
-      GatewayBus.layer(config)
+      GatewayBus.layer(config),
+      // the payment provider (SERVICE_BILLING_PROVIDER: none or yookassa)
+      Payments.layer
     ).pipe(
       Layer.provide(FetchHttpClient.layer),
       // the dev outbox: what the dev adapters "send", for GET /dev/outbox (per node: a dev server is one node)

@@ -1,8 +1,10 @@
 /**
  * Two reference-server processes on one PostgreSQL and one Redis: a user's gateway session on node
  * B receives what the user and their guild do through node A (USER_SETTINGS_UPDATE to the user,
- * CHANNEL_CREATE to the guild), carried by Redis pub/sub; a bot's identify on B is counted in the
- * budget A reports. Runs when REDIS_URL and DATABASE_URL are set.
+ * CHANNEL_CREATE to the guild), carried by Redis pub/sub, and another member's session on node A
+ * receives the PRESENCE_UPDATE node B's presence makes of a settings change made through A (presence
+ * in Redis: the count A answers includes the user online on B); a bot's identify on B is counted in
+ * the budget A reports. Runs when REDIS_URL and DATABASE_URL are set.
  */
 import { spawn } from "node:child_process"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -24,7 +26,13 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== unde
     })
 
     it("delivers to a session on node B what happens through node A", async () => {
-      const env = { REDIS_URL: redisUrl ?? "", DATABASE_URL: databaseUrl ?? "", DATABASE_SCHEMA: schema }
+      const env = {
+        REDIS_URL: redisUrl ?? "",
+        DATABASE_URL: databaseUrl ?? "",
+        DATABASE_SCHEMA: schema,
+        // two registrations from one address in a row
+        SERVICE_RATE_LIMITS_ENABLED: "false"
+      }
       const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
       const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
       const call = apiCaller(a.base)
@@ -41,15 +49,56 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== unde
       })
       expect(registered.status).toBe(201)
       const token = (registered.body as { access_token: string }).access_token
-      const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as { id: string }
+      const userId = (registered.body as { user_id: string }).user_id
+      const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as {
+        id: string
+        system_channel_id: string
+      }
+
+      // a second member, watching from node A
+      const watcherPhone = `+7906${String(process.pid % 10_000_000).padStart(7, "0")}`
+      const watcherStart = await call("POST", "/auth/register/phone", { phone: watcherPhone, captcha_token: "dev" })
+      const watcherOutbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(watcherPhone)}`)
+      const watcher = (
+        await call("POST", "/auth/register/verify", {
+          verification_id: (watcherStart.body as { verification_id: string }).verification_id,
+          code: (watcherOutbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+          username: `gw_watch_${process.pid}`,
+          password: "correct horse battery",
+          date_of_birth: "1990-05-05",
+          consent: true
+        })
+      ).body as { access_token: string }
+      const invite = (await call("POST", `/channels/${guild.system_channel_id}/invites`, {}, token)).body as {
+        code: string
+      }
+      expect((await call("POST", `/invites/${invite.code}`, {}, watcher.access_token)).status).toBe(200)
+      const onA = await RawClient.connect(`${a.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+      onA.send({ op: 2, d: { token: watcher.access_token, properties: { os: "linux", browser: "t", device: "t" } } })
+      await onA.nextDispatch("GUILD_CREATE")
 
       const onB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
       onB.send({ op: 2, d: { token, properties: { os: "linux", browser: "t", device: "t" } } })
       await onB.nextDispatch("READY")
       expect((await onB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
+      const presenceOf = async (client: RawClient, id: string) => {
+        for (;;) {
+          const frame = await client.nextDispatch("PRESENCE_UPDATE")
+          if ((frame.d as { user: { id: string } }).user.id === id) return frame.d
+        }
+      }
+      // the user came online on B: the member on A hears it, and A counts both (presence in Redis)
+      expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "online" })
+      const counted = await call("GET", `/guilds/${guild.id}?with_counts=true`, undefined, token)
+      expect(counted.body).toMatchObject({ approximate_member_count: 2, approximate_presence_count: 2 })
 
       expect((await call("PATCH", "/users/@me/settings", { status: "idle" }, token)).status).toBe(200)
       expect((await onB.nextDispatch("USER_SETTINGS_UPDATE")).d).toMatchObject({ status: "idle" })
+      expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "idle" })
+      // invisible: offline to others
+      expect((await call("PATCH", "/users/@me/settings", { status: "invisible" }, token)).status).toBe(200)
+      expect(await presenceOf(onA, userId)).toMatchObject({ status: "offline", activities: [] })
+      await onA.close()
       expect((await call("POST", `/guilds/${guild.id}/channels`, { name: "via-a" }, token)).status).toBe(201)
       expect((await onB.nextDispatch("CHANNEL_CREATE")).d).toMatchObject({ guild_id: guild.id, name: "via-a" })
       await onB.close()

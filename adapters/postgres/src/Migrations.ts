@@ -28,6 +28,7 @@ import oauth0021 from "./migrations/0021_oauth.ts"
 import discovery0022 from "./migrations/0022_discovery.ts"
 import messages0023 from "./migrations/0023_messages.ts"
 import applicationFlags0024 from "./migrations/0024_application_flags.ts"
+import billing0025 from "./migrations/0025_billing.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -53,7 +54,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0021_oauth": oauth0021,
   "0022_discovery": discovery0022,
   "0023_messages": messages0023,
-  "0024_application_flags": applicationFlags0024
+  "0024_application_flags": applicationFlags0024,
+  "0025_billing": billing0025
 })
 
 /**

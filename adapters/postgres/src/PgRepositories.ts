@@ -5,6 +5,7 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import type { AuthDomain } from "@veche/auth"
+import type { BillingDomain } from "@veche/billing"
 import type { DiscoveryDomain } from "@veche/discovery"
 import type { GuildsDomain } from "@veche/guilds"
 import type { MessagesDomain } from "@veche/messages"
@@ -16,6 +17,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
+import * as PgBillingRepositories from "./PgBillingRepositories.ts"
 import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgMessagesRepo from "./PgMessagesRepo.ts"
@@ -34,7 +36,8 @@ export const layer: Layer.Layer<
   | ApplicationsDomain.Repositories
   | OAuthDomain.Repositories
   | DiscoveryDomain.Repositories
-  | MessagesDomain.Repositories,
+  | MessagesDomain.Repositories
+  | BillingDomain.Repositories,
   never,
   SqlClient.SqlClient
 > = Layer.mergeAll(
@@ -46,5 +49,6 @@ export const layer: Layer.Layer<
   PgApplicationsRepositories.layer,
   PgOAuthRepositories.layer,
   PgDiscoveryRepositories.layer,
-  PgMessagesRepo.layer
+  PgMessagesRepo.layer,
+  PgBillingRepositories.layer
 )

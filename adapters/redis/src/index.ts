@@ -2,4 +2,5 @@
 
 export * as RedisDispatchBus from "./RedisDispatchBus.ts"
 export * as RedisIdentifyLimits from "./RedisIdentifyLimits.ts"
+export * as RedisPresenceStore from "./RedisPresenceStore.ts"
 export * as RedisRateLimits from "./RedisRateLimits.ts"

@@ -12,7 +12,8 @@ import { Authorization, RestApi } from "@veche/api"
 import type { Applications } from "@veche/applications"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { type Sessions, SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
-import { DispatchSource, GatewayConfig, IdentifyLimits } from "@veche/gateway"
+import { PaymentProvider } from "@veche/billing"
+import { DispatchSource, GatewayConfig, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { Veche } from "@veche/kit"
 import { MediaStorage } from "@veche/media"
 import { Staff } from "@veche/moderation"
@@ -121,8 +122,17 @@ export interface Options {
    * All of them come from one layer so rows that refer to each other (accounts, users, guilds) meet.
    */
   readonly repositories?: Layer.Layer<Repositories> | undefined
+  /** Where presence is kept (default: in memory, as one node without Redis). */
+  readonly presence?: Layer.Layer<PresenceStore.PresenceStore> | undefined
+  /** How long a user stays online after their last session (default GatewayConfig's 5 s). */
+  readonly presenceGraceMs?: number | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
   readonly gatewayUrl?: string | undefined
+  /**
+   * The payment provider (e.g. YooKassa's adapter pointed at `@veche/yookassa`'s fake). Default:
+   * none connected (checkout answers 501).
+   */
+  readonly payments?: Layer.Layer<PaymentProvider.PaymentProvider> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -215,7 +225,10 @@ const configuration = (options: Options) =>
   Layer.mergeAll(
     ServiceInfo.ServiceInfo.layer({ version: "0.0.0-test", env: options.env ?? "dev" }),
     Layer.orDie(GatewayUrl.GatewayUrl.layer(options.gatewayUrl ?? GATEWAY_URL)),
-    GatewayConfig.GatewayConfig.layer({ resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL }),
+    GatewayConfig.GatewayConfig.layer({
+      resumeGatewayUrl: options.gatewayUrl ?? GATEWAY_URL,
+      ...(options.presenceGraceMs === undefined ? {} : { presenceGraceMs: options.presenceGraceMs })
+    }),
     SessionsConfig.SessionsConfig.layer(),
     Staff.StaffConfig.layer({ userIds: options.staff?.userIds ?? [], phones: options.staff?.phones ?? [] }),
     WebLinks.WebLinks.layer(WEB_URL),
@@ -249,8 +262,10 @@ const providers = (options: Options) =>
     // the gateway's fan-out from the bus in this process, identify limits counted here
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
     IdentifyLimits.IdentifyLimits.layerMemory(),
+    options.presence ?? PresenceStore.PresenceStore.layerMemory,
     // file system, paths and ETags for the docs page, as a real server has them
-    HttpServer.layerServices
+    HttpServer.layerServices,
+    options.payments ?? PaymentProvider.PaymentProvider.layerNone
   ).pipe(
     // the recorded outbox: every code, link and letter the dev adapters send
     Layer.provideMerge(DevOutbox.DevOutbox.layerMemory)

@@ -103,7 +103,8 @@ export type AllowedMentionsInput = typeof AllowedMentionsInput.Type
 /** A string of at most 25 characters or an integer, as the platform takes a nonce. */
 export const NonceInput = Schema.Union([Fields.lengthAtMost(25), Schema.Int])
 
-export const MessageContent = Fields.lengthAtMost(Message.MAX_CONTENT)
+// The longest any author may write (Plus); the domain holds each author to their own limit.
+export const MessageContent = Fields.lengthAtMost(Message.MAX_CONTENT_PLUS)
 
 /** POST /channels/{channel_id}/messages (JSON; attachments, stickers and components are not taken yet). */
 export const MessageCreateBody = Schema.Struct({

@@ -7,6 +7,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { ApplicationsApi } from "./ApplicationsApi.ts"
 import { AuthApi } from "./AuthApi.ts"
 import { AuthPublicApi } from "./AuthPublicApi.ts"
+import { BillingApi, BillingPublicApi } from "./BillingApi.ts"
 import { BotGatewayApi } from "./BotGatewayApi.ts"
 import { ChannelsApi } from "./ChannelsApi.ts"
 import { DevApi } from "./DevApi.ts"
@@ -46,6 +47,8 @@ export class RestApi extends HttpApi.make("veche")
     OAuthApi,
     DiscoveryPublicApi,
     DiscoveryApi,
+    BillingPublicApi,
+    BillingApi,
     DevApi
   )
   // Declared on the API so every route documents (and clients decode) 50035/50109 and 429.

@@ -17,6 +17,7 @@ import { GatewayIdentity } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
 import * as MessageContent from "./MessageContent.ts"
+import { Presence } from "./Presence.ts"
 import * as Session from "./Session.ts"
 import * as SessionMachine from "./SessionMachine.ts"
 import { Sessions } from "./Sessions.ts"
@@ -48,6 +49,7 @@ export const make = Effect.gen(function* () {
   const memberships = yield* Memberships.Memberships
   const snapshots = yield* GuildSnapshots.GuildSnapshots
   const random = yield* SecureRandom.SecureRandom
+  const presence = yield* Presence
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -132,6 +134,8 @@ export const make = Effect.gen(function* () {
           yield* sessions.open(opened)
           const mine = guildIds.filter((guildId) => !bot || Session.inShard(shard, guildId))
           for (const guildId of mine) yield* sessions.joinGuild(opened, guildId)
+          // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
+          yield* presence.connected(opened, data.presence)
           const ready = {
             v: version,
             user: user.value,
@@ -140,7 +144,7 @@ export const make = Effect.gen(function* () {
             resume_gateway_url: config.resumeGatewayUrl,
             session_type: "normal",
             private_channels: [],
-            presences: [],
+            presences: bot ? [] : yield* presence.ofFriends(identity.userId),
             relationships: [],
             guild_join_requests: [],
             geo_ordered_rtc_regions: [],
@@ -157,8 +161,13 @@ export const make = Effect.gen(function* () {
                 members,
                 largeThreshold: opened.largeThreshold
               })
-              if (Option.isSome(guild))
-                Session.emit(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(guild.value)))
+              if (Option.isNone(guild)) continue
+              // the members shown online, to sessions with the (for bots privileged) presence intent
+              const shown =
+                (intents & Intents.GUILD_PRESENCES) === 0
+                  ? guild.value
+                  : { ...guild.value, presences: yield* presence.inGuild(guildId) }
+              Session.emit(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
             }
           }
           Session.started(opened)
@@ -183,6 +192,7 @@ export const make = Effect.gen(function* () {
           resumed.detachedAt = undefined
           previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
           session = resumed
+          yield* presence.resumed(resumed)
           for (const text of missed) sink.send(text)
           Session.emit(resumed, Frames.dispatchParts("RESUMED", "{}"))
           return [SessionMachine.ready(state), []] as const
@@ -207,7 +217,7 @@ export const make = Effect.gen(function* () {
                   yield* apply(yield* resume(action.data))
                   break
                 case "PresenceUpdate":
-                  // Presence is not tracked yet (issue 19's presence work); the command is valid.
+                  if (session !== undefined) yield* presence.update(session, action.data)
                   break
               }
             }
@@ -244,6 +254,7 @@ export const make = Effect.gen(function* () {
             closedWith !== undefined
               ? CloseCodes.ENDS_SESSION.has(closedWith)
               : clientCode === 1000 || clientCode === 1001
+          yield* presence.detached(session)
           yield* sessions.detach(session, ends)
         }
       }).pipe(

@@ -4,7 +4,8 @@
  * node stops (`shutdown`).
  */
 import type { GuildSnapshots } from "@veche/guilds"
-import type { CurrentUser, Memberships, Profiles } from "@veche/users"
+import type { EventBus } from "@veche/platform"
+import type { CurrentUser, Memberships, Profiles, Relationships } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { SecureRandom } from "effect/crypto"
 import type * as Socket from "effect/socket/Socket"
@@ -13,6 +14,8 @@ import type { DispatchSource } from "./DispatchSource.ts"
 import type { GatewayConfig } from "./GatewayConfig.ts"
 import type { GatewayIdentity } from "./GatewayIdentity.ts"
 import { type Budget, IdentifyLimits } from "./IdentifyLimits.ts"
+import { Presence } from "./Presence.ts"
+import type { PresenceStore } from "./PresenceStore.ts"
 import { Sessions } from "./Sessions.ts"
 
 export type Params = Connection.Params
@@ -31,6 +34,7 @@ export class Gateway extends Context.Service<
     Gateway,
     never,
     | Sessions
+    | Presence
     | GatewayConfig
     | GatewayIdentity
     | IdentifyLimits
@@ -45,20 +49,25 @@ export class Gateway extends Context.Service<
       const connections = yield* Connection.make
       const limits = yield* IdentifyLimits
       const sessions = yield* Sessions
+      const presence = yield* Presence
       return Gateway.of({
         connect: connections.connect,
         budget: limits.budget,
         // sessions first (detached from their sockets, so they stay resumable), then every socket
-        shutdown: Effect.andThen(sessions.shutdown, connections.closeAll)
+        // and their users' presence left to lapse (after the grace, unless they reconnect elsewhere)
+        shutdown: Effect.andThen(sessions.shutdown, connections.closeAll).pipe(Effect.andThen(presence.shutdown))
       })
     })
   )
 
-  /** With this node's sessions (fan-out from `DispatchSource`). */
+  /** With this node's sessions (fan-out from `DispatchSource`) and presence (kept in `PresenceStore`). */
   static readonly layerWithSessions: Layer.Layer<
-    Gateway | Sessions,
+    Gateway | Sessions | Presence,
     never,
     | DispatchSource
+    | PresenceStore
+    | EventBus.EventBus
+    | Relationships.Relationships
     | GatewayConfig
     | GatewayIdentity
     | IdentifyLimits
@@ -67,5 +76,5 @@ export class Gateway extends Context.Service<
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
     | SecureRandom.SecureRandom
-  > = Gateway.layer.pipe(Layer.provideMerge(Sessions.layer))
+  > = Gateway.layer.pipe(Layer.provideMerge(Presence.layer), Layer.provideMerge(Sessions.layer))
 }

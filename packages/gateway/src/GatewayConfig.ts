@@ -13,12 +13,15 @@ export interface Settings {
   readonly resumeWindowMs: number
   /** Dispatches kept per session for a resume; older ones are dropped (a resume past them gets op 9). */
   readonly replayLimit: number
+  /** How long a user stays shown online after their last session ends (a reconnect within it does not flap). */
+  readonly presenceGraceMs: number
 }
 
 /** The platform's interval. */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 41_250
 export const DEFAULT_RESUME_WINDOW_MS = 3 * 60_000
 export const DEFAULT_REPLAY_LIMIT = 1000
+export const DEFAULT_PRESENCE_GRACE_MS = 5000
 
 export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@veche/gateway/GatewayConfig") {
   static readonly layer = (
@@ -30,13 +33,15 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         heartbeatIntervalMs: settings.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS,
         resumeGatewayUrl: settings.resumeGatewayUrl,
         resumeWindowMs: settings.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS,
-        replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT
+        replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT,
+        presenceGraceMs: settings.presenceGraceMs ?? DEFAULT_PRESENCE_GRACE_MS
       })
     )
 
   /**
    * From the environment: `SERVICE_GATEWAY_NODE_URL` (default: what `gatewayUrl` answers when
-   * READY is sent, right for a single node) and `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s).
+   * READY is sent, right for a single node), `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s)
+   * and `SERVICE_GATEWAY_PRESENCE_GRACE` (default 5 s).
    */
   static readonly layerConfig = (gatewayUrl: () => string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
     Layer.effect(
@@ -46,6 +51,9 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         const interval = yield* Config.Duration("SERVICE_GATEWAY_HEARTBEAT_INTERVAL").pipe(
           Config.withDefault(Duration.millis(DEFAULT_HEARTBEAT_INTERVAL_MS))
         )
+        const grace = yield* Config.Duration("SERVICE_GATEWAY_PRESENCE_GRACE").pipe(
+          Config.withDefault(Duration.millis(DEFAULT_PRESENCE_GRACE_MS))
+        )
         const own = Option.filter(nodeUrl, (url) => url.trim() !== "")
         return GatewayConfig.of({
           heartbeatIntervalMs: Math.max(1000, Duration.toMillis(interval)),
@@ -54,7 +62,8 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
             return Option.getOrElse(own, gatewayUrl)
           },
           resumeWindowMs: DEFAULT_RESUME_WINDOW_MS,
-          replayLimit: DEFAULT_REPLAY_LIMIT
+          replayLimit: DEFAULT_REPLAY_LIMIT,
+          presenceGraceMs: Duration.toMillis(grace)
         })
       })
     )

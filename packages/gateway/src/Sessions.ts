@@ -34,6 +34,11 @@ export class Sessions extends Context.Service<
     readonly shutdown: Effect.Effect<void>
     /** Sessions on this node (attached or waiting for a resume). */
     readonly size: Effect.Effect<number>
+    /**
+     * Also hands every dispatch this node receives to `observer`, before delivering it (presence
+     * reads settings and guild changes this way). It runs on the fan-out fiber: it must only enqueue.
+     */
+    readonly observe: (observer: (dispatch: Dispatch.Dispatch) => void) => Effect.Effect<void>
   }
 >()("@veche/gateway/Sessions") {
   static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig> = Layer.effect(
@@ -43,6 +48,7 @@ export class Sessions extends Context.Service<
       const config = yield* GatewayConfig
       const sessions = new Map<string, Session.Session>()
       const topics = new Map<Topic, Set<Session.Session>>()
+      const observers: Array<(dispatch: Dispatch.Dispatch) => void> = []
 
       const listen = (topic: Topic, session: Session.Session) => {
         const found = topics.get(topic)
@@ -77,6 +83,7 @@ export class Sessions extends Context.Service<
         })
 
       const deliver = Effect.fnUntraced(function* (dispatch: Dispatch.Dispatch) {
+        for (const observer of observers) observer(dispatch)
         const guildIds = dispatch.guildIds ?? []
         const toGuild = guildIds.length > 0
         const targets = new Set<Session.Session>()
@@ -101,6 +108,8 @@ export class Sessions extends Context.Service<
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
+          // a user's own presence is not told back to them through their guilds (as on the platform)
+          if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
           if (gated && !session.readsContent && !MessageContent.shownTo(dispatch.data, session.userId)) {
             withoutContent ??= Frames.dispatchParts(
               dispatch.type,
@@ -162,7 +171,8 @@ export class Sessions extends Context.Service<
         find: (sessionId) => Effect.sync(() => Option.fromUndefinedOr(sessions.get(sessionId))),
         deliver,
         shutdown,
-        size: Effect.sync(() => sessions.size)
+        size: Effect.sync(() => sessions.size),
+        observe: (observer) => Effect.sync(() => observers.push(observer))
       })
     })
   )

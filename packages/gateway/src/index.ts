@@ -1,4 +1,4 @@
-/** @veche/gateway: the WebSocket gateway's protocol, sessions, fan-out, resume and identify limits. */
+/** @veche/gateway: the WebSocket gateway's protocol, sessions, fan-out, resume, identify limits and presence. */
 export * as CloseCodes from "./CloseCodes.ts"
 export * as Connection from "./Connection.ts"
 export * as DispatchSource from "./DispatchSource.ts"
@@ -10,6 +10,9 @@ export * as IdentifyLimits from "./IdentifyLimits.ts"
 export * as Intents from "./Intents.ts"
 export * as MessageContent from "./MessageContent.ts"
 export * as Opcodes from "./Opcodes.ts"
+export * as Presence from "./Presence.ts"
+export * as PresenceDispatches from "./PresenceDispatches.ts"
+export * as PresenceStore from "./PresenceStore.ts"
 export * as Session from "./Session.ts"
 export * as SessionMachine from "./SessionMachine.ts"
 export * as Sessions from "./Sessions.ts"

@@ -10,6 +10,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { Ban, Channel, Guild, Invite, Member, Role } from "./Guild.ts"
 import { isBotMember } from "./GuildBots.ts"
 import type { GuildDispatch } from "./GuildDispatches.ts"
+import { GuildPremium } from "./GuildPremium.ts"
 import { GuildSnapshots } from "./GuildSnapshots.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
 import * as GuildViews from "./GuildViews.ts"
@@ -51,6 +52,7 @@ export class GuildEvents extends Context.Service<
       const repo = yield* GuildsRepo
       const users = yield* PublicUsers.PublicUsers
       const snapshots = yield* GuildSnapshots
+      const premium = yield* GuildPremium
 
       /** To the guild's members, whom the gateway resolves. */
       const toGuild = (guildId: Snowflake.Snowflake, dispatch: Dispatch.WithoutAudience<GuildDispatch>) =>
@@ -77,7 +79,9 @@ export class GuildEvents extends Context.Service<
             })
           ),
         guildUpdate: (guild, roles) =>
-          toGuild(guild.id, { type: "GUILD_UPDATE", data: GuildViews.guildUpdate(guild, roles) }),
+          Effect.flatMap(premium.of(guild.id), (tier) =>
+            toGuild(guild.id, { type: "GUILD_UPDATE", data: GuildViews.guildUpdate(guild, roles, tier) })
+          ),
         guildDelete: (guildId, memberIds) =>
           bus.publish({ type: "GUILD_DELETE", userIds: memberIds, data: GuildViews.guildDelete(guildId) }),
         memberAdd: memberEvent("GUILD_MEMBER_ADD"),

@@ -8,6 +8,7 @@ import { PublicUsers } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Role } from "./Guild.ts"
 import { isBotMember } from "./GuildBots.ts"
+import { GuildPremium } from "./GuildPremium.ts"
 import type * as GuildSchemas from "./GuildSchemas.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
 import * as GuildViews from "./GuildViews.ts"
@@ -39,6 +40,7 @@ export class GuildSnapshots extends Context.Service<
     Effect.gen(function* () {
       const repo = yield* GuildsRepo
       const users = yield* PublicUsers.PublicUsers
+      const premium = yield* GuildPremium
       /** Every member of a small guild with its user (a member whose user is gone is left out). */
       const everyMember = (guildId: Snowflake.Snowflake, roles: ReadonlyArray<Role>, limit: number) =>
         Effect.gen(function* () {
@@ -85,7 +87,8 @@ export class GuildSnapshots extends Context.Service<
               members: members.length === 0 ? self : members,
               memberCount,
               joinedAt: member.value.joinedAt,
-              largeThreshold
+              largeThreshold,
+              premium: yield* premium.of(guildId)
             })
           )
         })

@@ -8,6 +8,7 @@ import type { Snowflake } from "@veche/platform"
 import type { PublicUser } from "@veche/users"
 import { DateTime } from "effect"
 import type * as Guild from "./Guild.ts"
+import * as GuildPremium from "./GuildPremium.ts"
 import type * as GuildSchemas from "./GuildSchemas.ts"
 import * as Permissions from "./Permissions.ts"
 
@@ -55,7 +56,8 @@ export const role = (role: Guild.Role): GuildSchemas.Role => ({
 export const guild = (
   guild: Guild.Guild,
   roles: ReadonlyArray<Guild.Role>,
-  counts?: Counts | undefined
+  counts?: Counts | undefined,
+  premium: GuildPremium.Premium = GuildPremium.NONE
 ): GuildSchemas.Guild => ({
   id: guild.id,
   name: guild.name,
@@ -88,8 +90,8 @@ export const guild = (
   max_video_channel_users: MAX_VIDEO_CHANNEL_USERS,
   max_stage_video_channel_users: MAX_STAGE_VIDEO_CHANNEL_USERS,
   vanity_url_code: null,
-  premium_tier: 0,
-  premium_subscription_count: 0,
+  premium_tier: premium.tier,
+  premium_subscription_count: premium.count,
   premium_progress_bar_enabled: false,
   preferred_locale: guild.preferredLocale,
   nsfw_level: 0,
@@ -269,6 +271,8 @@ export interface GuildCreateInput {
   readonly joinedAt: DateTime.Utc
   /** The session's large_threshold (50–250); defaults to 50 as on the gateway. */
   readonly largeThreshold?: number | undefined
+  /** The boost tier and count (none when not given). */
+  readonly premium?: GuildPremium.Premium | undefined
 }
 
 /**
@@ -276,7 +280,7 @@ export interface GuildCreateInput {
  * The single builder both use.
  */
 export const guildCreate = (input: GuildCreateInput): GuildSchemas.GuildCreate => ({
-  ...guild(input.guild, input.roles),
+  ...guild(input.guild, input.roles, undefined, input.premium),
   joined_at: iso(input.joinedAt),
   large: input.memberCount > (input.largeThreshold ?? DEFAULT_LARGE_THRESHOLD),
   unavailable: false,
@@ -295,8 +299,11 @@ export const guildCreate = (input: GuildCreateInput): GuildSchemas.GuildCreate =
 // Dispatch payloads (the `d` of each event)
 
 /** GUILD_UPDATE. */
-export const guildUpdate = (record: Guild.Guild, roles: ReadonlyArray<Guild.Role>): GuildSchemas.GuildUpdateEvent =>
-  guild(record, roles)
+export const guildUpdate = (
+  record: Guild.Guild,
+  roles: ReadonlyArray<Guild.Role>,
+  premium: GuildPremium.Premium = GuildPremium.NONE
+): GuildSchemas.GuildUpdateEvent => guild(record, roles, undefined, premium)
 
 /** GUILD_DELETE: `unavailable` only for an outage; a user who left or was removed gets the bare id. */
 export const guildDelete = (guildId: Snowflake.Snowflake, unavailable = false): GuildSchemas.GuildDeleteEvent =>

@@ -2,10 +2,11 @@
  * The providers a single-process development host can take as they are, none of them a driver:
  * SMS and letters to the console and the dev outbox through an in-memory delivery queue store, the
  * dev captcha (any non-empty token), no carrier checks (codes go by SMS), events in this process,
- * and route limits and quotas counted in this process. `Veche.layer` itself chooses none of them;
+ * route limits and quotas counted in this process, and no payment provider. `Veche.layer` itself chooses none of them;
  * a host that wants other ones provides them instead (the reference server chooses by config).
  */
-import { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import { PaymentProvider } from "@veche/billing"
+import { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { Captcha, CarrierCheck, DeliveryStore, DevOutbox, EventBus, Mailer, SmsSender } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Layer } from "effect"
@@ -19,18 +20,23 @@ export const layerDevProviders: Layer.Layer<
   | EventBus.EventBus
   | DispatchSource.DispatchSource
   | IdentifyLimits.IdentifyLimits
+  | PresenceStore.PresenceStore
   | DevOutbox.DevOutbox
   | QuotaLimiter.QuotaLimiter
   | RouteLimiter.RouteLimiter
+  | PaymentProvider.PaymentProvider
 > = Layer.mergeAll(
+  // no payment provider: checkout answers 501, Plus and boosts come from staff grants
+  PaymentProvider.PaymentProvider.layerNone,
   SmsSender.SmsSender.layerConsole,
   Mailer.Mailer.layerConsole,
   DeliveryStore.DeliveryStore.layerMemory,
   Captcha.Captcha.layerDev,
   CarrierCheck.CarrierCheck.layerNone,
-  // the gateway's fan-out from the bus in this process, and identify limits counted here
+  // the gateway's fan-out from the bus in this process, identify limits counted and presence kept here
   DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
   IdentifyLimits.IdentifyLimits.layerMemory(),
+  PresenceStore.PresenceStore.layerMemory,
   // one counter store for both (the same layer, built once)
   QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
   RouteLimiter.RouteLimiter.layer.pipe(

@@ -1,8 +1,8 @@
 /**
  * The catalogue over the domains that answer its ports: guilds' records for what a card shows and
  * what publication checks, the invitation path's join for joining from the catalogue (the same
- * checks), the accounts domain for the owner's 2FA, moderation for who is staff, and no presence
- * yet (every online count is 0 until the gateway's presence answers OnlineCounts).
+ * checks), the accounts domain for the owner's 2FA, moderation for who is staff, and the gateway's
+ * presence for how many members are online (the catalogue sorts by it).
  */
 
 import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
@@ -15,6 +15,7 @@ import {
   OnlineCounts,
   OwnerTwoFactor
 } from "@veche/discovery"
+import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo, Invites } from "@veche/guilds"
 import { Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
@@ -140,6 +141,12 @@ const personalData = PersonalData.register(
   }))
 )
 
+/** Members shown online (present and not invisible), as the gateway's presence keeps them. */
+const onlineCounts = Layer.effect(
+  OnlineCounts.OnlineCounts,
+  Effect.map(PresenceStore.PresenceStore, (presence) => OnlineCounts.OnlineCounts.of({ counts: presence.guildCounts }))
+)
+
 /** The `SERVICE_DISCOVERY_*` settings are read from the host's ConfigProvider. */
 export const layer: Layer.Layer<
   DiscoveryDomain.Services,
@@ -150,13 +157,14 @@ export const layer: Layer.Layer<
   | Staff.Staff
   | AccountSnapshot.AccountSnapshots
   | PersonalData.PersonalData
+  | PresenceStore.PresenceStore
 > = Layer.provideMerge(personalData, DiscoveryDomain.layer).pipe(
   Layer.provide(
     Layer.mergeAll(
       catalogueGuilds,
       catalogueStaff,
       ownerTwoFactor,
-      OnlineCounts.OnlineCounts.layerNone,
+      onlineCounts,
       DiscoveryConfig.DiscoveryConfig.layerConfig
     )
   )

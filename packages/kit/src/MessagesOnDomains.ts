@@ -2,11 +2,13 @@
  * The messages domain over the domains that answer its ports: where a caller stands in a channel
  * comes from the guilds domain (Channels.access: the channel, the caller's permissions with
  * overwrites, the guild's verification level), what an author's account allows (birth date,
- * verified address or phone, account age) from the accounts domain's AccountLookup.
+ * verified address or phone, account age) from the accounts domain's AccountLookup, how long a
+ * message the author may write from billing (4000 with Plus).
  */
 import { AccountLookup } from "@veche/auth"
+import { Billing } from "@veche/billing"
 import { Channels } from "@veche/guilds"
-import { AuthorStanding, ChannelAccess, MessagesDomain, MessagesErrors } from "@veche/messages"
+import { AuthorLimits, AuthorStanding, ChannelAccess, MessagesDomain, MessagesErrors } from "@veche/messages"
 import type { EventBus, Snowflake } from "@veche/platform"
 import type { PersonalData, PublicUsers } from "@veche/users"
 import { Effect, Layer, Option } from "effect"
@@ -59,6 +61,14 @@ const authorStanding = Layer.effect(
   )
 )
 
+const authorLimits = Layer.effect(
+  AuthorLimits.AuthorLimits,
+  Effect.map(Effect.service(Billing.Billing), (billing) => ({
+    contentLength: (userId: Snowflake.Snowflake) =>
+      Effect.map(billing.userLimits(userId), (limits) => limits.messageLength)
+  }))
+)
+
 export const layer: Layer.Layer<
   MessagesDomain.Services,
   never,
@@ -69,4 +79,5 @@ export const layer: Layer.Layer<
   | PersonalData.PersonalData
   | EventBus.EventBus
   | Snowflake.SnowflakeGenerator
-> = MessagesDomain.layer.pipe(Layer.provide(Layer.merge(channelAccess, authorStanding)))
+  | Billing.Billing
+> = MessagesDomain.layer.pipe(Layer.provide(Layer.mergeAll(channelAccess, authorStanding, authorLimits)))

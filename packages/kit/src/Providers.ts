@@ -2,10 +2,12 @@
  * The ports a host answers with adapters of its choice: what is sent and where (SMS, mail, their
  * queue's store), checks against the outside (captcha, carrier, country), where images live and how
  * they are re-encoded, password hashing, app codes, archives, where counters live, the event bus
- * and the dev outbox, and the crypto primitives (Node's or WebCrypto).
+ * and presence, the dev outbox, the crypto primitives (Node's or WebCrypto), and the payment provider
+ * (`PaymentProvider.layerNone` when payments are off).
  */
 import type { PasswordHasher, TotpCodes } from "@veche/auth"
-import type { DispatchSource, IdentifyLimits } from "@veche/gateway"
+import type { PaymentProvider } from "@veche/billing"
+import type { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import type { ImageCodec, MediaStorage } from "@veche/media"
 import type {
   Captcha,
@@ -38,6 +40,8 @@ export type Providers =
   | EventBus.EventBus
   | DispatchSource.DispatchSource
   | IdentifyLimits.IdentifyLimits
+  | PresenceStore.PresenceStore
   | DevOutbox.DevOutbox
   | SecureRandom.SecureRandom
   | Digest.Digest
+  | PaymentProvider.PaymentProvider

@@ -4,6 +4,7 @@
  */
 import { ApplicationsDomain } from "@veche/applications"
 import { AuthDomain } from "@veche/auth"
+import { BillingDomain } from "@veche/billing"
 import { DiscoveryDomain } from "@veche/discovery"
 import { GuildsDomain } from "@veche/guilds"
 import { MessagesDomain } from "@veche/messages"
@@ -23,6 +24,7 @@ export type Repositories =
   | OAuthDomain.Repositories
   | DiscoveryDomain.Repositories
   | MessagesDomain.Repositories
+  | BillingDomain.Repositories
 
 /**
  * Every repository in memory, fresh per build. The domains' memory stores that read each other
@@ -39,7 +41,8 @@ export const layerMemoryRepositories: Layer.Layer<Repositories> = Layer.mergeAll
   ApplicationsDomain.layerMemoryRepositories,
   OAuthDomain.layerMemoryRepositories,
   DiscoveryDomain.layerMemoryRepositories,
-  MessagesDomain.layerMemoryRepositories
+  MessagesDomain.layerMemoryRepositories,
+  BillingDomain.layerMemoryRepositories
 ).pipe(
   Layer.provideMerge(ModerationDomain.layerMemoryRepositories),
   Layer.provideMerge(UsersDomain.layerMemoryRepositories)

@@ -10,8 +10,9 @@
  */
 import type { ApplicationsDomain } from "@veche/applications"
 import { AccountLookup, AuthDomain } from "@veche/auth"
+import type { BillingDomain } from "@veche/billing"
 import type { DiscoveryDomain } from "@veche/discovery"
-import { Gateway, type Sessions } from "@veche/gateway"
+import { Gateway, type Presence, type Sessions } from "@veche/gateway"
 import { GuildsDomain } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import type { MessagesDomain } from "@veche/messages"
@@ -23,6 +24,7 @@ import { type Authenticator, GatewayAuthenticator, SessionAuthenticator } from "
 import { PersonalData, UsersDomain } from "@veche/users"
 import { type Config, Layer } from "effect"
 import * as ApplicationsOnDomains from "./ApplicationsOnDomains.ts"
+import * as BillingOnDomains from "./BillingOnDomains.ts"
 import type { Configuration } from "./Configuration.ts"
 import * as DiscoveryOnDomains from "./DiscoveryOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
@@ -40,6 +42,7 @@ export { layerMemoryRepositories, type Repositories } from "./Repositories.ts"
 export type Services =
   | Gateway.Gateway
   | Sessions.Sessions
+  | Presence.Presence
   | Authenticator.Authenticator
   | AuthDomain.Services
   | UsersDomain.Services
@@ -50,6 +53,7 @@ export type Services =
   | OAuthDomain.Services
   | DiscoveryDomain.Services
   | MessagesDomain.Services
+  | BillingDomain.Services
   | ProfileImages.ProfileImages
   | DeliveryQueue.DeliveryQueue
 
@@ -80,12 +84,16 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // messages in guild text channels: above the guilds (it asks Channels where a caller stands) and
   // the accounts (AccountLookup: birth date and verification), beside the applications
   Layer.provideMerge(MessagesOnDomains.layer),
+  // Plus and boosts: it asks the guilds below who is a member and moderation who is staff; the
+  // payment provider is the host's
+  Layer.provideMerge(BillingOnDomains.layer),
   // accounts: sessions (the routes' tokens), the account flows (they read servers a user is in)
   Layer.provideMerge(AuthDomain.layer),
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
   // other ports answered by the accounts domain and media
   Layer.provideMerge(UsersOnAccounts.layer),
-  Layer.provideMerge(GuildsDomain.layer),
+  // the guild object's premium_tier from billing's boost slots (GuildPremium; tier 0 by default)
+  Layer.provideMerge(GuildsDomain.layer.pipe(Layer.provideMerge(BillingOnDomains.guildPremium))),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
   // AccountStandings); it reads who is staff and the lookups below
   Layer.provideMerge(ModerationDomain.layer),

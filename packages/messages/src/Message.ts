@@ -9,6 +9,8 @@ import { Embed, Nonce } from "./MessageSchemas.ts"
 
 /** The platform's limits. */
 export const MAX_CONTENT = 2000
+/** With Plus (AuthorLimits says whose messages may be this long). */
+export const MAX_CONTENT_PLUS = 4000
 export const MAX_EMBEDS = 10
 export const MAX_PINS = 50
 /** A page of history: 1–100, 50 when not asked. */

@@ -9,6 +9,7 @@ import * as Permissions from "@veche/guilds/Permissions"
 import { EventBus, Snowflake } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
+import { AuthorLimits } from "./AuthorLimits.ts"
 import { AuthorStanding } from "./AuthorStanding.ts"
 import { type Actor, ChannelAccess, type ChannelPlace } from "./ChannelAccess.ts"
 import * as Mentions from "./Mentions.ts"
@@ -19,6 +20,7 @@ import type * as MessageSchemas from "./MessageSchemas.ts"
 import type { NoSuchChannel } from "./MessagesErrors.ts"
 import {
   AgeRestricted,
+  ContentTooLong,
   EmptyMessage,
   MissingPermission,
   NoAccess,
@@ -76,7 +78,13 @@ export class Messages extends Context.Service<
       draft: Draft
     ) => Effect.Effect<
       MessageSchemas.Message,
-      Access | MissingPermission | EmptyMessage | SlowmodeActive | VerificationRequired | NoSuchReference
+      | Access
+      | MissingPermission
+      | EmptyMessage
+      | ContentTooLong
+      | SlowmodeActive
+      | VerificationRequired
+      | NoSuchReference
     >
     /** A page of history, newest first; without Read Message History, none. */
     readonly list: (
@@ -95,7 +103,7 @@ export class Messages extends Context.Service<
       channelId: Snowflake.Snowflake,
       messageId: Snowflake.Snowflake,
       change: Change
-    ) => Effect.Effect<MessageSchemas.Message, Access | NoSuchMessage | NotAuthor | EmptyMessage>
+    ) => Effect.Effect<MessageSchemas.Message, Access | NoSuchMessage | NotAuthor | EmptyMessage | ContentTooLong>
     readonly remove: (
       actor: Actor,
       channelId: Snowflake.Snowflake,
@@ -134,6 +142,12 @@ export class Messages extends Context.Service<
       const repo = yield* MessagesRepo
       const channels = yield* ChannelAccess
       const standing = yield* AuthorStanding
+      const limits = yield* AuthorLimits
+      /** The author's own limit (Plus writes longer messages). */
+      const fits = Effect.fnUntraced(function* (actor: Actor, content: string) {
+        const max = yield* limits.contentLength(actor.userId)
+        if (content.length > max) return yield* new ContentTooLong({ max })
+      })
       const users = yield* PublicUsers.PublicUsers
       const bus = yield* EventBus.EventBus
       const ids = yield* Snowflake.SnowflakeGenerator
@@ -246,6 +260,7 @@ export class Messages extends Context.Service<
         const place = yield* textChannel(actor, channelId)
         yield* require(place, "SendMessages")
         if (draft.content.trim() === "" && draft.embeds.length === 0) return yield* new EmptyMessage()
+        yield* fits(actor, draft.content)
         yield* verify(actor, place)
         let referenced: Message | null = null
         if (draft.reference !== undefined) {
@@ -331,6 +346,7 @@ export class Messages extends Context.Service<
         const content = change.content === undefined ? before.content : (change.content ?? "")
         const embeds = change.embeds === undefined ? before.embeds : (change.embeds ?? [])
         if (content.trim() === "" && embeds.length === 0) return yield* new EmptyMessage()
+        if (change.content !== undefined) yield* fits(actor, content)
         const referencedAuthor =
           before.referencedMessageId === null
             ? null

@@ -42,3 +42,6 @@ export class PinLimitReached extends Schema.TaggedError<PinLimitReached>()("PinL
 
 /** The reply names a message not in this channel (400 50035 on message_reference.message_id). */
 export class NoSuchReference extends Schema.TaggedError<NoSuchReference>()("NoSuchReference", {}) {}
+
+/** The content is longer than the author may write (2000, or 4000 with Plus): 400 50035 on `content`. */
+export class ContentTooLong extends Schema.TaggedError<ContentTooLong>()("ContentTooLong", { max: Schema.Number }) {}

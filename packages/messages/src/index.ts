@@ -1,8 +1,9 @@
 /**
  * @veche/messages: messages in guild text channels (send, history, edit, delete, typing, pins), the
  * v10 message object and the dispatches they publish. Ports other domains answer: ChannelAccess
- * (guilds), AuthorStanding (auth).
+ * (guilds), AuthorStanding (auth), AuthorLimits (billing's entitlements; free by default).
  */
+export * as AuthorLimits from "./AuthorLimits.ts"
 export * as AuthorStanding from "./AuthorStanding.ts"
 export * as ChannelAccess from "./ChannelAccess.ts"
 export * as Mentions from "./Mentions.ts"

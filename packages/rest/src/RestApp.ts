@@ -18,10 +18,11 @@ import {
   Registration,
   Sessions
 } from "@veche/auth"
+import { Billing } from "@veche/billing"
 import { Discovery } from "@veche/discovery"
 import { ErrorBody } from "@veche/errors"
-import { Gateway } from "@veche/gateway"
-import { Channels, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
+import { Gateway, PresenceStore } from "@veche/gateway"
+import { Channels, GuildPremium, GuildSnapshots, Guilds, Invites, Members, Roles } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { Messages } from "@veche/messages"
 import { Moderation } from "@veche/moderation"
@@ -50,6 +51,7 @@ import * as HttpEdge from "./HttpEdge.ts"
 import * as ApplicationsHandlers from "./handlers/ApplicationsHandlers.ts"
 import * as AuthHandlers from "./handlers/AuthHandlers.ts"
 import * as AuthPublicHandlers from "./handlers/AuthPublicHandlers.ts"
+import * as BillingHandlers from "./handlers/BillingHandlers.ts"
 import * as BotGatewayHandlers from "./handlers/BotGatewayHandlers.ts"
 import * as ChannelsHandlers from "./handlers/ChannelsHandlers.ts"
 import * as DevHandlers from "./handlers/DevHandlers.ts"
@@ -122,7 +124,10 @@ export const services = [
   OAuthTokens.OAuthTokens,
   Discovery.Discovery,
   GuildSnapshots.GuildSnapshots,
-  PublicUsers.PublicUsers
+  PublicUsers.PublicUsers,
+  PresenceStore.PresenceStore,
+  Billing.Billing,
+  GuildPremium.GuildPremium
 ] as const
 
 export type Services = Context.Service.Identifier<(typeof services)[number]>
@@ -166,6 +171,8 @@ export const handlers: Layer.Layer<
   | HttpApiGroup.Service<"veche", "oauthToken">
   | HttpApiGroup.Service<"veche", "discoveryPublic">
   | HttpApiGroup.Service<"veche", "discovery">
+  | HttpApiGroup.Service<"veche", "billingPublic">
+  | HttpApiGroup.Service<"veche", "billing">
   | HttpApiGroup.Service<"veche", "media">
   | HttpApiGroup.Service<"veche", "dev">,
   never,
@@ -195,18 +202,27 @@ export const handlers: Layer.Layer<
     ...MIDDLEWARE
   ]),
   isolated(ExportsHandlers.layer, [DataExports.DataExports, ...MIDDLEWARE]),
-  isolated(GuildsHandlers.layer, [ProfileImages.ProfileImages, Guilds.Guilds, Members.Members, ...MIDDLEWARE]),
+  isolated(GuildsHandlers.layer, [
+    ProfileImages.ProfileImages,
+    Guilds.Guilds,
+    Members.Members,
+    PresenceStore.PresenceStore,
+    GuildPremium.GuildPremium,
+    ...MIDDLEWARE
+  ]),
   isolated(MembersHandlers.layer, [Members.Members, ...MIDDLEWARE]),
   isolated(RolesHandlers.layer, [Roles.Roles, ...MIDDLEWARE]),
   isolated(ChannelsHandlers.layer, [Channels.Channels, Invites.Invites, ...MIDDLEWARE]),
   isolated(MessagesHandlers.layer, [Messages.Messages, ...MIDDLEWARE]),
-  isolated(InvitesHandlers.layer, [Invites.Invites, ...MIDDLEWARE]),
+  isolated(InvitesHandlers.layer, [Invites.Invites, PresenceStore.PresenceStore, ...MIDDLEWARE]),
   isolated(ModerationHandlers.layer, [Moderation.Moderation, ...MIDDLEWARE]),
   isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layerPublic, [Billing.Billing, ...MIDDLEWARE]),
+  isolated(BillingHandlers.layer, [Billing.Billing, ...MIDDLEWARE]),
   isolated(MediaHandlers.layer, [ProfileImages.ProfileImages, ...MIDDLEWARE]),
   isolated(DevHandlers.layer, [
     DevOutbox.DevOutbox,

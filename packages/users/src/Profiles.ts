@@ -3,7 +3,8 @@
  * them (a gateway, an admin tool): the same rules and the same dispatches whoever calls. Empty
  * texts mean "remove" (the display name then falls back to the username); only status and custom
  * status change in the settings; every change is announced on the EventBus (USER_UPDATE,
- * GUILD_MEMBER_UPDATE, USER_SETTINGS_UPDATE, PRESENCE_UPDATE; payloads in UserDispatches).
+ * GUILD_MEMBER_UPDATE, USER_SETTINGS_UPDATE; payloads in UserDispatches; the gateway's presence
+ * turns a settings change into PRESENCE_UPDATE when the user is online).
  */
 import { EventBus, type Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
@@ -59,7 +60,7 @@ export class Profiles extends Context.Service<
     /** Applies the edit and announces it (USER_UPDATE, GUILD_MEMBER_UPDATE); a refused image changes nothing. */
     readonly edit: (userId: Snowflake.Snowflake, edit: ProfileEdit) => Effect.Effect<void, ImageFailure>
     readonly settings: (userId: Snowflake.Snowflake) => Effect.Effect<Settings>
-    /** Applies the edit and announces it (USER_SETTINGS_UPDATE, PRESENCE_UPDATE). */
+    /** Applies the edit and announces it to the user's sessions (USER_SETTINGS_UPDATE; presence follows in the gateway). */
     readonly editSettings: (userId: Snowflake.Snowflake, edit: SettingsEdit) => Effect.Effect<Settings>
     /** Keeps the order as chosen (duplicates dropped); it is shown filtered to the servers the user is in. */
     readonly setGuildOrder: (userId: Snowflake.Snowflake, guildIds: ReadonlyArray<string>) => Effect.Effect<void>
@@ -130,22 +131,9 @@ export class Profiles extends Context.Service<
           customStatus: text === undefined ? undefined : text === null ? null : { text }
         })
         const view = settingsView(profile)
+        // The user's sessions hear of it; the gateway's presence (which knows whether the user is
+        // online at all) turns it into PRESENCE_UPDATE for friends and servers when what they see changes.
         yield* events.publish({ type: "USER_SETTINGS_UPDATE", userIds: [userId], data: view })
-        // Others see an invisible user as offline; a custom status shows as an activity of type 4.
-        const { friends, guilds } = yield* Audience.of(relationships, memberships, userId)
-        yield* events.publish({
-          type: "PRESENCE_UPDATE",
-          userIds: friends,
-          guildIds: guilds,
-          data: {
-            user: { id: userId },
-            status: profile.status === "invisible" ? "offline" : profile.status,
-            activities:
-              profile.customStatus === null
-                ? []
-                : [{ type: 4, name: "Custom Status", state: profile.customStatus.text }]
-          }
-        })
         return view
       })
 

@@ -2,7 +2,7 @@
  * The gateway dispatches a user's own changes publish (from Profiles),
  * as payload schemas by dispatch name, exactly the objects published: USER_UPDATE to the user and
  * their friends, GUILD_MEMBER_UPDATE carrying only the changed user to the servers they are in,
- * USER_SETTINGS_UPDATE to the user, PRESENCE_UPDATE to friends and servers. `UserDispatch` joins
+ * USER_SETTINGS_UPDATE to the user (PRESENCE_UPDATE is the gateway's presence's). `UserDispatch` joins
  * `Dispatch.Dispatch` through platform's registry (see @veche/platform Dispatch).
  */
 import { type Dispatch, Snowflake } from "@veche/platform"
@@ -31,26 +31,10 @@ export const UserSettingsUpdate = Schema.Struct({
 })
 export type UserSettingsUpdate = typeof UserSettingsUpdate.Type
 
-/** A custom status, shown to others as an activity of type 4. */
-export const CustomStatusActivity = Schema.Struct({
-  type: Schema.Literal(4),
-  name: Schema.Literal("Custom Status"),
-  state: Schema.String
-})
-
-/** Others see an invisible user as offline. */
-export const PresenceUpdate = Schema.Struct({
-  user: Schema.Struct({ id: Snowflake.Snowflake }),
-  status: Schema.Literals(["online", "idle", "dnd", "offline"]),
-  activities: Schema.Array(CustomStatusActivity)
-})
-export type PresenceUpdate = typeof PresenceUpdate.Type
-
 export const schemas = {
   USER_UPDATE: UserUpdate,
   GUILD_MEMBER_UPDATE: MemberUserUpdate,
-  USER_SETTINGS_UPDATE: UserSettingsUpdate,
-  PRESENCE_UPDATE: PresenceUpdate
+  USER_SETTINGS_UPDATE: UserSettingsUpdate
 } satisfies Dispatch.Schemas
 
 export type UserDispatch = Dispatch.FromSchemas<typeof schemas>

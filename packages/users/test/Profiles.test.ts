@@ -116,35 +116,21 @@ describe("Profiles.edit", () => {
 
 describe("Profiles.editSettings", () => {
   layer(World.layer)((it) => {
-    it.effect("answers the settings and announces them to the user, the presence to friends and servers", () =>
+    it.effect("answers the settings and announces them to the user alone (presence is the gateway's)", () =>
       Effect.gen(function* () {
         yield* setUp
         const settings = yield* (yield* Profiles).editSettings(ALICE, { status: "dnd", customStatus: { text: "busy" } })
         const view = { status: "dnd", custom_status: { text: "busy" }, theme: "dark", locale: "ru" }
         expect(settings).toEqual(view)
-        expect(yield* World.published).toEqual([
-          { type: "USER_SETTINGS_UPDATE", userIds: [ALICE], data: view },
-          {
-            type: "PRESENCE_UPDATE",
-            userIds: [BOB],
-            guildIds: [GUILD_A, GUILD_B],
-            data: {
-              user: { id: ALICE },
-              status: "dnd",
-              activities: [{ type: 4, name: "Custom Status", state: "busy" }]
-            }
-          }
-        ])
+        expect(yield* World.published).toEqual([{ type: "USER_SETTINGS_UPDATE", userIds: [ALICE], data: view }])
       })
     )
 
-    it.effect("others see an invisible user as offline; an empty custom status removes it", () =>
+    it.effect("an empty custom status removes it; the status survives as chosen", () =>
       Effect.gen(function* () {
         const profiles = yield* Profiles
         const settings = yield* profiles.editSettings(ALICE, { status: "invisible", customStatus: { text: " " } })
         expect(settings).toMatchObject({ status: "invisible", custom_status: null })
-        const presence = (yield* World.published).findLast((event) => event.type === "PRESENCE_UPDATE")
-        expect(presence?.data).toEqual({ user: { id: ALICE }, status: "offline", activities: [] })
         // Undefined leaves both as they are; null removes the custom status.
         yield* profiles.editSettings(ALICE, { customStatus: { text: "back" } })
         expect(yield* profiles.editSettings(ALICE, {})).toMatchObject({

@@ -1,20 +1,23 @@
 /** Handlers of the invites group: a guild's invites, looking one up, accepting and revoking one. */
 import { Principal, RestApi } from "@veche/api"
+import { PresenceStore } from "@veche/gateway"
 import { GuildViews, Invites } from "@veche/guilds"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import type * as GroupLayer from "./GroupLayer.ts"
 import { refuse } from "./GuildRefusals.ts"
 
-/** Online counts arrive with the gateway's presence; until then nobody shows as online. */
-const countsOf = (shown: Invites.Shown) => ({ members: shown.memberCount, presences: 0 })
-
-export const layer: GroupLayer.Authorized<"invites", Invites.Invites> = HttpApiBuilder.group(
-  RestApi.RestApi,
-  "invites",
-  (handlers) =>
+export const layer: GroupLayer.Authorized<"invites", Invites.Invites | PresenceStore.PresenceStore> =
+  HttpApiBuilder.group(RestApi.RestApi, "invites", (handlers) =>
     Effect.gen(function* () {
       const invites = yield* Invites.Invites
+      const presence = yield* PresenceStore.PresenceStore
+      // members, and those the gateway's presence shows online (not invisible)
+      const countsOf = (shown: Invites.Shown) =>
+        Effect.map(presence.guildCounts([shown.guild.id]), (online) => ({
+          members: shown.memberCount,
+          presences: online.get(shown.guild.id) ?? 0
+        }))
       return handlers
         .handle("listGuildInvites", ({ params }) =>
           Effect.gen(function* () {
@@ -31,7 +34,7 @@ export const layer: GroupLayer.Authorized<"invites", Invites.Invites> = HttpApiB
               shown.guild,
               shown.channel,
               shown.inviter,
-              query.with_counts === true ? countsOf(shown) : undefined
+              query.with_counts === true ? yield* countsOf(shown) : undefined
             )
           }).pipe(Effect.mapError(refuse))
         )
@@ -49,4 +52,4 @@ export const layer: GroupLayer.Authorized<"invites", Invites.Invites> = HttpApiB
           }).pipe(Effect.mapError(refuse))
         )
     })
-)
+  )

@@ -40,7 +40,10 @@ const table = {
   PinLimitReached: () => new MaxPinsReached(),
   /** A reply to a message not in the channel, as the platform answers it. */
   NoSuchReference: () =>
-    InvalidFormBody.field(["message_reference", "message_id"], "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
+    InvalidFormBody.field(["message_reference", "message_id"], "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"),
+  /** Longer than the author may write (2000, 4000 with Plus), in the words of the length check. */
+  ContentTooLong: (refusal: MessagesErrors.ContentTooLong) =>
+    InvalidFormBody.field(["content"], "BASE_TYPE_MAX_LENGTH", `Must be ${refusal.max} or fewer in length.`)
 } as const
 
 /** The API error a refusal becomes; other errors stay as they are. */

@@ -1,0 +1,71 @@
+/**
+ * Billing over the domains that answer its ports: guilds for membership (who may see a guild's
+ * premium and boost it), moderation for who is staff; the payment provider and the store are the
+ * host's. `SERVICE_BILLING_*` settings are read from the host's ConfigProvider.
+ */
+import {
+  BillingConfig,
+  BillingDomain,
+  BillingRepo,
+  BillingStaff,
+  BoostGuilds,
+  Limits,
+  type PaymentProvider
+} from "@veche/billing"
+import { GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
+import { Staff } from "@veche/moderation"
+import type { Snowflake } from "@veche/platform"
+import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
+
+const boostGuilds = Layer.effect(
+  BoostGuilds.BoostGuilds,
+  Effect.gen(function* () {
+    const repo = yield* GuildsRepo.GuildsRepo
+    const events = yield* GuildEvents.GuildEvents
+    return BoostGuilds.BoostGuilds.of({
+      isMember: (userId, guildId) => Effect.map(repo.member(guildId, userId), Option.isSome),
+      // GUILD_UPDATE with the new premium_tier and premium_subscription_count (read through GuildPremium)
+      premiumChanged: (guildId) =>
+        Effect.gen(function* () {
+          const guild = yield* repo.find(guildId)
+          if (Option.isNone(guild)) return
+          yield* events.guildUpdate(guild.value, yield* repo.roles(guildId))
+        })
+    })
+  })
+)
+
+/**
+ * What the guilds domain shows of boosts (premium_tier, premium_subscription_count), read from
+ * billing's store directly: the guilds domain sits below billing in the stack, and the count of
+ * slots whose term has not ended is right even before the expiry job has run.
+ */
+export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = Layer.effectContext(
+  Effect.map(Effect.service(BillingRepo.BillingRepo), (repo) =>
+    Context.make(GuildPremium.GuildPremium, {
+      of: (guildId: Snowflake.Snowflake) =>
+        Effect.gen(function* () {
+          const boosts = yield* repo.guildBoosts(guildId, yield* DateTime.now)
+          return { tier: Limits.tierOf(boosts.length), count: boosts.length }
+        })
+    })
+  )
+)
+
+const billingStaff = Layer.effect(
+  BillingStaff.BillingStaff,
+  Effect.map(Effect.service(Staff.Staff), (staff) => BillingStaff.BillingStaff.of({ isStaff: staff.isStaff }))
+)
+
+export const layer: Layer.Layer<
+  BillingDomain.Services,
+  Config.ConfigError,
+  | BillingDomain.Repositories
+  | PaymentProvider.PaymentProvider
+  | GuildsRepo.GuildsRepo
+  | GuildEvents.GuildEvents
+  | Staff.Staff
+  | Snowflake.SnowflakeGenerator
+> = BillingDomain.layer.pipe(
+  Layer.provide(Layer.mergeAll(boostGuilds, billingStaff, BillingConfig.BillingConfig.layerConfig))
+)
