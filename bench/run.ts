@@ -9,7 +9,8 @@
  *   the run works in a fresh schema, dropped at the end.
  *   BENCH_ONLY: a comma-separated subset of the scenarios version, limiter, login, refresh, me, stats
  *   (profiling one path), and of bench/gateway.ts's fanout, sessions, send; BENCH_PROFILE_DIR: servers write V8 CPU profiles there when they stop;
- *   BENCH_LOG_DIR: servers' stdout (the access log) goes to <name>.log there.
+ *   BENCH_LOG_DIR: servers' stdout (the access log) goes to <name>.log there. BENCH_LOAD=wrk: the GET
+ *   rows are driven by `wrk` (BENCH_WRK_THREADS, default 1) instead of autocannon.
  *
  * A run with any failed or non-2xx answer (warm-up included) stops the bench with what was answered.
  */
@@ -277,7 +278,9 @@ const main = async () => {
     const loadedAuth = await auth.rssMb()
 
     console.log(
-      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}\n`
+      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}; ` +
+        `load: ${Load.GENERATOR === "wrk" ? "wrk for the GET rows (version, limiter, @me), autocannon for login" : "autocannon"}` +
+        `, refresh by its own driver, the login floor without HTTP\n`
     )
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))

@@ -1,4 +1,10 @@
-/** Constant-connection load from this process (autocannon), one run at a time. */
+/**
+ * Constant-connection load, one run at a time: autocannon in this process, or with BENCH_LOAD=wrk
+ * the `wrk` binary (Debian's package) for the GET scenarios. autocannon is one JavaScript thread and
+ * tops out near 100k req/s here, about where the node:http floor answers, so that floor's req/s
+ * (not its CPU per request) is the load generator's as much as its own; wrk, written in C, is not.
+ */
+import { execFile } from "node:child_process"
 import autocannon from "autocannon"
 
 export interface LoadResult {
@@ -35,10 +41,62 @@ export interface Request {
   readonly perConnection?: (index: number) => Variant
 }
 
+/** Which load generator drives GET scenarios: `autocannon` (default) or `wrk` (BENCH_LOAD). */
+export const GENERATOR: "autocannon" | "wrk" = process.env.BENCH_LOAD === "wrk" ? "wrk" : "autocannon"
+
+/** wrk's `1.23ms` / `850.00us` / `1.02s` as milliseconds. */
+const wrkMs = (text: string): number => {
+  const match = /^([\d.]+)(us|ms|s)$/.exec(text.trim())
+  if (match === null) return Number.NaN
+  const value = Number(match[1])
+  return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value
+}
+
+/** One wrk run (GET, fixed headers): its threads, BENCH_WRK_THREADS, default 1 (the server gets the other core). */
+const runWrk = (
+  url: string,
+  options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
+): Promise<LoadResult> => {
+  const threads = Math.min(Number(process.env.BENCH_WRK_THREADS ?? 1), options.connections)
+  const headerArgs = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`])
+  const args = ["-t", String(threads), "-c", String(options.connections), "-d", `${options.seconds}s`, "--latency"]
+  return new Promise((resolve, reject) =>
+    execFile("wrk", [...args, ...headerArgs, url], (error, stdout) => {
+      if (error !== null)
+        return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
+      const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]
+      // `--latency` prints lines such as `     99%    5.67ms`
+      const percentile = (name: string) =>
+        stdout
+          .split("\n")
+          .map((line) => line.trim().split(/ +/))
+          .find((words) => words[0] === name)?.[1] ?? ""
+      const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
+      const non2xx = Number(field(/Non-2xx or 3xx responses: (\d+)/) ?? 0)
+      resolve({
+        rps: Number(field(/Requests\/sec:\s+([\d.]+)/) ?? Number.NaN),
+        p50Ms: wrkMs(percentile("50%")),
+        p99Ms: wrkMs(percentile("99%")),
+        errors: socketErrors === null ? 0 : socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0),
+        non2xx,
+        statuses: non2xx > 0 ? { "non-2xx/3xx": non2xx } : {}
+      })
+    })
+  )
+}
+
 export const run = async (
   url: string,
   options: { readonly connections: number; readonly seconds: number } & Request
 ): Promise<LoadResult> => {
+  if (
+    GENERATOR === "wrk" &&
+    (options.method ?? "GET") === "GET" &&
+    options.json === undefined &&
+    options.perConnection === undefined
+  ) {
+    return runWrk(url, options)
+  }
   const json = options.json === undefined ? {} : { body: JSON.stringify(options.json) }
   const headers = {
     ...(options.json === undefined ? {} : { "content-type": "application/json" }),

@@ -1,0 +1,135 @@
+/**
+ * `node bench/ab.ts`: one route on two reference servers that differ only in their environment,
+ * measured side by side, to judge a change to the request path on a busy machine. Both servers run
+ * at once; repetitions alternate A and B (A first, then B first), so the machine's drift hits both
+ * alike; each side's server CPU per request (user + system from /proc) is reported per repetition
+ * and as the median. Run `pnpm build:js` first (the servers run the built JavaScript).
+ *
+ *   AB_ENV_A, AB_ENV_B  JSON objects of environment variables for each side (default {})
+ *   AB_PATH             the route (default /api/v10/version)
+ *   AB_ACCESS_LOG       true|false (default true), AB_LIMITS: on|off|redis (default on, limits
+ *                       unreachable as in the bench)
+ *   BENCH_SECONDS (5) BENCH_REPS (6) BENCH_CONNECTIONS (50) BENCH_WARMUP_SECONDS (2), DATABASE_URL
+ *
+ * Routes that need a user (`/api/v10/users/@me`): AB_BEARER=1 registers an account through the
+ * first server (dev mode for both) and sends its access token.
+ */
+import { randomBytes } from "node:crypto"
+import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
+import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
+import * as Accounts from "./lib/Accounts.ts"
+import * as Database from "./lib/Database.ts"
+import * as Load from "./lib/Load.ts"
+import * as Processes from "./lib/Processes.ts"
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
+const REPS = Number(process.env.BENCH_REPS ?? 6)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
+const ROUTE = process.env.AB_PATH ?? "/api/v10/version"
+const BEARER = process.env.AB_BEARER === "1"
+const ROOT = path.resolve(import.meta.dirname, "..")
+const envOf = (name: string): Record<string, string> => JSON.parse(process.env[name] ?? "{}")
+
+const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
+const limits = (): Record<string, string> => {
+  const mode = process.env.AB_LIMITS ?? "on"
+  if (mode === "off") return { SERVICE_RATE_LIMITS_ENABLED: "false" }
+  return {
+    SERVICE_RATE_LIMITS: JSON.stringify({ version: UNREACHABLE, default: UNREACHABLE }),
+    SERVICE_GLOBAL_RATE_LIMIT: "1000000000",
+    ...(mode === "redis" ? { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } : {})
+  }
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "veche-ab-"))
+chmodSync(dataDir, 0o755)
+
+const start = async (name: string, database: Database.Database, env: Record<string, string>) => {
+  const port = await Processes.freePort()
+  const base = `http://127.0.0.1:${port}`
+  const running = await Processes.start(
+    name,
+    path.join(ROOT, NodeFlags.WORKSPACE_BIN),
+    {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SERVICE_ENV: BEARER ? "dev" : "prod",
+      SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
+      SERVICE_SECRET_KEYS: `ab:${randomBytes(32).toString("base64")}`,
+      SERVICE_WEB_URL: "http://localhost:3000",
+      SERVICE_ACCESS_LOG: process.env.AB_ACCESS_LOG ?? "true",
+      SERVICE_DATA_DIR: path.join(dataDir, name),
+      DATABASE_URL: database.url,
+      DATABASE_SCHEMA: database.schema,
+      REDIS_URL: "",
+      ...limits(),
+      ...env
+    },
+    `${base}/api/v10/version`,
+    NodeFlags.WORKSPACE_FLAGS
+  )
+  return { ...running, base }
+}
+
+const measure = async (server: Processes.Running & { base: string }, seconds: number, request: Load.Request) => {
+  const before = server.cpuMs()
+  const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
+  return { rps: result.rps, cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds) }
+}
+
+const main = async () => {
+  const database = await Database.open(path.join(dataDir, "pg"))
+  try {
+    // With AB_BEARER both run in dev mode; the account registers through A (its outbox has the code).
+    const a = await start("A", database, envOf("AB_ENV_A"))
+    const b = await start("B", database, envOf("AB_ENV_B"))
+    try {
+      let request: Load.Request = {}
+      if (BEARER) {
+        await Accounts.registerMany(a.base, 1)
+        request = { headers: { authorization: `Bearer ${(await Accounts.login(a.base)).access_token}` } }
+      }
+      await measure(a, WARMUP, request)
+      await measure(b, WARMUP, request)
+      const results = {
+        A: [] as Array<number>,
+        B: [] as Array<number>,
+        rpsA: [] as Array<number>,
+        rpsB: [] as Array<number>
+      }
+      for (let rep = 0; rep < REPS; rep++) {
+        const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
+        for (const server of order) {
+          const { rps, cpuUs } = await measure(server, SECONDS, request)
+          ;(server === a ? results.A : results.B).push(cpuUs)
+          ;(server === a ? results.rpsA : results.rpsB).push(rps)
+          process.stderr.write(
+            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request\n`
+          )
+        }
+      }
+      const wins = results.A.filter((cpu, i) => (results.B[i] ?? Number.NaN) < cpu).length
+      console.log(
+        `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s), ` +
+          `B ${Load.median(results.B).toFixed(1)} µs/request (${Load.median(results.rpsB).toFixed(0)} req/s); ` +
+          `B cheaper in ${wins} of ${REPS} repetitions`
+      )
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+    }
+  } finally {
+    await database.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error) => {
+  Processes.killAll()
+  console.error(error)
+  process.exit(1)
+})
