@@ -200,6 +200,22 @@ export const billingScenarios = (
             ["boosts", staff.user_id],
             ["plus", staff.user_id]
           ])
+          // and in the staff audit log, newest first
+          const logged = yield* answer(
+            yield* send("GET", `${API}/moderation/audit-log?target=${member.user_id}`, undefined, staff.access_token)
+          )
+          expect(logged.status).toBe(200)
+          const entries = (logged.body as { entries: ReadonlyArray<Record<string, unknown>> }).entries
+          expect(entries.map((entry) => [entry.action, entry.user_id, entry.target_type, entry.details])).toEqual([
+            ["billing.boosts", staff.user_id, "entitlement", { months: "1", count: "3" }],
+            ["billing.plus", staff.user_id, "entitlement", { months: "2", premium_until: until }]
+          ])
+          // the statistics' money keys read billing: this Plus and these slots are in force
+          const stats = yield* answer(yield* send("GET", `${API}/moderation/stats`, undefined, staff.access_token))
+          const money = (stats.body as { money: { plus_active: number; boosts: number; sms_balance: null } }).money
+          expect(money.plus_active).toBeGreaterThanOrEqual(1)
+          expect(money.boosts).toBeGreaterThanOrEqual(3)
+          expect(money.sms_balance).toBeNull()
         })
       )
 

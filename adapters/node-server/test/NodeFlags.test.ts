@@ -12,7 +12,7 @@ describe("NodeFlags", () => {
   it("pnpm start builds the JavaScript and runs the built bin with exactly WORKSPACE_FLAGS", () => {
     const manifest = readJson<{ scripts: Record<string, string> }>("package.json")
     expect(manifest.scripts.start).toBe(`pnpm run build:js && exec node ${WORKSPACE_FLAGS.join(" ")} ${WORKSPACE_BIN}`)
-    expect(manifest.scripts.bench).toBe("pnpm run build:js && node bench/run.ts")
+    expect(manifest.scripts.bench).toBe("pnpm run build:js && node bench/run.ts && node bench/gateway.ts")
   })
 
   it("the bin's shebang runs Node with exactly NODE_FLAGS", () => {

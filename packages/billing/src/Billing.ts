@@ -333,7 +333,7 @@ export class Billing extends Context.Service<
             { id: yield* ids.next, staffId, userId, kind: "plus", months, count: 0, createdAt: now },
             now
           )
-          yield* Effect.logInfo(`billing: staff ${staffId} granted ${months} months of Plus to ${userId}`)
+          yield* staff.recordGrant({ staffId, userId, kind: "plus", months, count: 0, until })
           return until
         }),
         grantBoosts: Effect.fn("Billing.grantBoosts")(function* (staffId, userId, count, months) {
@@ -346,7 +346,7 @@ export class Billing extends Context.Service<
             slotIds,
             now
           )
-          yield* Effect.logInfo(`billing: staff ${staffId} granted ${count} boosts of ${months} months to ${userId}`)
+          yield* staff.recordGrant({ staffId, userId, kind: "boosts", months, count, until: null })
           return granted
         }),
         grantsTo: (userId) => repo.grantsTo(userId),

@@ -26,8 +26,14 @@ import { Sessions } from "./Sessions.ts"
 /** A session's lease: renewed every third of it, so one missed renewal does not end it. */
 export const LEASE_MS = 60_000
 const RENEW_EVERY_MS = LEASE_MS / 3
-/** How often the sweep looks for users whose last session is gone. */
+/** How often the sweep looks for users whose last session here is gone, while one may be due. */
 const SWEEP_EVERY_MS = 1000
+/**
+ * How often it looks otherwise: for users of a node that stopped without ending its sessions, whose
+ * leases lapse on their own. Coarse on purpose: an idle node (or a test moving its clock by days)
+ * wakes once a lease, not once a second.
+ */
+const IDLE_SWEEP_EVERY_MS = LEASE_MS
 
 /** A dispatch this node received that changes a user's presence. */
 type Change =
@@ -153,12 +159,20 @@ export class Presence extends Context.Service<
         )
       })
 
+      const sweepEveryMs = Math.min(SWEEP_EVERY_MS, Math.max(100, config.presenceGraceMs))
+      // Until when a session that ended here may leave its user to be swept (grace and one round),
+      // and the signal that wakes the idle sweep for it.
+      let busyUntil = 0
+      const wake = yield* Queue.sliding<void>(1)
+
       const ended = (session: Session.Session) =>
         Effect.gen(function* () {
           if (attached.get(session.id) !== session) return
           attached.delete(session.id)
           const now = yield* Clock.currentTimeMillis
           yield* store.end(session.userId, session.id, now, now + config.presenceGraceMs)
+          busyUntil = Math.max(busyUntil, now + config.presenceGraceMs + 2 * sweepEveryMs)
+          Queue.offerUnsafe(wake, undefined)
         })
 
       /** The most recent attached session of a user on this node, if any. */
@@ -229,11 +243,16 @@ export class Presence extends Context.Service<
             gone.guildIds
           )
       })
+      // Every round while a user who left here may be due, else once a lease or when one leaves.
+      const pause = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        now < busyUntil
+          ? Effect.sleep(Duration.millis(sweepEveryMs))
+          : Effect.race(Effect.sleep(Duration.millis(IDLE_SWEEP_EVERY_MS)), Queue.take(wake))
+      )
       yield* sweep.pipe(
         Effect.catchCause((cause) => Effect.logError("gateway presence: sweep failed", cause)),
-        Effect.repeat(
-          Schedule.spaced(Duration.millis(Math.min(SWEEP_EVERY_MS, Math.max(100, config.presenceGraceMs))))
-        ),
+        Effect.andThen(pause),
+        Effect.forever,
         Effect.forkScoped
       )
 

@@ -13,7 +13,7 @@ import {
   type PaymentProvider
 } from "@veche/billing"
 import { GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
-import { Staff } from "@veche/moderation"
+import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
 import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
 
@@ -52,9 +52,31 @@ export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = 
   )
 )
 
+// staff grants are checked against moderation's staff list and written to its audit log
 const billingStaff = Layer.effect(
   BillingStaff.BillingStaff,
-  Effect.map(Effect.service(Staff.Staff), (staff) => BillingStaff.BillingStaff.of({ isStaff: staff.isStaff }))
+  Effect.gen(function* () {
+    const staff = yield* Staff.Staff
+    const log = yield* AuditLog.AuditLog
+    return BillingStaff.BillingStaff.of({
+      isStaff: staff.isStaff,
+      recordGrant: (grant) =>
+        Effect.asVoid(
+          log.record({
+            staffId: grant.staffId,
+            action: grant.kind === "plus" ? AuditEntry.ACTIONS.grantPlus : AuditEntry.ACTIONS.grantBoosts,
+            targetType: "entitlement",
+            targetId: grant.userId,
+            reason: null,
+            details: {
+              months: String(grant.months),
+              ...(grant.kind === "boosts" ? { count: String(grant.count) } : {}),
+              ...(grant.until === null ? {} : { premium_until: DateTime.formatIso(grant.until) })
+            }
+          })
+        )
+    })
+  })
 )
 
 export const layer: Layer.Layer<
@@ -65,6 +87,7 @@ export const layer: Layer.Layer<
   | GuildsRepo.GuildsRepo
   | GuildEvents.GuildEvents
   | Staff.Staff
+  | AuditLog.AuditLog
   | Snowflake.SnowflakeGenerator
 > = BillingDomain.layer.pipe(
   Layer.provide(Layer.mergeAll(boostGuilds, billingStaff, BillingConfig.BillingConfig.layerConfig))

@@ -14,7 +14,9 @@ export const ACTIONS = {
   restrict: "user.restrict",
   unrestrict: "user.unrestrict",
   catalogueState: "discovery.state",
-  catalogueWords: "discovery.words"
+  catalogueWords: "discovery.words",
+  grantPlus: "billing.plus",
+  grantBoosts: "billing.boosts"
 } as const
 
 /** What an action was done to. */
