@@ -4,7 +4,7 @@
  * grants, and the counts the statistics show. Money state lives in BillingRepo; every grant is
  * settled there in one step with the payment that pays for it.
  */
-import { Snowflake } from "@veche/platform"
+import { MoscowDay, Snowflake } from "@veche/platform"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { BillingConfig } from "./BillingConfig.ts"
 import {
@@ -58,14 +58,6 @@ export const PAYMENTS_SHOWN = 50
 export const JOB_BATCH = 100
 /** A renewal whose charge did not settle is tried again after this long. */
 export const RENEW_RETRY = Duration.hours(12)
-
-/** Moscow has no daylight saving: the statistics' "month" starts at 00:00 UTC+3 on the 1st. */
-const MOSCOW_OFFSET_MS = 3 * 60 * 60 * 1000
-
-export const moscowMonthStart = (now: DateTime.Utc): DateTime.Utc => {
-  const shifted = new Date(DateTime.toEpochMillis(now) + MOSCOW_OFFSET_MS)
-  return DateTime.makeUnsafe(Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), 1) - MOSCOW_OFFSET_MS)
-}
 
 /** The amount as the provider writes it: whole roubles with two decimals. */
 export const amountValue = (rub: number): string => `${rub}.00`
@@ -350,7 +342,7 @@ export class Billing extends Context.Service<
           return granted
         }),
         grantsTo: (userId) => repo.grantsTo(userId),
-        money: Effect.flatMap(DateTime.now, (now) => repo.money(now, moscowMonthStart(now))),
+        money: Effect.flatMap(DateTime.now, (now) => repo.money(now, MoscowDay.monthStart(now))),
         renew: Effect.gen(function* () {
           if (!provider.enabled || !config.autorenew) return 0
           const now = yield* DateTime.now

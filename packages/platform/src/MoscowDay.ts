@@ -22,3 +22,6 @@ export const ending = (last: string, count: number): ReadonlyArray<string> =>
 
 /** The instant a Moscow day starts (21:00 UTC of the day before). */
 export const start = (day: string): DateTime.Utc => DateTime.makeUnsafe(Date.parse(`${day}T00:00:00Z`) - OFFSET_MS)
+
+/** The instant the Moscow month of `at` starts (00:00 UTC+3 on its 1st). */
+export const monthStart = (at: DateTime.Utc): DateTime.Utc => start(`${of(at).slice(0, 8)}01`)
