@@ -90,7 +90,8 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
             const before = yield* promise(() => memberClient.unread())
             expect(names(before)).toEqual([])
 
-            // an overwrite for the member lets them see it: CHANNEL_UPDATE and its messages arrive
+            // an overwrite for the member lets them see it: it arrives as CHANNEL_CREATE (as on the
+            // platform, not CHANNEL_UPDATE), then its messages
             const allowed = yield* send(
               "PUT",
               `/api/v10/channels/${secret}/permissions/${member.user_id}`,
@@ -98,8 +99,13 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(allowed.status).toBe(204)
-            const update = yield* promise(() => memberClient.nextDispatch("CHANNEL_UPDATE"))
-            expect(update.d).toMatchObject({ id: secret })
+            const appeared = yield* promise(() => memberClient.unread())
+            expect(names(appeared)).toEqual(["CHANNEL_CREATE"])
+            expect(appeared[0]?.d).toMatchObject({ id: secret, guild_id: guild.id, name: "still-secret" })
+            // a further change of a channel they see is an update
+            const retitled = yield* send("PATCH", `/api/v10/channels/${secret}`, { topic: "t" }, owner.access_token)
+            expect(retitled.status).toBe(200)
+            expect((yield* promise(() => memberClient.nextDispatch("CHANNEL_UPDATE"))).d).toMatchObject({ id: secret })
             const now = yield* say(secret, "now visible")
             expect((yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))).d).toMatchObject({ id: now })
             expect((yield* post(`/api/v10/channels/${secret}/typing`, {}, owner.access_token)).status).toBe(204)
@@ -115,6 +121,9 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(removed.status).toBe(204)
+            const disappeared = yield* promise(() => memberClient.unread())
+            expect(names(disappeared)).toEqual(["CHANNEL_DELETE"])
+            expect(disappeared[0]?.d).toMatchObject({ id: secret, guild_id: guild.id })
             yield* say(secret, "hidden again")
             const roleMade = yield* post(`/api/v10/guilds/${guild.id}/roles`, { name: "insiders" }, owner.access_token)
             expect(roleMade.status).toBe(200)
@@ -128,7 +137,7 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
             expect(roleAllowed.status).toBe(204)
             yield* say(secret, "insiders only")
             const between = yield* promise(() => memberClient.unread())
-            expect(between.filter((f) => f.t === "MESSAGE_CREATE")).toEqual([])
+            expect(names(between)).toEqual(["GUILD_ROLE_CREATE"])
             const given = yield* send(
               "PATCH",
               `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
@@ -136,7 +145,10 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(given.status).toBe(200)
-            yield* promise(() => memberClient.nextDispatch("GUILD_MEMBER_UPDATE"))
+            // a user session has GUILD_MEMBERS: the member update, then the channel the role shows
+            const joinedRole = yield* promise(() => memberClient.unread())
+            expect(names(joinedRole)).toEqual(["GUILD_MEMBER_UPDATE", "CHANNEL_CREATE"])
+            expect(joinedRole[1]?.d).toMatchObject({ id: secret })
             const insider = yield* say(secret, "welcome in")
             expect((yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))).d).toMatchObject({
               id: insider,
@@ -151,12 +163,81 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(roleDenied.status).toBe(204)
+            expect(names(yield* promise(() => memberClient.unread()))).toEqual(["CHANNEL_DELETE"])
             yield* say(secret, "gone dark")
             const last = yield* say(guild.system_channel_id, "last open")
             const after = yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))
             expect(after.d).toMatchObject({ id: last })
             yield* promise(() => memberClient.close())
           })
+      )
+
+      it.effect("role permissions and member roles hide and show channels: CHANNEL_DELETE / CHANNEL_CREATE", () =>
+        Effect.gen(function* () {
+          const owner = yield* register("+79050019031", "gwsh_owner")
+          const member = yield* register("+79050019032", "gwsh_member")
+          const guild = yield* guildWith(owner.access_token, [member.access_token], "Shift Guild")
+          const memberClient = yield* ready(member.access_token)
+          const ownerClient = yield* ready(owner.access_token)
+          const made = yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "second" }, owner.access_token)
+          const second = ((yield* json(made)) as { id: string }).id
+          expect((yield* promise(() => memberClient.nextDispatch("CHANNEL_CREATE"))).d).toMatchObject({ id: second })
+          yield* promise(() => ownerClient.unread())
+
+          const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, member.access_token)
+          const channelIds = ((yield* json(listed)) as Array<{ id: string }>).map((c) => c.id).sort()
+          expect(channelIds).toContain(second)
+          const ids = (frames: ReadonlyArray<GatewayServer.Frame>) =>
+            frames
+              .filter((f) => f.t === "CHANNEL_CREATE" || f.t === "CHANNEL_DELETE")
+              .map((f) => (f.d as { id: string }).id)
+              .sort()
+          const each = (name: string) => channelIds.map(() => name)
+
+          // @everyone loses View Channel: the member loses every channel, the owner (all rights) nothing
+          const everyone = (permissions: string) =>
+            send("PATCH", `/api/v10/guilds/${guild.id}/roles/${guild.id}`, { permissions }, owner.access_token)
+          expect((yield* everyone("0")).status).toBe(200)
+          const hidden = yield* promise(() => memberClient.unread())
+          expect(names(hidden)).toEqual(["GUILD_ROLE_UPDATE", ...each("CHANNEL_DELETE")])
+          expect(ids(hidden)).toEqual(channelIds)
+          expect(names(yield* promise(() => ownerClient.unread()))).toEqual(["GUILD_ROLE_UPDATE"])
+
+          // a role with View Channel given to the member shows them again, and taken back hides them
+          const roleMade = yield* post(
+            `/api/v10/guilds/${guild.id}/roles`,
+            { name: "viewers", permissions: VIEW_CHANNEL },
+            owner.access_token
+          )
+          const role = ((yield* json(roleMade)) as { id: string }).id
+          expect(names(yield* promise(() => memberClient.unread()))).toEqual(["GUILD_ROLE_CREATE"])
+          const setRoles = (roles: ReadonlyArray<string>) =>
+            send("PATCH", `/api/v10/guilds/${guild.id}/members/${member.user_id}`, { roles }, owner.access_token)
+          expect((yield* setRoles([role])).status).toBe(200)
+          const shown = yield* promise(() => memberClient.unread())
+          expect(names(shown)).toEqual(["GUILD_MEMBER_UPDATE", ...each("CHANNEL_CREATE")])
+          expect(ids(shown)).toEqual(channelIds)
+          expect(shown.find((f) => f.t === "CHANNEL_CREATE" && (f.d as { id: string }).id === second)?.d).toMatchObject(
+            { guild_id: guild.id, name: "second", type: 0 }
+          )
+          // the owner sees the role and the member update only
+          expect(names(yield* promise(() => ownerClient.unread()))).toEqual([
+            "GUILD_ROLE_CREATE",
+            "GUILD_MEMBER_UPDATE"
+          ])
+          expect((yield* setRoles([])).status).toBe(200)
+          expect(names(yield* promise(() => memberClient.unread()))).toEqual([
+            "GUILD_MEMBER_UPDATE",
+            ...each("CHANNEL_DELETE")
+          ])
+          // @everyone given View Channel back: every channel returns
+          expect((yield* everyone(VIEW_CHANNEL)).status).toBe(200)
+          const back = yield* promise(() => memberClient.unread())
+          expect(names(back)).toEqual(["GUILD_ROLE_UPDATE", ...each("CHANNEL_CREATE")])
+
+          yield* promise(() => memberClient.close())
+          yield* promise(() => ownerClient.close())
+        })
       )
 
       it.effect("a bot without MESSAGE_CONTENT reads replies with the referenced message emptied too", () =>

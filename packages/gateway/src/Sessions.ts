@@ -10,7 +10,8 @@
  */
 import type { Dispatch, Snowflake } from "@veche/platform"
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
-import { ChannelViews, scopeOf } from "./ChannelViews.ts"
+import * as ChannelShifts from "./ChannelShifts.ts"
+import { ChannelViews, changesSight, scopeOf } from "./ChannelViews.ts"
 import * as CloseCodes from "./CloseCodes.ts"
 import { DispatchSource, guildTopic, type Topic, userTopic } from "./DispatchSource.ts"
 import * as Frames from "./Frames.ts"
@@ -71,7 +72,11 @@ export class Sessions extends Context.Service<
       const joinGuild = (session: Session.Session, guildId: string) => {
         if (session.guildIds.has(guildId)) return Effect.void
         session.guildIds.add(guildId)
-        return listen(guildTopic(guildId), session)
+        // what the member sees now, so that a later change of it can be told (CHANNEL_CREATE/DELETE)
+        return Effect.andThen(
+          listen(guildTopic(guildId), session),
+          views.prepare(guildId as Snowflake.Snowflake, [session.userId])
+        )
       }
       const leaveGuild = (session: Session.Session, guildId: string) => {
         if (!session.guildIds.delete(guildId)) return Effect.void
@@ -84,6 +89,12 @@ export class Sessions extends Context.Service<
           yield* stopListening(userTopic(session.userId), session)
           for (const guildId of [...session.guildIds]) yield* leaveGuild(session, guildId)
         })
+
+      const recipients = (targets: ReadonlySet<Session.Session>) => {
+        const userIds = new Set<Snowflake.Snowflake>()
+        for (const session of targets) userIds.add(session.userId)
+        return userIds
+      }
 
       const deliver = Effect.fnUntraced(function* (dispatch: Dispatch.Dispatch) {
         for (const observer of observers) observer(dispatch)
@@ -98,13 +109,15 @@ export class Sessions extends Context.Service<
         // a dispatch about one channel goes to those who may see it (one guild per such dispatch)
         const channelGuild = toGuild && guildIds.length === 1 ? guildIds[0] : undefined
         const scope = channelGuild === undefined ? undefined : scopeOf(dispatch.type, dispatch.data)
-        if (channelGuild !== undefined && scope !== undefined) {
-          const userIds = new Set<Snowflake.Snowflake>()
-          for (const session of targets) userIds.add(session.userId)
-          yield* views.prepare(channelGuild, userIds)
-        }
+        if (channelGuild !== undefined && scope !== undefined) yield* views.prepare(channelGuild, recipients(targets))
+        // a change of who sees what: compared before and after, for CHANNEL_CREATE/DELETE below
+        const changed =
+          channelGuild === undefined || !changesSight(dispatch.type)
+            ? undefined
+            : yield* views.refresh(dispatch, recipients(targets))
         // once for every recipient: only `s` differs between them
         const parts = Frames.dispatchParts(dispatch.type, JSON.stringify(dispatch.data))
+        const seen = changed === undefined ? undefined : ChannelShifts.make(dispatch, parts)
         const needed = Intents.required(dispatch.type, toGuild)
         // a guild message without its content, for bots without the intent: also serialised once,
         // when the first such session needs it (DMs to a bot keep their content, as on the platform)
@@ -121,8 +134,19 @@ export class Sessions extends Context.Service<
           if (needed !== 0 && (session.intents & needed) === 0) continue
           // a user's own presence is not told back to them through their guilds (as on the platform)
           if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
-          if (scope !== undefined && channelGuild !== undefined && !views.sees(channelGuild, session.userId, scope))
-            continue
+          const sees =
+            scope === undefined || channelGuild === undefined || views.sees(channelGuild, session.userId, scope)
+          // a channel updated into or out of the member's sight arrives as created or deleted
+          if (
+            changed !== undefined &&
+            seen !== undefined &&
+            scope !== undefined &&
+            dispatch.type === "CHANNEL_UPDATE"
+          ) {
+            const saw = changed.sawBefore(session.userId, scope.channelId)
+            if (saw !== sees) Session.deliver(session, saw ? seen.deleted : seen.created)
+            if (saw !== sees || !sees) continue
+          } else if (!sees) continue
           const variant =
             gated && !session.readsContent ? MessageContent.variantFor(dispatch.data, session.userId) : "whole"
           if (variant === "whole") Session.deliver(session, parts)
@@ -140,6 +164,12 @@ export class Sessions extends Context.Service<
             Session.deliver(session, text)
           }
         }
+        if (changed !== undefined && seen !== undefined)
+          for (const session of targets) {
+            if ((session.intents & Intents.GUILDS) === 0) continue
+            const shift = changed.shifts.get(session.userId)
+            if (shift !== undefined) for (const text of seen.frames(shift)) Session.deliver(session, text)
+          }
         views.observe(dispatch)
       })
 
