@@ -395,5 +395,57 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
           yield* promise(() => listerClient.close())
         })
       )
+      it.effect(
+        "op 8 with presences: the chunk carries the members shown online, [] when none, none without the intent",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* register("+79050019041", "gwp_owner")
+            const online = yield* register("+79050019042", "gwp_online")
+            const away = yield* register("+79050019043", "gwp_away")
+            const hidden = yield* register("+79050019044", "gwp_hidden")
+            const guild = yield* guildWith(
+              owner.access_token,
+              [online.access_token, away.access_token, hidden.access_token],
+              "Presence Chunks"
+            )
+            const onlineClient = yield* ready(online.access_token)
+            const hiddenClient = yield* ready(hidden.access_token, {
+              presence: { status: "invisible", activities: [], since: null, afk: false }
+            })
+            // a user's session has every intent, GUILD_PRESENCES among them
+            const ownerClient = yield* ready(owner.access_token)
+            type Chunk = { members: Array<{ user: { id: string } }>; presences?: Array<{ user: { id: string } }> }
+            const ask = (client: GatewayServer.RawClient, d: Record<string, unknown>) =>
+              Effect.gen(function* () {
+                client.send({ op: 8, d: { guild_id: guild.id, ...d } })
+                return (yield* promise(() => client.nextDispatch("GUILD_MEMBERS_CHUNK"))).d as Chunk
+              })
+
+            const byIds = yield* ask(ownerClient, {
+              user_ids: [online.user_id, away.user_id, hidden.user_id],
+              presences: true
+            })
+            expect(byIds.members).toHaveLength(3)
+            // the invisible member shows as offline, so is left out like the offline one
+            expect(byIds.presences).toEqual([
+              { user: { id: online.user_id }, status: "online", activities: [], client_status: { web: "online" } }
+            ])
+            expect(byIds.presences?.[0]).not.toHaveProperty("guild_id")
+            // nobody online among the matches: an empty list
+            expect((yield* ask(ownerClient, { user_ids: [away.user_id], presences: true })).presences).toEqual([])
+            // not asked: no presences field
+            expect((yield* ask(ownerClient, { user_ids: [online.user_id] })).presences).toBeUndefined()
+            // by prefix, too
+            const byPrefix = yield* ask(ownerClient, { query: "gwp_on", limit: 5, presences: true })
+            expect(byPrefix.presences?.map((p) => p.user.id)).toEqual([online.user_id])
+
+            // a session without GUILD_PRESENCES: presences count as false (no close, no field)
+            const plain = yield* ready(away.access_token, { intents: GUILDS | GUILD_MEMBERS })
+            const without = yield* ask(plain, { user_ids: [online.user_id], presences: true })
+            expect(without.members).toHaveLength(1)
+            expect(without.presences).toBeUndefined()
+            for (const client of [onlineClient, hiddenClient, ownerClient, plain]) yield* promise(() => client.close())
+          })
+      )
     })
   })

@@ -53,6 +53,10 @@ export class Presence extends Context.Service<
     readonly resumed: (session: Session.Session) => Effect.Effect<void>
     /** The present friends of a user, for READY. */
     readonly ofFriends: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
+    /** The visible (not offline) presences among these users, without a guild (GUILD_MEMBERS_CHUNK). */
+    readonly among: (
+      userIds: ReadonlyArray<Snowflake.Snowflake>
+    ) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
     /** The visible members of a guild, for GUILD_CREATE. */
     readonly inGuild: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
     /** This node stops: its sessions' users go offline after the grace unless they reconnect elsewhere. */
@@ -290,6 +294,8 @@ export class Presence extends Context.Service<
           }),
         ofFriends: (userId) =>
           Effect.flatMap(friendsOf(userId), (friends) => Effect.map(store.get(friends), (found) => listed(found))),
+        among: (userIds) =>
+          userIds.length === 0 ? Effect.succeed([]) : Effect.map(store.get(userIds), (found) => listed(found)),
         inGuild: (guildId) => Effect.flatMap(store.visibleIn(guildId), (ids) => Effect.map(store.get(ids), listed)),
         shutdown
       })
