@@ -356,6 +356,75 @@ export const presenceScenarios = (options: Options = {}) => {
       )
     })
 
+    layer(host(), { timeout: "90 seconds" })((it) => {
+      it.effect(
+        "a joiner online: the guild's sessions get GUILD_MEMBER_ADD then its PRESENCE_UPDATE; its GUILD_CREATE carries presences",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("pj_owner")
+            const joiner = yield* user("pj_joiner")
+            const ghost = yield* user("pj_ghost")
+            const guild = yield* guildWith(owner.access_token, [], "Joined While Online")
+            // a bot in the guild without GUILD_PRESENCES is not told the presence
+            const app = yield* createApplication(owner.access_token, "pj bot")
+            const botToken = yield* resetBotToken(owner.access_token, app.id)
+            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: "pj bot" })
+            const ownerSession = yield* online(owner.access_token, 1)
+            const bot = yield* online(botToken, 1, { intents: GUILDS })
+            const joinerSession = yield* online(joiner.access_token, 0, {
+              presence: { status: "dnd", activities: [], since: null, afk: false }
+            })
+            yield* promise(() => ownerSession.client.unread())
+
+            const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
+            expect((yield* accept(joiner.access_token, code)).status).toBe(200)
+            // the joiner's GUILD_CREATE: the owner and the bot online, and the joiner themselves
+            const created = yield* promise(() => joinerSession.client.nextDispatch("GUILD_CREATE"))
+            expect(
+              presencesIn(created)
+                ?.map((p) => [p.user.id, p.status])
+                .sort()
+            ).toEqual(
+              [
+                [owner.user_id, "online"],
+                [app.id, "online"],
+                [joiner.user_id, "dnd"]
+              ].sort()
+            )
+            // the owner: the member first, then the presence, naming the guild
+            const seen = yield* promise(async () => {
+              const out: Array<GatewayServer.Frame> = []
+              while (out.filter((f) => f.t === "PRESENCE_UPDATE").length === 0) {
+                const frame = await ownerSession.client.next()
+                if (frame.t === "GUILD_MEMBER_ADD" || frame.t === "PRESENCE_UPDATE") out.push(frame)
+              }
+              return out
+            })
+            expect(seen.map((f) => f.t)).toEqual(["GUILD_MEMBER_ADD", "PRESENCE_UPDATE"])
+            expect(seen[1]?.d).toMatchObject({ user: { id: joiner.user_id }, guild_id: guild.id, status: "dnd" })
+            // once only, and not to the bot without the intent
+            expect(yield* unreadPresencesOf(ownerSession.client, joiner.user_id)).toEqual([])
+            expect(yield* unreadPresencesOf(bot.client, joiner.user_id)).toEqual([])
+
+            // an invisible joiner: nothing told, and not in the presences
+            const ghostSession = yield* online(ghost.access_token, 0, {
+              presence: { status: "invisible", activities: [], since: null, afk: false }
+            })
+            expect((yield* accept(ghost.access_token, code)).status).toBe(200)
+            const ghostCreated = yield* promise(() => ghostSession.client.nextDispatch("GUILD_CREATE"))
+            expect(
+              presencesIn(ghostCreated)
+                ?.map((p) => p.user.id)
+                .sort()
+            ).toEqual([owner.user_id, app.id, joiner.user_id].sort())
+            yield* promise(() => ownerSession.client.nextDispatch("GUILD_MEMBER_ADD"))
+            expect(yield* unreadPresencesOf(ownerSession.client, ghost.user_id)).toEqual([])
+            for (const session of [ownerSession, bot, joinerSession, ghostSession])
+              yield* promise(() => session.client.close())
+          })
+      )
+    })
+
     const lowered = {
       SERVICE_DISCOVERY_MIN_MEMBERS: "2",
       SERVICE_DISCOVERY_MIN_AGE_DAYS: "0",

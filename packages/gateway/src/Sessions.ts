@@ -41,6 +41,13 @@ export class Sessions extends Context.Service<
      * reads settings and guild changes this way). It runs on the fan-out fiber: it must only enqueue.
      */
     readonly observe: (observer: (dispatch: Dispatch.Dispatch) => void) => Effect.Effect<void>
+    /**
+     * Where a guild joined (GUILD_CREATE to the member) finds the presences it carries to sessions
+     * with GUILD_PRESENCES (the presence service, which itself depends on Sessions, registers it).
+     */
+    readonly presencesOnJoin: (
+      source: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<unknown>>
+    ) => Effect.Effect<void>
   }
 >()("@veche/gateway/Sessions") {
   static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig | ChannelViews> = Layer.effect(
@@ -52,6 +59,9 @@ export class Sessions extends Context.Service<
       const sessions = new Map<string, Session.Session>()
       const topics = new Map<Topic, Set<Session.Session>>()
       const observers: Array<(dispatch: Dispatch.Dispatch) => void> = []
+      let joinPresences:
+        | ((guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<unknown>>)
+        | undefined
 
       const listen = (topic: Topic, session: Session.Session) => {
         const found = topics.get(topic)
@@ -123,6 +133,7 @@ export class Sessions extends Context.Service<
         // when the first such session needs it (DMs to a bot keep their content, as on the platform)
         const gated = toGuild && MessageContent.isGated(dispatch.type)
         const variants = new Map<string, Frames.DispatchText>()
+        let joined: Frames.DispatchText | undefined
         for (const session of targets) {
           // a guild joined or left, told to the member alone: the session's guild topics follow
           if (!toGuild && dispatch.type === "GUILD_CREATE") {
@@ -132,6 +143,20 @@ export class Sessions extends Context.Service<
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
+          // a guild joined: with the members shown online, for sessions that may see presences
+          if (
+            !toGuild &&
+            dispatch.type === "GUILD_CREATE" &&
+            joinPresences !== undefined &&
+            (session.intents & Intents.GUILD_PRESENCES) !== 0
+          ) {
+            joined ??= Frames.dispatchParts(
+              dispatch.type,
+              JSON.stringify({ ...dispatch.data, presences: yield* joinPresences(dispatch.data.id, session.userId) })
+            )
+            Session.deliver(session, joined)
+            continue
+          }
           // a user's own presence is not told back to them through their guilds (as on the platform)
           if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
           const sees =
@@ -246,7 +271,11 @@ export class Sessions extends Context.Service<
         deliver,
         shutdown,
         size: Effect.sync(() => sessions.size),
-        observe: (observer) => Effect.sync(() => observers.push(observer))
+        observe: (observer) => Effect.sync(() => observers.push(observer)),
+        presencesOnJoin: (source) =>
+          Effect.sync(() => {
+            joinPresences = source
+          })
       })
     })
   )
