@@ -425,6 +425,40 @@ export const presenceScenarios = (options: Options = {}) => {
       )
     })
 
+    layer(host(), { timeout: "90 seconds" })((it) => {
+      it.effect("op 3 past 5 in 60 s is dropped silently (the connection stays); the next window passes again", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("pl_owner")
+          const member = yield* user("pl_member")
+          yield* guildWith(owner.access_token, [member.access_token], "Presence Limit Guild")
+          const watcher = yield* online(owner.access_token, 1)
+          const { client } = yield* online(member.access_token, 1)
+          yield* presenceOf(watcher.client, member.user_id)
+          // six changes: five reach the guild, the sixth (back to online) is dropped
+          const statuses = ["idle", "dnd", "idle", "dnd", "idle", "online"]
+          for (const status of statuses) client.send(op3(status))
+          const told: Array<string> = []
+          for (let i = 0; i < 5; i++) told.push((yield* presenceOf(watcher.client, member.user_id)).status)
+          expect(told).toEqual(statuses.slice(0, 5))
+          expect(yield* unreadPresencesOf(watcher.client, member.user_id)).toEqual([])
+          // still open and answering
+          client.send({ op: 1, d: null })
+          expect((yield* promise(() => client.next())).op).toBe(11)
+          // a minute later (heartbeats kept), op 3 passes again
+          yield* advance(30)
+          client.send({ op: 1, d: null })
+          watcher.client.send({ op: 1, d: null })
+          yield* advance(31)
+          client.send({ op: 1, d: null })
+          watcher.client.send({ op: 1, d: null })
+          client.send(op3("dnd"))
+          expect((yield* presenceOf(watcher.client, member.user_id)).status).toBe("dnd")
+          yield* promise(() => client.close())
+          yield* promise(() => watcher.client.close())
+        })
+      )
+    })
+
     const lowered = {
       SERVICE_DISCOVERY_MIN_MEMBERS: "2",
       SERVICE_DISCOVERY_MIN_AGE_DAYS: "0",
