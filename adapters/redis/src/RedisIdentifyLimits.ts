@@ -14,7 +14,7 @@ import { Redis } from "effect/persistence"
 export interface Options {
   readonly url: Redacted.Redacted<string>
   readonly limits?: IdentifyLimits.Limits
-  readonly userLimits?: IdentifyLimits.UserLimits
+  readonly userLimits?: IdentifyLimits.UserLimits | undefined
   /** Where the keys start (default `veche:identify:`). */
   readonly prefix?: string
 }
