@@ -444,7 +444,10 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
             const without = yield* ask(plain, { user_ids: [online.user_id], presences: true })
             expect(without.members).toHaveLength(1)
             expect(without.presences).toBeUndefined()
-            for (const client of [onlineClient, hiddenClient, ownerClient, plain]) yield* promise(() => client.close())
+            // `presences` that is not a boolean: a decode error (4002), as any malformed command
+            ownerClient.send({ op: 8, d: { guild_id: guild.id, user_ids: [online.user_id], presences: "yes" } })
+            expect((yield* promise(() => ownerClient.closed)).code).toBe(4002)
+            for (const client of [onlineClient, hiddenClient, plain]) yield* promise(() => client.close())
           })
       )
     })

@@ -4,7 +4,7 @@
  * again once the window passed; a RESUME counts for nothing; past the day a close with 4008. Run on
  * memory (test/gateway-identify-limits.test.ts, windows moved with the host's clock) and with the
  * limits in Redis (the same file when REDIS_URL is set, windows waited out in real time: Redis
- * expires keys on its own clock).
+ * expires keys on its own clock), and on PostgreSQL (adapters/postgres/test/GatewayIdentifyLimits.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
 import type { IdentifyLimits } from "@veche/gateway"
@@ -30,11 +30,14 @@ export interface Options {
   readonly limits: () => Layer.Layer<IdentifyLimits.IdentifyLimits>
   /** Lets one 5-second window pass. */
   readonly nextWindow: Effect.Effect<void, never, TestHost.TestHost>
+  readonly repositories?: (() => Layer.Layer<TestHost.Repositories>) | undefined
 }
 
 export const identifyLimitScenarios = (options: Options) =>
   describe(`a user's identify limits${options.label}`, () => {
-    layer(GatewayServer.layer({ identifyLimits: options.limits() }), { timeout: "60 seconds" })((it) => {
+    layer(GatewayServer.layer({ identifyLimits: options.limits(), repositories: options.repositories?.() }), {
+      timeout: "60 seconds"
+    })((it) => {
       it.effect("burst: op 9 then identify again later; a resume is free; the day spent: 4008", () =>
         Effect.gen(function* () {
           const user = yield* register("+79050029001", "gwil_user")
@@ -88,6 +91,27 @@ export const identifyLimitScenarios = (options: Options) =>
           expect(yield* promise(() => fifth.closed)).toMatchObject({ code: 4008 })
 
           for (const client of [second, third, stranger, resumed, fourth]) yield* promise(() => client.close())
+        })
+      )
+
+      it.effect("identifies racing within one window: exactly the burst passes, the others get op 9", () =>
+        Effect.gen(function* () {
+          const user = yield* register("+79050029011", "gwil_racer")
+          const clients: Array<GatewayServer.RawClient> = []
+          for (let i = 0; i < 6; i++) {
+            const client = yield* connect
+            yield* promise(() => client.next())
+            clients.push(client)
+          }
+          // all sent before any answer is read
+          for (const client of clients) client.send(identify(user.access_token))
+          const answers = yield* Effect.all(
+            clients.map((client) => promise(() => client.next())),
+            { concurrency: "unbounded" }
+          )
+          const outcomes = answers.map((frame) => (frame.op === 0 ? frame.t : `op ${frame.op}`)).sort()
+          expect(outcomes).toEqual(["READY", "READY", "op 9", "op 9", "op 9", "op 9"])
+          for (const client of clients) yield* promise(() => client.close())
         })
       )
     })
