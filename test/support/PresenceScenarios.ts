@@ -465,6 +465,61 @@ export const presenceScenarios = (options: Options = {}) => {
       SERVICE_DISCOVERY_REQUIRE_OWNER_2FA: "false"
     }
     layer(host(lowered), { timeout: "90 seconds" })((it) => {
+      it.effect("joining from the catalogue while online: the guild hears PRESENCE_UPDATE after GUILD_MEMBER_ADD", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("pc_owner")
+          const member = yield* user("pc_member")
+          const joiner = yield* user("pc_joiner")
+          const guild = yield* guildWith(owner.access_token, [member.access_token], "Catalogue Join Presence")
+          const patched = yield* send(
+            "PATCH",
+            `/api/v10/guilds/${guild.id}`,
+            { verification_level: 1, rules_channel_id: guild.system_channel_id },
+            owner.access_token
+          )
+          expect(patched.status).toBe(200)
+          const published = yield* send(
+            "PUT",
+            `/api/v10/guilds/${guild.id}/discovery`,
+            { category: "gaming", description: "A friendly place to talk about strategy games, every single day." },
+            owner.access_token
+          )
+          expect(published.status).toBe(200)
+          const watcher = yield* online(owner.access_token, 1)
+          const session = yield* online(joiner.access_token, 0, {
+            presence: { status: "idle", activities: [], since: null, afk: false }
+          })
+          yield* promise(() => watcher.client.unread())
+          const joined = yield* send(
+            "POST",
+            `/api/v10/discovery/guilds/${guild.id}/join`,
+            undefined,
+            joiner.access_token
+          )
+          expect(joined.status).toBe(200)
+          const created = yield* promise(() => session.client.nextDispatch("GUILD_CREATE"))
+          expect(
+            presencesIn(created)
+              ?.map((p) => [p.user.id, p.status])
+              .sort()
+          ).toEqual(
+            [
+              [owner.user_id, "online"],
+              [joiner.user_id, "idle"]
+            ].sort()
+          )
+          const add = yield* promise(() => watcher.client.nextDispatch("GUILD_MEMBER_ADD"))
+          expect(add.d).toMatchObject({ user: { id: joiner.user_id } })
+          // read after the member: the presence follows it
+          expect(yield* presenceOf(watcher.client, joiner.user_id)).toMatchObject({
+            guild_id: guild.id,
+            status: "idle"
+          })
+          yield* promise(() => session.client.close())
+          yield* promise(() => watcher.client.close())
+        })
+      )
+
       it.effect("the catalogue sorts by members online, and its cards and preview carry the count", () =>
         Effect.gen(function* () {
           const listedGuild = (name: string, members: ReadonlyArray<Registered>, owner: Registered) =>
