@@ -1,6 +1,8 @@
 // The staff panel's sections, each over the public API: statistics with 30-day charts (uPlot), the
 // catalogue queue (approve, hide, remove, with a reason), users (find by id or phone; block and
-// restrict) and the audit log. Text from the API is always set as text, never as markup.
+// restrict; grant Plus and boosts: staff-grants.js) and the audit log. Text from the API is always
+// set as text, never as markup.
+import { wireGrants } from "./staff-grants.js"
 import uPlot from "./uplot.js"
 
 const $ = (id) => document.getElementById(id)
@@ -157,6 +159,8 @@ const setState = async (context, guild, state, reason) => {
 // ---- users ------------------------------------------------------------------------------------
 
 let found = null
+/** Clears the grant forms' results and complaints (they spoke of the account shown before). */
+let resetGrants = () => {}
 
 const term = (sanction, verb) =>
   sanction === null
@@ -164,6 +168,7 @@ const term = (sanction, verb) =>
     : `${verb[0].toUpperCase()}${verb.slice(1)} ${sanction.until === null ? "permanently" : `until ${sanction.until.replace("T", " ").slice(0, 16)} UTC`}: ${sanction.reason}`
 
 const showUser = (user) => {
+  if (found?.user.id !== user.user.id) resetGrants()
   found = user
   $("found").hidden = false
   $("found-name").textContent = user.user.global_name ?? user.user.username
@@ -259,6 +264,7 @@ export const wire = (context) => {
   $("do-unblock").addEventListener("click", () => sanction(context, "block", true))
   $("do-restrict").addEventListener("click", () => sanction(context, "restriction", false))
   $("do-unrestrict").addEventListener("click", () => sanction(context, "restriction", true))
+  resetGrants = wireGrants(context, () => found)
   $("audit-form").addEventListener("submit", (event) => {
     event.preventDefault()
     audit(context, { reset: true })
