@@ -14,8 +14,17 @@ const wholeIn = (text, min, max) => /^\d{1,2}$/.test(text) && Number(text) >= mi
 
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`
 
-/** A time from the API as the panel writes times elsewhere: "2026-12-26 14:03 UTC". */
-const utc = (iso) => `${String(iso).replace("T", " ").slice(0, 16)} UTC`
+/**
+ * A time from the API as the panel writes times elsewhere ("2026-12-26 14:03 UTC"), in one piece:
+ * a narrow form would otherwise break the date at its hyphens.
+ */
+const utc = (iso) => {
+  const time = document.createElement("time")
+  time.dateTime = String(iso)
+  time.className = "stamp"
+  time.textContent = `${String(iso).replace("T", " ").slice(0, 16)} UTC`
+  return time
+}
 
 /** How the user is named in a result line. */
 const who = (user) => `@${user.user.username}`
@@ -32,7 +41,7 @@ const explainGrant = (result, labels) => {
 
 /**
  * One grant form: `fields` maps the request's field names to their inputs and ranges; `path` is the
- * route under the user; `said` turns the answer's body into the result line.
+ * route under the user; `said` turns the answer's body into the result line's parts (text and nodes).
  */
 const grantForm = (context, currentUser, { name, fields, path, said, busyText }) => {
   const form = $(`${name}-form`)
@@ -73,7 +82,7 @@ const grantForm = (context, currentUser, { name, fields, path, said, busyText })
     idle()
     if (answer.status === 200 && answer.body !== null) {
       markInvalid(inputs, [], button)
-      result.textContent = said(user, answer.body, body)
+      result.replaceChildren(...said(user, answer.body, body))
       return
     }
     // A lost session has already sent the person to sign in.
@@ -100,8 +109,11 @@ export const wireGrants = (context, currentUser) => {
     fields: { months: { input: "plus-months", min: 1, max: 24 } },
     path: "plus",
     busyText: "Granting…",
-    said: (user, body, sent) =>
-      `Granted ${plural(sent.months, "month", "months")} of Plus to ${who(user)}: Plus until ${utc(body.premium_until)}.`
+    said: (user, body, sent) => [
+      `Granted ${plural(sent.months, "month", "months")} of Plus to ${who(user)}: Plus until `,
+      utc(body.premium_until),
+      "."
+    ]
   })
   const boosts = grantForm(context, currentUser, {
     name: "boosts",
@@ -111,8 +123,9 @@ export const wireGrants = (context, currentUser) => {
     },
     path: "boosts",
     busyText: "Granting…",
-    said: (user, body, sent) =>
+    said: (user, body, sent) => [
       `Granted ${plural(body.granted, "boost", "boosts")} for ${plural(sent.months, "month", "months")} to ${who(user)}.`
+    ]
   })
   return () => {
     plus.reset()
