@@ -195,8 +195,21 @@ const find = async (context, event) => {
   showUser(result.body)
 }
 
+const SANCTION_BUTTONS = ["do-block", "do-unblock", "do-restrict", "do-unrestrict"]
+
+/** The four sanction buttons stay disabled while one runs: a double click sends one request. */
 const sanction = async (context, kind, lift) => {
-  if (found === null) return
+  const buttons = SANCTION_BUTTONS.map($)
+  if (found === null || buttons.some((button) => button.disabled)) return
+  for (const button of buttons) button.disabled = true
+  try {
+    await sanctionOnce(context, kind, lift)
+  } finally {
+    for (const button of buttons) button.disabled = false
+  }
+}
+
+const sanctionOnce = async (context, kind, lift) => {
   const path = `/moderation/users/${found.user.id}/${kind}`
   if (lift) {
     const result = await context.api("DELETE", path)
