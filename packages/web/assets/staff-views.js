@@ -187,9 +187,7 @@ const find = async (context, event) => {
   const result = await context.api("GET", `/moderation/users?${query}`)
   if (result.status !== 200) {
     $("found").hidden = true
-    return context.fail(
-      result.status === 404 ? { status: 404, body: { message: "No account has this id or phone." } } : result
-    )
+    return context.fail(result.status === 404 ? "No account has this id or phone." : result)
   }
   context.fail(null)
   showUser(result.body)
@@ -218,7 +216,7 @@ const sanctionOnce = async (context, kind, lift) => {
     const reason = $("sanction-reason").value.trim()
     const days = $("sanction-days").value.trim()
     if (days !== "" && !/^\d{1,4}$/.test(days))
-      return context.fail({ status: 400, body: { message: "Days must be a whole number." } })
+      return context.fail("The number of days must be a whole number (or empty for a permanent one).")
     const until = days === "" ? null : new Date(Date.now() + Number(days) * 86_400_000).toISOString()
     const result = await context.api("PUT", path, { reason, until })
     if (result.status !== 200) return context.fail(result)

@@ -40,10 +40,12 @@ const panelError = $("panel-error")
 const panelDone = $("panel-done")
 const context = {
   api,
-  /** Shows a refusal in words (null hides it). */
-  fail: (result) => {
+  /** Shows a refusal in words: an API answer explained, or the panel's own words (null hides it). */
+  fail: (problem) => {
     panelDone.hidden = true
-    showError(panelError, result === null ? null : (explain(result)?.text ?? "That did not work."))
+    const text =
+      problem === null || typeof problem === "string" ? problem : (explain(problem)?.text ?? "That did not work.")
+    showError(panelError, text)
   },
   done: (text) => {
     showError(panelError, null)
