@@ -240,6 +240,82 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
         })
       )
 
+      it.effect(
+        "changes racing: the channels told (created minus deleted) end as the channels the member may open",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* register("+79050019051", "gwrace_owner")
+            const member = yield* register("+79050019052", "gwrace_member")
+            const guild = yield* guildWith(owner.access_token, [member.access_token], "Race Guild")
+            const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, owner.access_token)
+            const channelIds = ((yield* json(listed)) as Array<{ id: string }>).map((c) => c.id)
+            const opens = (channel: string) =>
+              Effect.map(
+                send("GET", `/api/v10/channels/${channel}`, undefined, member.access_token),
+                (r) => r.status === 200
+              )
+            const openable = Effect.map(
+              Effect.forEach(channelIds, (id) => Effect.map(opens(id), (ok) => [id, ok] as const)),
+              (pairs) => new Set(pairs.filter(([, ok]) => ok).map(([id]) => id))
+            )
+            const told = new Set(yield* openable)
+            const client = yield* ready(member.access_token)
+            const channel = channelIds.find((id) => id !== guild.system_channel_id) ?? guild.system_channel_id
+            const roleMade = yield* post(
+              `/api/v10/guilds/${guild.id}/roles`,
+              { name: "racers", permissions: VIEW_CHANNEL },
+              owner.access_token
+            )
+            const role = ((yield* json(roleMade)) as { id: string }).id
+            const changes = [
+              send("PATCH", `/api/v10/guilds/${guild.id}/roles/${guild.id}`, { permissions: "0" }, owner.access_token),
+              send(
+                "PUT",
+                `/api/v10/channels/${channel}/permissions/${member.user_id}`,
+                { type: 1, allow: "0", deny: VIEW_CHANNEL },
+                owner.access_token
+              ),
+              send(
+                "PATCH",
+                `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
+                { roles: [role] },
+                owner.access_token
+              ),
+              send(
+                "DELETE",
+                `/api/v10/channels/${channel}/permissions/${member.user_id}`,
+                undefined,
+                owner.access_token
+              ),
+              send("PATCH", `/api/v10/guilds/${guild.id}/members/${member.user_id}`, { roles: [] }, owner.access_token),
+              send(
+                "PUT",
+                `/api/v10/channels/${guild.system_channel_id}/permissions/${member.user_id}`,
+                { type: 1, allow: VIEW_CHANNEL, deny: "0" },
+                owner.access_token
+              ),
+              send("PATCH", `/api/v10/guilds/${guild.id}/roles/${role}`, { permissions: "0" }, owner.access_token),
+              send(
+                "PATCH",
+                `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
+                { roles: [role] },
+                owner.access_token
+              )
+            ]
+            const answers = yield* Effect.all(changes, { concurrency: "unbounded" })
+            for (const answer of answers) expect([200, 204]).toContain(answer.status)
+            // what arrived, applied in order to what the member could open before
+            const frames = yield* promise(() => client.unread(800))
+            for (const frame of frames) {
+              const id = (frame.d as { id?: string } | null)?.id
+              if (frame.t === "CHANNEL_CREATE" && id !== undefined) told.add(id)
+              if (frame.t === "CHANNEL_DELETE" && id !== undefined) told.delete(id)
+            }
+            expect([...told].sort()).toEqual([...(yield* openable)].sort())
+            yield* promise(() => client.close())
+          })
+      )
+
       it.effect("a bot without MESSAGE_CONTENT reads replies with the referenced message emptied too", () =>
         Effect.gen(function* () {
           const { owner, guild, app, token } = yield* botInGuild("+79050019010", "gwvref")

@@ -8,9 +8,13 @@ import type { Shift } from "./ChannelViews.ts"
 import * as Frames from "./Frames.ts"
 
 export interface ChannelShifts {
-  /** A CHANNEL_UPDATE's own payload, as CHANNEL_CREATE (it became visible) or CHANNEL_DELETE (invisible). */
-  readonly created: Frames.DispatchText
-  readonly deleted: Frames.DispatchText
+  /**
+   * What a channel event tells one session about its own channel, from whether the session saw the
+   * channel before and sees it after (both from the reloaded rules, not the payload: a payload may be
+   * older than the rules when changes pile up, and only the rules keep what was told consistent
+   * with what is compared next): created, updated, deleted, or nothing.
+   */
+  readonly own: (saw: boolean, sees: boolean) => Frames.DispatchText | undefined
   /** The frames for one user's shift: creates first, then deletes. */
   readonly frames: (shift: Shift) => ReadonlyArray<Frames.DispatchText>
 }
@@ -26,19 +30,22 @@ export const make = (dispatch: Dispatch.Dispatch, parts: Frames.DispatchText): C
     }
     return text
   }
-  let created: Frames.DispatchText | undefined
-  let deleted: Frames.DispatchText | undefined
-  const body = () => JSON.stringify(dispatch.data)
+  // the dispatch's own payload under each name, serialised only when a session needs it
+  const named = new Map<string, Frames.DispatchText>([[dispatch.type, parts]])
+  const as = (name: "CHANNEL_CREATE" | "CHANNEL_UPDATE" | "CHANNEL_DELETE") => {
+    let text = named.get(name)
+    if (text === undefined) {
+      text = Frames.dispatchParts(name, JSON.stringify(dispatch.data))
+      named.set(name, text)
+    }
+    return text
+  }
   return {
-    get created() {
-      if (created === undefined)
-        created = dispatch.type === "CHANNEL_CREATE" ? parts : Frames.dispatchParts("CHANNEL_CREATE", body())
-      return created
-    },
-    get deleted() {
-      if (deleted === undefined)
-        deleted = dispatch.type === "CHANNEL_DELETE" ? parts : Frames.dispatchParts("CHANNEL_DELETE", body())
-      return deleted
+    own: (saw, sees) => {
+      // a deleted channel is gone for whoever saw it
+      if (dispatch.type === "CHANNEL_DELETE") return saw ? parts : undefined
+      if (sees) return as(saw ? "CHANNEL_UPDATE" : "CHANNEL_CREATE")
+      return saw ? as("CHANNEL_DELETE") : undefined
     },
     frames: (shift) => [
       ...shift.shown.map((channel) => frame("CHANNEL_CREATE", channel.id, channel.wire)),

@@ -88,8 +88,10 @@ export interface Shift {
 
 /** What a visibility-changing dispatch changed, for its recipients on this node. */
 export interface Refreshed {
-  /** Whether the user saw this channel before the change. */
-  readonly sawBefore: (userId: string, channelId: string) => boolean
+  /** The channels the user saw before the change (undefined: the user was not known here before it). */
+  readonly before: (userId: string) => ReadonlySet<string> | undefined
+  /** The channels the user sees after it (as reloaded: what a later change is compared with). */
+  readonly after: (userId: string) => ReadonlySet<string>
   /** Per user, the channels (other than a channel event's own) that appeared or disappeared. */
   readonly shifts: ReadonlyMap<string, Shift>
 }
@@ -217,7 +219,8 @@ export class ChannelViews extends Context.Service<
             if (shown.length > 0 || hidden.length > 0) shifts.set(userId, { shown, hidden })
           }
           return {
-            sawBefore: (userId: string, channelId: string) => before.get(userId)?.has(channelId) ?? false,
+            before: (userId: string) => before.get(userId),
+            after: (userId: string) => visibleTo(guild, userId),
             shifts
           }
         })

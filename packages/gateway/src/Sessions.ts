@@ -20,6 +20,8 @@ import * as Intents from "./Intents.ts"
 import * as MessageContent from "./MessageContent.ts"
 import * as Session from "./Session.ts"
 
+const CHANNEL_EVENT: ReadonlySet<string> = new Set(["CHANNEL_CREATE", "CHANNEL_UPDATE", "CHANNEL_DELETE"])
+
 export class Sessions extends Context.Service<
   Sessions,
   {
@@ -159,19 +161,19 @@ export class Sessions extends Context.Service<
           }
           // a user's own presence is not told back to them through their guilds (as on the platform)
           if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
-          const sees =
-            scope === undefined || channelGuild === undefined || views.sees(channelGuild, session.userId, scope)
-          // a channel updated into or out of the member's sight arrives as created or deleted
-          if (
-            changed !== undefined &&
-            seen !== undefined &&
-            scope !== undefined &&
-            dispatch.type === "CHANNEL_UPDATE"
-          ) {
-            const saw = changed.sawBefore(session.userId, scope.channelId)
-            if (saw !== sees) Session.deliver(session, saw ? seen.deleted : seen.created)
-            if (saw !== sees || !sees) continue
-          } else if (!sees) continue
+          // a channel event where who sees what was compared: told from before and after (a channel
+          // updated into or out of sight arrives as created or deleted); else judged by its payload
+          const before =
+            changed !== undefined && scope !== undefined && CHANNEL_EVENT.has(dispatch.type)
+              ? changed.before(session.userId)
+              : undefined
+          if (changed !== undefined && seen !== undefined && scope !== undefined && before !== undefined) {
+            const own = seen.own(before.has(scope.channelId), changed.after(session.userId).has(scope.channelId))
+            if (own !== undefined) Session.deliver(session, own)
+            continue
+          }
+          if (scope !== undefined && channelGuild !== undefined && !views.sees(channelGuild, session.userId, scope))
+            continue
           const variant =
             gated && !session.readsContent ? MessageContent.variantFor(dispatch.data, session.userId) : "whole"
           if (variant === "whole") Session.deliver(session, parts)
