@@ -316,6 +316,44 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
           })
       )
 
+      it.effect("a bot with GUILDS but not GUILD_MEMBERS still learns of channels a role change shows or hides", () =>
+        Effect.gen(function* () {
+          const { owner, guild, app, token } = yield* botInGuild("+79050019061", "gwbsh")
+          const bot = yield* ready(token, { intents: GUILDS })
+          const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, owner.access_token)
+          const count = ((yield* json(listed)) as Array<unknown>).length
+          expect(
+            (yield* send(
+              "PATCH",
+              `/api/v10/guilds/${guild.id}/roles/${guild.id}`,
+              { permissions: "0" },
+              owner.access_token
+            )).status
+          ).toBe(200)
+          const hidden = yield* promise(() => bot.unread())
+          expect(names(hidden)).toEqual(["GUILD_ROLE_UPDATE", ...Array.from({ length: count }, () => "CHANNEL_DELETE")])
+          const roleMade = yield* post(
+            `/api/v10/guilds/${guild.id}/roles`,
+            { name: "bot viewers", permissions: VIEW_CHANNEL },
+            owner.access_token
+          )
+          const role = ((yield* json(roleMade)) as { id: string }).id
+          yield* promise(() => bot.unread())
+          const given = yield* send(
+            "PATCH",
+            `/api/v10/guilds/${guild.id}/members/${app.id}`,
+            { roles: [role] },
+            owner.access_token
+          )
+          expect(given.status).toBe(200)
+          // no GUILD_MEMBER_UPDATE (no GUILD_MEMBERS), but the channels it now sees
+          expect(names(yield* promise(() => bot.unread()))).toEqual(
+            Array.from({ length: count }, () => "CHANNEL_CREATE")
+          )
+          yield* promise(() => bot.close())
+        })
+      )
+
       it.effect("a bot without MESSAGE_CONTENT reads replies with the referenced message emptied too", () =>
         Effect.gen(function* () {
           const { owner, guild, app, token } = yield* botInGuild("+79050019010", "gwvref")
