@@ -40,6 +40,25 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RedisIdentifyLimits",
     )
   )
 
+  it.live("the last start of a bot's day goes to exactly one of many racing nodes", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const prefix = `veche:test:identify-race:${process.pid}:${Date.now()}:`
+        const limits = { total: 1, maxConcurrency: 16 }
+        const first = yield* node(prefix, limits)
+        const others = yield* Effect.forEach(Array.from({ length: 7 }), () => node(prefix, limits))
+        const nodes = [first, ...others]
+        // eight nodes, each a different concurrency bucket: only the day can say no
+        const outcomes = yield* Effect.forEach(nodes, (limitsOf, shard) => limitsOf.start("bot", shard), {
+          concurrency: "unbounded"
+        })
+        expect(outcomes.filter((outcome) => outcome === "Started")).toHaveLength(1)
+        expect(outcomes.filter((outcome) => outcome === "DailyLimitReached")).toHaveLength(7)
+        expect((yield* first.budget("bot")).reset_after).toBeGreaterThan(86_000_000)
+      })
+    )
+  )
+
   it.live(
     "counts a user's burst and day across nodes; the burst window expires on its own",
     () =>
