@@ -22,6 +22,7 @@ import {
 import { BillingRepo, type BoostSlot, type MoneyCounts, type Order, type StaffGrant } from "./BillingRepo.ts"
 import { BillingStaff } from "./BillingStaff.ts"
 import { BoostGuilds } from "./BoostGuilds.ts"
+import { Entitlements } from "./Entitlements.ts"
 import * as Limits from "./Limits.ts"
 import { PaymentProvider, type ProviderPayment } from "./PaymentProvider.ts"
 import type { Plan } from "./Plans.ts"
@@ -126,7 +127,13 @@ export class Billing extends Context.Service<
   static readonly layer: Layer.Layer<
     Billing,
     never,
-    BillingRepo | BillingConfig | PaymentProvider | BoostGuilds | BillingStaff | Snowflake.SnowflakeGenerator
+    | BillingRepo
+    | BillingConfig
+    | Entitlements
+    | PaymentProvider
+    | BoostGuilds
+    | BillingStaff
+    | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     Billing,
     Effect.gen(function* () {
@@ -135,6 +142,7 @@ export class Billing extends Context.Service<
       const provider = yield* PaymentProvider
       const guilds = yield* BoostGuilds
       const staff = yield* BillingStaff
+      const entitlements = yield* Entitlements
       const ids = yield* Snowflake.SnowflakeGenerator
       const plusLimits = Limits.plus(config.plusUploadBytes)
 
@@ -295,11 +303,7 @@ export class Billing extends Context.Service<
             payments: yield* repo.orders(userId, PAYMENTS_SHOWN)
           }
         }),
-        userLimits: Effect.fn("Billing.userLimits")(function* (userId) {
-          const plus = yield* repo.plus(userId)
-          const now = yield* DateTime.now
-          return Option.exists(plus, (p) => DateTime.isGreaterThan(p.premiumUntil, now)) ? plusLimits : Limits.FREE
-        }),
+        userLimits: entitlements.userLimits,
         guildPremium: Effect.fn("Billing.guildPremium")(guildPremium),
         premiumFor: Effect.fn("Billing.premiumFor")(function* (userId, guildId) {
           if (!(yield* guilds.isMember(userId, guildId))) return yield* new NotGuildMember()

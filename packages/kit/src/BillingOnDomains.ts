@@ -9,12 +9,14 @@ import {
   BillingRepo,
   BillingStaff,
   BoostGuilds,
+  Entitlements,
   Limits,
   type PaymentProvider
 } from "@veche/billing"
-import { GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
+import { AccountGuildCap, GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
+import { ProfileEntitlements } from "@veche/users"
 import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
 
 const boostGuilds = Layer.effect(
@@ -51,6 +53,27 @@ export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = 
     })
   )
 )
+
+/**
+ * What Plus unlocks in the domains below billing in the stack, read from billing's entitlements
+ * (the store and the settings alone, as `Billing.userLimits` reads them): the account's guild cap
+ * (guilds: 100, 200 with Plus), and the banner and animated avatar (users).
+ */
+export const entitlementPorts: Layer.Layer<never, Config.ConfigError, BillingRepo.BillingRepo> = Layer.effectContext(
+  Effect.map(Effect.service(Entitlements.Entitlements), (entitlements) =>
+    Context.make(AccountGuildCap.AccountGuildCap, {
+      of: (userId: Snowflake.Snowflake) => Effect.map(entitlements.userLimits(userId), (limits) => limits.maxGuilds)
+    }).pipe(
+      Context.add(ProfileEntitlements.ProfileEntitlements, {
+        of: (userId: Snowflake.Snowflake) =>
+          Effect.map(entitlements.userLimits(userId), (limits) => ({
+            banner: limits.profileBanner,
+            animatedAvatar: limits.animatedAvatar
+          }))
+      })
+    )
+  )
+).pipe(Layer.provide(Entitlements.Entitlements.layer), Layer.provide(BillingConfig.BillingConfig.layerConfig))
 
 // staff grants are checked against moderation's staff list and written to its audit log
 const billingStaff = Layer.effect(

@@ -60,7 +60,7 @@ const images = Layer.effect(
     const seen = yield* Recorded
     const counter = yield* Ref.make(0)
     return UserImages.of({
-      store: (kind: Kind, _userId, dataUri) =>
+      store: (kind: Kind, _userId, dataUri, _animation) =>
         Effect.gen(function* () {
           if (yield* Ref.get(seen.storageDown)) return yield* new ImageStorageUnavailable()
           if (!dataUri.startsWith("data:")) {
