@@ -3,7 +3,7 @@
  * transfer, removal, a user's guilds, member counts (kept in the guild row), and joining, editing
  * and leaving.
  */
-import { Guild, GuildsErrors, type GuildsRepo } from "@veche/guilds"
+import { GuildsErrors, type GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
