@@ -19,7 +19,14 @@ import {
   UnknownPlan,
   UntrustedSource
 } from "./BillingErrors.ts"
-import { BillingRepo, type BoostSlot, type MoneyCounts, type Order, type StaffGrant } from "./BillingRepo.ts"
+import {
+  BillingRepo,
+  type BoostSlot,
+  type MoneyCounts,
+  type Order,
+  type PlusState,
+  type StaffGrant
+} from "./BillingRepo.ts"
 import { BillingStaff } from "./BillingStaff.ts"
 import { BoostGuilds } from "./BoostGuilds.ts"
 import { Entitlements } from "./Entitlements.ts"
@@ -49,6 +56,15 @@ export interface GuildPremium {
   readonly boosts: ReadonlyArray<BoostSlot>
   readonly nextTierAt: number | null
 }
+
+export interface PersonalRecord {
+  readonly plus: Option.Option<PlusState>
+  readonly boosts: ReadonlyArray<BoostSlot>
+  readonly payments: ReadonlyArray<Order>
+}
+
+/** Every payment of a user goes in their export: more than any account makes. */
+export const EXPORT_PAYMENTS = 100_000
 
 /** What a notification did (the webhook answers 200 whatever it is). */
 export type Outcome = "granted" | "canceled" | "unchanged" | "pending" | "ignored"
@@ -118,6 +134,13 @@ export class Billing extends Context.Service<
     readonly grantsTo: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<StaffGrant>>
     /** The statistics' `money` counts (the paid sum over the current Moscow month). */
     readonly money: Effect.Effect<MoneyCounts>
+    /** What billing keeps about the user, for their data export (every payment, Plus, active slots). */
+    readonly personalData: (userId: Snowflake.Snowflake) => Effect.Effect<PersonalRecord>
+    /**
+     * A deleted account's erasure: payments kept for accounting without the receipt phone, Plus and
+     * boost slots gone (their guilds told of the lower tier). Running it again does no harm.
+     */
+    readonly forget: (userId: Snowflake.Snowflake) => Effect.Effect<void>
     /** One round of renewals: charges saved cards of Plus ending soon; answers how many were tried. */
     readonly renew: Effect.Effect<number>
     /** One round of boost expiry: frees ended slots and tells their guilds; answers how many. */
@@ -347,6 +370,17 @@ export class Billing extends Context.Service<
         }),
         grantsTo: (userId) => repo.grantsTo(userId),
         money: Effect.flatMap(DateTime.now, (now) => repo.money(now, MoscowDay.monthStart(now))),
+        personalData: Effect.fn("Billing.personalData")(function* (userId) {
+          return {
+            plus: yield* repo.plus(userId),
+            boosts: yield* repo.slots(userId, yield* DateTime.now),
+            payments: yield* repo.orders(userId, EXPORT_PAYMENTS)
+          }
+        }),
+        forget: Effect.fn("Billing.forget")(function* (userId) {
+          const freed = yield* repo.forget(userId)
+          yield* Effect.forEach(new Set(freed), (guildId) => guilds.premiumChanged(guildId), { discard: true })
+        }),
         renew: Effect.gen(function* () {
           if (!provider.enabled || !config.autorenew) return 0
           const now = yield* DateTime.now
