@@ -9,8 +9,11 @@ import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect } from "effect"
 
-/** A month of Plus for `userId`, recorded as a grant by `staffId`. */
-export const givePlus = (userId: string, staffId: string) =>
+/** A staff id for grants seeded here (the store records it; it checks nothing about it). */
+const SEEDING_STAFF = "1"
+
+/** A month of Plus for `userId`, recorded as a staff grant. */
+export const givePlus = (userId: string, staffId: string = SEEDING_STAFF) =>
   Effect.flatMap(Effect.service(TestHost.TestHost), (host) =>
     host.run(
       Effect.gen(function* () {
