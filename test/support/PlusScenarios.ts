@@ -15,7 +15,7 @@ import { ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
 import { json, post, type Registered, register, send } from "./Accounts.ts"
 import { animatedGif, gifFrames } from "./Gif.ts"
 import { accept, createGuild, inviteTo } from "./Guilds.ts"
-import { givePlus, seedGuilds } from "./Plus.ts"
+import { seedGuilds } from "./Plus.ts"
 import { dataUri, png } from "./Png.ts"
 import { unzip } from "./Unzip.ts"
 
