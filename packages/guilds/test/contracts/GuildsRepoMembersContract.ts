@@ -104,6 +104,25 @@ export const membersContract = (it: GuildsRepoIt) => {
     })
   )
 
+  it.effect("the cap is the one passed (Plus: 200): past 100 under a higher cap, concurrent joins held to it", () =>
+    Effect.gen(function* () {
+      const busy = yield* userInGuilds(MAX_GUILDS_PER_USER)
+      const targets = yield* Effect.all(Array.from({ length: 5 }, () => arrange()))
+      const repo = yield* GuildsRepo
+      const [first, ...rest] = targets
+      if (first === undefined) throw new Error("five guilds were arranged")
+      expect(yield* repo.join(newMember(first.guildId, busy), MAX_GUILDS_PER_USER + 2)).toBe(true)
+      const { succeeded, failed } = yield* race(
+        rest.map(({ guildId }) => repo.join(newMember(guildId, busy), MAX_GUILDS_PER_USER + 2))
+      )
+      expect({ succeeded, failed }).toEqual({
+        succeeded: 1,
+        failed: ["GuildLimitReached", "GuildLimitReached", "GuildLimitReached"]
+      })
+      expect(yield* repo.guildsOf(busy)).toHaveLength(MAX_GUILDS_PER_USER + 2)
+    })
+  )
+
   it.effect("a user at 99 guilds joining 5 guilds at once ends in exactly 100", () =>
     Effect.gen(function* () {
       const busy = yield* userInGuilds(MAX_GUILDS_PER_USER - 1)
