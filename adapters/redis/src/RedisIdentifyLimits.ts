@@ -3,6 +3,8 @@
  * (`INCR`, expiring a day after its first start: `remaining` and `reset_after` read from it), and
  * each `max_concurrency` bucket a key set for 5 s (`SET NX PX`). Two starts racing at the end of a
  * day may both pass the check before either counts (the platform's budget is not that exact either).
+ * A user's identifies: a 5-second window and a day, each a counter made and given its expiry in one
+ * script (a crash between INCR and PEXPIRE must not leave a counter that never expires).
  */
 import { NodeRedis } from "@effect/platform-node"
 import { IdentifyLimits } from "@veche/gateway"
@@ -12,9 +14,17 @@ import { Redis } from "effect/persistence"
 export interface Options {
   readonly url: Redacted.Redacted<string>
   readonly limits?: IdentifyLimits.Limits
+  readonly userLimits?: IdentifyLimits.UserLimits | undefined
   /** Where the keys start (default `veche:identify:`). */
   readonly prefix?: string
 }
+
+/** One more in a fixed window: the count, the window starting (with its expiry) at the first. */
+const COUNT_IN_WINDOW = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`
 
 const asNumber = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0)) || 0
 
@@ -25,7 +35,10 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
       const redis = yield* Redis.Redis
       const limits = options.limits ?? IdentifyLimits.DEFAULT_LIMITS
       const prefix = options.prefix ?? "veche:identify:"
+      const userLimits = options.userLimits ?? IdentifyLimits.DEFAULT_USER_LIMITS
       const dayKey = (botId: string) => `${prefix}day:${botId}`
+      const countIn = (key: string, windowMs: number) =>
+        Effect.map(redis.send("EVAL", COUNT_IN_WINDOW, "1", key, String(windowMs)), asNumber)
       // Redis down: no session starts (op 9, the client retries), rather than an unlimited budget.
       const orBusy = <A>(effect: Effect.Effect<A, Redis.RedisError>, busy: A) =>
         effect.pipe(
@@ -42,6 +55,18 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
               if (taken === null) return "BucketBusy" as const
               const counted = asNumber(yield* redis.send("INCR", dayKey(botId)))
               if (counted === 1) yield* redis.send("PEXPIRE", dayKey(botId), String(IdentifyLimits.DAY_MS))
+              return "Started" as const
+            }),
+            "BucketBusy" as const
+          ),
+        startUser: (userId) =>
+          orBusy(
+            Effect.gen(function* () {
+              const userDay = `${prefix}user-day:${userId}`
+              if (asNumber(yield* redis.send("GET", userDay)) >= userLimits.total) return "DailyLimitReached" as const
+              if ((yield* countIn(`${prefix}user-burst:${userId}`, IdentifyLimits.BUCKET_MS)) > userLimits.burst)
+                return "BucketBusy" as const
+              yield* countIn(userDay, IdentifyLimits.DAY_MS)
               return "Started" as const
             }),
             "BucketBusy" as const
