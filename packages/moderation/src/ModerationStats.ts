@@ -1,7 +1,7 @@
 /**
  * The staff statistics (`GET /moderation/stats`), in the spec's shape, read from the rollups the
- * domains keep on write (`Tallies` in @veche/platform: a few rows per Moscow day, per active guild
- * of the last week, and one per active user) and from the ports other domains answer
+ * domains keep on write (`Tallies` in @veche/platform: a few rows per Moscow day and per active
+ * guild of the last week, read at once by `snapshot`) and from the ports other domains answer
  * (StatsSources). Nothing here scans messages or users. Periods are Moscow days: "day" is today,
  * "week" today and the 6 days before, "month" and the series today and the 29 before; the funnel
  * counts the same 30 days. Reading also raises today's online peak with the current count, so the
@@ -83,26 +83,19 @@ export class ModerationStats extends Context.Service<
         const days = MoscowDay.ending(today, SERIES_DAYS)
         const weekStart = MoscowDay.minus(today, 6)
         const monthStart = days[0] ?? today
-        const onlineNow = yield* online.now
-        yield* tallies.peak(onlineNow, at)
-        const [rows, gauges, activeDay, activeWeek, activeMonth, guildWeek, listed, voiceNow, moneyNow, pushUsers] =
-          yield* Effect.all(
-            [
-              tallies.days(monthStart, today),
-              tallies.gauges,
-              tallies.activeSince(today),
-              tallies.activeSince(weekStart),
-              tallies.activeSince(monthStart),
-              tallies.guildsSince(weekStart, TOP_GUILDS),
-              guilds.listed,
-              voice.read(today),
-              money.read(today),
-              push.count
-            ],
-            { concurrency: "unbounded" }
-          )
+        const [onlineNow, read, listed, voiceNow, moneyNow, pushUsers] = yield* Effect.all(
+          [
+            online.now,
+            tallies.snapshot({ from: monthStart, to: today, guildsFrom: weekStart, top: TOP_GUILDS }),
+            guilds.listed,
+            voice.read(today),
+            money.read(today),
+            push.count
+          ],
+          { concurrency: "unbounded" }
+        )
         const byDay = new Map<string, Map<Tallies.Counter, number>>()
-        for (const row of rows) {
+        for (const row of read.days) {
           const values = byDay.get(row.day) ?? new Map<Tallies.Counter, number>()
           values.set(row.counter, row.value)
           byDay.set(row.day, values)
@@ -111,7 +104,16 @@ export class ModerationStats extends Context.Service<
         const sum = (counter: Tallies.Counter, from: string) =>
           days.reduce((total, day) => (day >= from ? total + on(day, counter) : total), 0)
         const series = (counter: Tallies.Counter) => days.map((day) => on(day, counter))
-        const facts = yield* guilds.facts(guildWeek.top.map((guild) => guild.guildId))
+        const gauges = read.gauges
+        const guildWeek = read.guilds
+        const [facts] = yield* Effect.all(
+          [
+            guilds.facts(guildWeek.top.map((guild) => guild.guildId)),
+            // Raising today's peak is a write: only when the count now is above the one stored.
+            onlineNow > on(today, "peak_online") ? tallies.peak(onlineNow, at) : Effect.void
+          ],
+          { concurrency: "unbounded" }
+        )
         const top = guildWeek.top.flatMap((guild): ReadonlyArray<TopGuild> => {
           const found = facts.get(guild.guildId)
           return found === undefined
@@ -129,7 +131,12 @@ export class ModerationStats extends Context.Service<
             deleted: gauges.users_deleted
           },
           online: { now: onlineNow, peak_day: Math.max(onlineNow, on(today, "peak_online")) },
-          active: { day: activeDay, week: activeWeek, month: activeMonth },
+          // A user active since a day has their last active day on it or later.
+          active: {
+            day: sum("last_active", today),
+            week: sum("last_active", weekStart),
+            month: sum("last_active", monthStart)
+          },
           messages: { day: on(today, "messages"), week: sum("messages", weekStart), dm_day: on(today, "dm_messages") },
           voice: voiceNow,
           guilds: {
