@@ -34,15 +34,18 @@ const COUNTERS: ReadonlyArray<Tallies.Counter> = [
 const isCounter = (name: string): name is Tallies.Counter => (COUNTERS as ReadonlyArray<string>).includes(name)
 const isGauge = (name: string): name is Tallies.Gauge => (Tallies.GAUGES as ReadonlyArray<string>).includes(name)
 
-/** One row of the snapshot: a day's counter, a running total, or one of the week's top guilds. */
-const SnapshotRow = Schema.Struct({
-  kind: Schema.Literals(["day", "gauge", "guild"]),
-  key: Schema.NullOr(Schema.String),
-  name: Schema.NullOr(Schema.String),
-  value: Schema.Number,
-  extra: Schema.NullOr(Schema.Number)
-})
-const decodeSnapshot = Schema.decodeUnknownEffect(Schema.Array(SnapshotRow))
+/**
+ * The snapshot arrives as one row of three JSON values (parsed by the driver): a few hundred small
+ * rows cost the driver and a row schema more than the statement itself. Checked here by hand.
+ */
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
+const dayValueOf = (item: unknown): ReadonlyArray<Tallies.DayValue> =>
+  Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string" && isNumber(item[2])
+    ? isCounter(item[1])
+      ? [{ day: item[0], counter: item[1], value: item[2] }]
+      : []
+    : []
+const listOf = (value: unknown): ReadonlyArray<unknown> | null => (Array.isArray(value) ? value : null)
 const GaugeRow = Schema.Struct({ gauge: Schema.String, value: Schema.Number })
 const decodeGauges = Schema.decodeUnknownEffect(Schema.Array(GaugeRow))
 
@@ -68,33 +71,45 @@ export const layer: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.effec
     // three times as much), the top `top` of them with how many there were (a window count,
     // taken before the LIMIT).
     const snapshot = ({ from, to, guildsFrom, top }: Tallies.SnapshotWindow) =>
-      sql`
-        SELECT 'day' AS kind, day::text AS key, counter AS name, sum(value)::float8 AS value, NULL::float8 AS extra
-        FROM stats_days WHERE day BETWEEN ${from}::date AND ${to}::date
-        GROUP BY day, counter HAVING sum(value) <> 0
-        UNION ALL
-        SELECT 'gauge', NULL, gauge, value::float8, NULL FROM stats_gauges
-        UNION ALL
-        (SELECT 'guild', guild_id::text, NULL, sum(messages::int4)::float8, (count(*) OVER ())::float8
-         FROM stats_guild_days AS g WHERE g.day >= ${guildsFrom}::date
-         GROUP BY g.guild_id ORDER BY sum(messages::int4) DESC, g.guild_id LIMIT ${top})`.pipe(
-        Effect.flatMap(decodeSnapshot),
-        Effect.map((rows): Tallies.Snapshot => {
-          const days: Array<Tallies.DayValue> = []
+      sql<{ readonly days: unknown; readonly gauges: unknown; readonly guilds: unknown }>`
+        SELECT
+          (SELECT COALESCE(json_agg(json_build_array(d.day, d.counter, d.value)), '[]') FROM (
+             SELECT day::text AS day, counter, sum(value)::float8 AS value FROM stats_days
+             WHERE day BETWEEN ${from}::date AND ${to}::date
+             GROUP BY day, counter HAVING sum(value) <> 0) AS d) AS days,
+          (SELECT COALESCE(json_agg(json_build_array(gauge, value::float8)), '[]') FROM stats_gauges) AS gauges,
+          (SELECT COALESCE(json_agg(json_build_array(t.guild_id::text, t.messages, t.active) ORDER BY t.messages DESC, t.guild_id), '[]')
+           FROM (
+             SELECT g.guild_id, sum(g.messages::int4)::float8 AS messages, (count(*) OVER ())::float8 AS active
+             FROM stats_guild_days AS g WHERE g.day >= ${guildsFrom}::date
+             GROUP BY g.guild_id ORDER BY 2 DESC, g.guild_id LIMIT ${top}) AS t) AS guilds`.pipe(
+        Effect.flatMap((rows) => {
+          const row = rows[0]
+          const days = listOf(row?.days)
+          const gaugeList = listOf(row?.gauges)
+          const guildList = listOf(row?.guilds)
+          if (days === null || gaugeList === null || guildList === null) {
+            return Effect.die(new Error("statistics: the snapshot's row is not as written"))
+          }
           const gauges = { users: 0, users_deleted: 0, with_email: 0, guilds: 0 }
-          const guilds: Array<Tallies.GuildMessages> = []
-          let active = 0
-          for (const row of rows) {
-            if (row.kind === "day" && row.key !== null && row.name !== null && isCounter(row.name)) {
-              days.push({ day: row.key, counter: row.name, value: row.value })
-            } else if (row.kind === "gauge" && row.name !== null && isGauge(row.name)) {
-              gauges[row.name] = row.value
-            } else if (row.kind === "guild" && row.key !== null) {
-              guilds.push({ guildId: Snowflake.Snowflake.make(row.key), messages: row.value })
-              active = row.extra ?? active
+          for (const item of gaugeList) {
+            if (Array.isArray(item) && typeof item[0] === "string" && isGauge(item[0]) && isNumber(item[1])) {
+              gauges[item[0]] = item[1]
             }
           }
-          return { days, gauges, guilds: { active, top: guilds } }
+          let active = 0
+          const guilds: Array<Tallies.GuildMessages> = []
+          for (const item of guildList) {
+            if (Array.isArray(item) && typeof item[0] === "string" && isNumber(item[1]) && isNumber(item[2])) {
+              guilds.push({ guildId: Snowflake.Snowflake.make(item[0]), messages: item[1] })
+              active = item[2]
+            }
+          }
+          return Effect.succeed<Tallies.Snapshot>({
+            days: days.flatMap(dayValueOf),
+            gauges,
+            guilds: { active, top: guilds }
+          })
         }),
         Effect.orDie
       )

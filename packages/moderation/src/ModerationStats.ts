@@ -94,16 +94,23 @@ export class ModerationStats extends Context.Service<
           ],
           { concurrency: "unbounded" }
         )
-        const byDay = new Map<string, Map<Tallies.Counter, number>>()
+        // Each counter's 30 values in day order, filled in one pass over the rows.
+        const dayIndex = new Map(days.map((day, index) => [day, index] as const))
+        const byCounter = new Map<Tallies.Counter, Array<number>>()
         for (const row of read.days) {
-          const values = byDay.get(row.day) ?? new Map<Tallies.Counter, number>()
-          values.set(row.counter, row.value)
-          byDay.set(row.day, values)
+          const index = dayIndex.get(row.day)
+          if (index === undefined) continue
+          const values = byCounter.get(row.counter) ?? Array.from(days, () => 0)
+          values[index] = row.value
+          byCounter.set(row.counter, values)
         }
-        const on = (day: string, counter: Tallies.Counter) => byDay.get(day)?.get(counter) ?? 0
+        const zeros = Array.from(days, () => 0)
+        const series = (counter: Tallies.Counter): ReadonlyArray<number> => byCounter.get(counter) ?? zeros
+        const on = (day: string, counter: Tallies.Counter) => series(counter)[dayIndex.get(day) ?? -1] ?? 0
         const sum = (counter: Tallies.Counter, from: string) =>
-          days.reduce((total, day) => (day >= from ? total + on(day, counter) : total), 0)
-        const series = (counter: Tallies.Counter) => days.map((day) => on(day, counter))
+          series(counter)
+            .slice(dayIndex.get(from) ?? 0)
+            .reduce((total, value) => total + value, 0)
         const gauges = read.gauges
         const guildWeek = read.guilds
         const [facts] = yield* Effect.all(
@@ -158,8 +165,8 @@ export class ModerationStats extends Context.Service<
             new_users: series("new_users"),
             messages: series("messages"),
             active: series("active"),
-            peak_online: days.map((day) =>
-              day === today ? Math.max(onlineNow, on(day, "peak_online")) : on(day, "peak_online")
+            peak_online: series("peak_online").map((peak, index) =>
+              index === days.length - 1 ? Math.max(onlineNow, peak) : peak
             )
           }
         } satisfies Stats
