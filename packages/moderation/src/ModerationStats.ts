@@ -76,13 +76,21 @@ export class ModerationStats extends Context.Service<
       // Read when the layer is built: the host provides the store with its repositories.
       const tallies = yield* Tallies.Tallies
 
+      // The day's calendar is worked out once a day, not per request (the date arithmetic showed in
+      // the route's profile).
+      let calendar = { today: "", days: [] as ReadonlyArray<string>, weekStart: "", monthStart: "" }
+      const calendarOf = (today: string) => {
+        if (calendar.today !== today) {
+          const days = MoscowDay.ending(today, SERIES_DAYS)
+          calendar = { today, days, weekStart: MoscowDay.minus(today, 6), monthStart: days[0] ?? today }
+        }
+        return calendar
+      }
+
       const read = Effect.fn("ModerationStats.read")(function* (staffId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
         const at = yield* DateTime.now
-        const today = MoscowDay.of(at)
-        const days = MoscowDay.ending(today, SERIES_DAYS)
-        const weekStart = MoscowDay.minus(today, 6)
-        const monthStart = days[0] ?? today
+        const { today, days, weekStart, monthStart } = calendarOf(MoscowDay.of(at))
         const [onlineNow, read, listed, voiceNow, moneyNow, pushUsers] = yield* Effect.all(
           [
             online.now,
