@@ -31,15 +31,17 @@ const topIds = `'{${top.rows.map((row) => row.id).join(",")}}'::bigint[]`
 const statements: ReadonlyArray<readonly [string, string]> = [
   [
     "counters, running totals, active users and the week's top guilds (PgTallies.snapshot)",
-    `SELECT 'day' AS kind, day::text AS key, counter AS name, sum(value)::float8 AS value, NULL::float8 AS extra
-       FROM stats_days WHERE day BETWEEN ${moscowToday} - 29 AND ${moscowToday}
-       GROUP BY day, counter HAVING sum(value) <> 0
-     UNION ALL
-     SELECT 'gauge', NULL, gauge, value::float8, NULL FROM stats_gauges
-     UNION ALL
-     (SELECT 'guild', guild_id::text, NULL, sum(messages::int4)::float8, (count(*) OVER ())::float8
-        FROM stats_guild_days AS g WHERE g.day >= ${moscowToday} - 6
-        GROUP BY g.guild_id ORDER BY sum(messages::int4) DESC, g.guild_id LIMIT 10)`
+    `SELECT
+       (SELECT COALESCE(json_agg(json_build_array(d.day, d.counter, d.value)), '[]') FROM (
+          SELECT day::text AS day, counter, sum(value)::float8 AS value FROM stats_days
+          WHERE day BETWEEN ${moscowToday} - 29 AND ${moscowToday}
+          GROUP BY day, counter HAVING sum(value) <> 0) AS d) AS days,
+       (SELECT COALESCE(json_agg(json_build_array(gauge, value::float8)), '[]') FROM stats_gauges) AS gauges,
+       (SELECT COALESCE(json_agg(json_build_array(t.guild_id::text, t.messages, t.active) ORDER BY t.messages DESC, t.guild_id), '[]')
+        FROM (
+          SELECT g.guild_id, sum(g.messages::int4)::float8 AS messages, (count(*) OVER ())::float8 AS active
+          FROM stats_guild_days AS g WHERE g.day >= ${moscowToday} - 6
+          GROUP BY g.guild_id ORDER BY 2 DESC, g.guild_id LIMIT 10) AS t) AS guilds`
   ],
   [
     "the top guilds' names and member counts (GuildsRepo.summaries)",
