@@ -20,9 +20,13 @@ export const layer = (
   Option.match(config.redisUrl, {
     onSome: (url) =>
       Layer.mergeAll(
-        RedisDispatchBus.layer({ url }),
-        RedisIdentifyLimits.layer({ url, userLimits: config.userIdentifyLimits }),
-        RedisPresenceStore.layer({ url })
+        RedisDispatchBus.layer({ url, prefix: `${config.redisPrefix}gateway:` }),
+        RedisIdentifyLimits.layer({
+          url,
+          userLimits: config.userIdentifyLimits,
+          prefix: `${config.redisPrefix}identify:`
+        }),
+        RedisPresenceStore.layer({ url, prefix: `${config.redisPrefix}presence:` })
       ),
     onNone: () =>
       Layer.mergeAll(

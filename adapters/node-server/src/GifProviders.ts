@@ -21,7 +21,10 @@ export const layer = (
   Layer.merge(
     GifProviderConfig.layerConfig({ klipy: KlipyGifProvider.layerConfig }),
     Option.match(config.redisUrl, {
-      onSome: (url) => RedisGifCache.layer().pipe(Layer.provide(RedisRateLimits.connection({ url }))),
+      onSome: (url) =>
+        RedisGifCache.layer({ prefix: `${config.redisPrefix}gifs:` }).pipe(
+          Layer.provide(RedisRateLimits.connection({ url }))
+        ),
       onNone: () => GifCache.GifCache.layerMemory()
     })
   )

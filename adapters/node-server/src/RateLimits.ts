@@ -19,8 +19,8 @@ const withQuotas = <E, R>(routes: Layer.Layer<RouteLimiter.RouteLimiter, E, R | 
 export const layer = (config: ServerConfig) =>
   Option.match(config.redisUrl, {
     onSome: (url) =>
-      withQuotas(RouteLimiter.RouteLimiter.layerRedis()).pipe(
-        Layer.provide(RateLimitStore.layerRedis()),
+      withQuotas(RouteLimiter.RouteLimiter.layerRedis({ prefix: `${config.redisPrefix}rl:` })).pipe(
+        Layer.provide(RateLimitStore.layerRedis({ prefix: `${config.redisPrefix}rl:` })),
         Layer.provide(RedisRateLimits.connection({ url }))
       ),
     onNone: () => withQuotas(RouteLimiter.RouteLimiter.layerInProcess).pipe(Layer.provide(RateLimitStore.layerMemory))

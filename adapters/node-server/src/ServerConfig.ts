@@ -28,6 +28,12 @@ export interface ServerConfig {
   readonly dataDirConfigured: boolean
   /** Redis shared by several nodes (rate-limit counters); none keeps them in this process. */
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>
+  /**
+   * What every Redis key and channel of this deployment starts with (`SERVICE_REDIS_PREFIX`,
+   * default `veche:`): deployments (staging beside production, parallel test runs) that share one
+   * Redis keep their counters, presence and dispatches apart.
+   */
+  readonly redisPrefix: string
   readonly gatewayUrl: string
   /** SERVICE_GATEWAY_URL was set; otherwise the URL follows the port the server listens on (PORT=0). */
   readonly gatewayUrlConfigured: boolean
@@ -151,6 +157,10 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     Config.option,
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
   )
+  const redisPrefix = yield* Config.schema(
+    Schema.String.pipe(Schema.check(Schema.isPattern(/^[A-Za-z0-9:_.-]{1,64}$/))),
+    "SERVICE_REDIS_PREFIX"
+  ).pipe(Config.withDefault("veche:"))
   const configuredDataDir = yield* Config.String("SERVICE_DATA_DIR").pipe(
     Config.option,
     Config.map(Option.filter((dir) => dir.trim() !== ""))
@@ -200,6 +210,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     dataDir,
     dataDirConfigured,
     redisUrl,
+    redisPrefix,
     gatewayUrl,
     gatewayUrlConfigured,
     logLevel,

@@ -58,5 +58,10 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Red
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
     expect(remaining).toEqual(["4", "3", "2", "1", "0", "0", "0"])
+    // another deployment on the same Redis (its own SERVICE_REDIS_PREFIX) counts apart
+    const apart = await start({ ...env, ...database(), SERVICE_WORKER_ID: "3", SERVICE_REDIS_PREFIX: "veche-apart:" })
+    nodes.push(apart)
+    const elsewhere = await fetch(`${apart.base}/api/v10/version`, { headers })
+    expect([elsewhere.status, elsewhere.headers.get("x-ratelimit-remaining")]).toEqual([200, "4"])
   }, 90_000)
 })
