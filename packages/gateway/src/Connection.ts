@@ -6,7 +6,7 @@
  */
 import { GuildSnapshots } from "@veche/guilds"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
-import { Clock, Duration, Effect, Exit, Option, Redacted } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Option, Redacted, Schedule } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
@@ -29,6 +29,12 @@ export interface Params {
   readonly encoding: string | undefined
   /** Bytes written and not yet sent to the client (the host's socket), when the host can tell. */
   readonly bufferedAmount?: (() => number) | undefined
+  /**
+   * The host's own synchronous send of one text frame on the upgraded socket, asked for once the
+   * socket is open, when the host can offer one. The fan-out writes every frame of every session
+   * through it: a write through the Socket's writer costs a fiber run each (`runSyncExit`).
+   */
+  readonly sendText?: (() => ((text: string) => void) | undefined) | undefined
 }
 
 /** Gateway versions served: the platform's current two (the same protocol here). */
@@ -37,6 +43,9 @@ export const VERSIONS: ReadonlySet<string> = new Set(["9", "10"])
 /** Guilds one shard may carry before the platform asks for more shards (close 4011). */
 export const MAX_GUILDS_PER_SHARD = 2500
 export const MAX_SHARDS = 4096
+
+/** How often heartbeat deadlines are checked (each connection's, in one sweep). */
+export const HEARTBEAT_SWEEP_MS = 1000
 
 /** The connection's close, once known: ours (code) or the client's. */
 const clientCloseCode = (error: Socket.SocketError): number | undefined =>
@@ -54,6 +63,19 @@ export const make = Effect.gen(function* () {
   const random = yield* SecureRandom.SecureRandom
   const presence = yield* Presence
   const memberRequests = yield* MemberRequests.make
+  // Connections outlive the upgrade request that opened them: each is served by a fiber of the
+  // gateway's own scope (interrupted when the node stops), not by the request's fiber, whose
+  // middleware and handler frames would otherwise be kept for every idle connection.
+  const connectionsScope = yield* Effect.scope
+
+  // Heartbeat deadlines: one shared sweep over every connection instead of a sleeping fiber each.
+  // A check runs at most `HEARTBEAT_SWEEP_MS` (or a quarter interval, if shorter) after its moment.
+  const heartbeatChecks = new Set<(now: number) => Effect.Effect<void>>()
+  const sweepMs = Math.max(1, Math.min(HEARTBEAT_SWEEP_MS, Math.floor(config.heartbeatIntervalMs / 4)))
+  yield* Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    for (const check of [...heartbeatChecks]) yield* check(now)
+  }).pipe(Effect.repeat(Schedule.spaced(Duration.millis(sweepMs))), Effect.forkScoped)
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -64,12 +86,28 @@ export const make = Effect.gen(function* () {
     }
   })
 
+  /**
+   * Serves one connection in a fiber of the gateway's scope; done once the socket is open (or failed
+   * to open), so the upgrade request ends there and its fiber is freed.
+   */
   const connect = (socket: Socket.Socket, params: Params): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      const opened = yield* Deferred.make<void>()
+      yield* serve(socket, params, opened).pipe(
+        Effect.ensuring(Deferred.succeed(opened, undefined)),
+        Effect.forkIn(connectionsScope)
+      )
+      yield* Deferred.await(opened)
+    })
+
+  const serve = (socket: Socket.Socket, params: Params, opened: Deferred.Deferred<void>): Effect.Effect<void> =>
     Effect.scoped(
       Effect.gen(function* () {
         // The reader first: the socket's writes wait until it is open.
         const pull = yield* Socket.readerString(socket)
         const writer = yield* socket.writer
+        yield* Deferred.succeed(opened, undefined)
+        const write = params.sendText?.()
         // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
         // A client that stops reading: past the limit its connection is closed (4000, resumable)
         // and nothing more is written to it (its session keeps what it missed for the resume).
@@ -81,7 +119,8 @@ export const make = Effect.gen(function* () {
         const sink: Session.Sink = {
           send: (text) => {
             if (overflowed) return
-            Effect.runSyncExit(writer.write(text))
+            if (write !== undefined) write(text)
+            else Effect.runSyncExit(writer.write(text))
             if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
               overflowed = true
               Effect.runSyncExit(writer.write(new Socket.CloseEvent(CloseCodes.UNKNOWN_ERROR, "Reconnect")))
@@ -170,7 +209,7 @@ export const make = Effect.gen(function* () {
             ...(settings === undefined ? {} : { user_settings: settings })
           }
           bursting = true
-          Session.emit(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
+          Session.emitWithoutReplay(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
           if ((intents & Intents.GUILDS) !== 0) {
             const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
             for (const guildId of mine) {
@@ -184,7 +223,7 @@ export const make = Effect.gen(function* () {
                 (intents & Intents.GUILD_PRESENCES) === 0
                   ? guild.value
                   : { ...guild.value, presences: yield* presence.inGuild(guildId) }
-              Session.emit(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
+              Session.emitWithoutReplay(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
             }
           }
           Session.started(opened)
@@ -248,15 +287,11 @@ export const make = Effect.gen(function* () {
 
         yield* apply([state, hello])
 
-        // Heartbeat deadline: asks once, then closes with 4009.
-        yield* Effect.gen(function* () {
-          while (state.phase !== "Closed") {
-            const now = yield* Clock.currentTimeMillis
-            const wait = SessionMachine.nextCheckAt(state) - now
-            if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
-            else yield* apply(SessionMachine.tick(state, now))
-          }
-        }).pipe(Effect.forkScoped)
+        // Heartbeat deadline (the shared sweep): asks once, then closes with 4009.
+        const checkHeartbeat = (now: number) =>
+          now < SessionMachine.nextCheckAt(state) ? Effect.void : apply(SessionMachine.tick(state, now))
+        heartbeatChecks.add(checkHeartbeat)
+        yield* Effect.addFinalizer(() => Effect.sync(() => heartbeatChecks.delete(checkHeartbeat)))
 
         const open = () => state.phase !== "Closed"
         const ended = yield* Effect.gen(function* () {

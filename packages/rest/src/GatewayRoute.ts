@@ -31,6 +31,28 @@ const bufferedAmountOf = (source: object): (() => number) | undefined => {
   }
 }
 
+/**
+ * The `ws` WebSocket that took over Node's upgraded TCP socket: `ws` marks the socket with it under
+ * its own `Symbol("websocket")` (not exported). Its `send(text)` is synchronous and is what the
+ * Socket's writer calls in the end; the gateway calls it directly (one frame per session per
+ * dispatch, where a fiber run per write measured a tenth of the fan-out's time). Other hosts, or
+ * another `ws` that no longer marks the socket: undefined (the gateway writes through the Socket).
+ */
+const sendTextOf =
+  (source: object): (() => ((text: string) => void) | undefined) =>
+  () => {
+    const socket: unknown = Reflect.get(source, "socket")
+    if (typeof socket !== "object" || socket === null) return undefined
+    const mark = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "websocket")
+    const ws: unknown = mark === undefined ? undefined : Reflect.get(socket, mark)
+    if (typeof ws !== "object" || ws === null) return undefined
+    const send: unknown = Reflect.get(ws, "send")
+    if (typeof send !== "function") return undefined
+    return (text) => {
+      Reflect.apply(send, ws, [text])
+    }
+  }
+
 const upgradeRequired = HttpServerResponse.jsonUnsafe(ErrorBody.general(426), { status: 426 })
 
 export const route = HttpRouter.use((router) =>
@@ -40,8 +62,13 @@ export const route = HttpRouter.use((router) =>
       Effect.gen(function* () {
         if (request.headers.upgrade?.toLowerCase() !== "websocket") return upgradeRequired
         const socket = yield* request.upgrade
-        yield* gateway.connect(socket, { ...paramsOf(request.url), bufferedAmount: bufferedAmountOf(request.source) })
-        // never written after an upgrade (the socket has answered); the access log reads its status
+        yield* gateway.connect(socket, {
+          ...paramsOf(request.url),
+          bufferedAmount: bufferedAmountOf(request.source),
+          sendText: sendTextOf(request.source)
+        })
+        // the socket is open and served by the gateway's own fiber: this request ends here (a 101 in
+        // the access log at the upgrade). Never written after an upgrade (the socket has answered).
         return HttpServerResponse.empty({ status: 101 })
       }).pipe(Effect.catchTag("HttpServerError", () => Effect.succeed(upgradeRequired)))
     )
