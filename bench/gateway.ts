@@ -163,7 +163,7 @@ const main = async () => {
         )
       })
     const ours = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, SESSIONS, identify)
-    await new Promise((resolve) => setTimeout(resolve, 2000))
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
     const withSessionsMb = await veche.rssMb()
     if (HEAP_SNAPSHOT_DIR !== undefined) {
       process.kill(veche.pid, "SIGUSR2")
