@@ -3,6 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { TestHost } from "@veche/test-host"
 import { Effect } from "effect"
 import { json, register, send } from "./support/Accounts.ts"
+import { givePlus } from "./support/Plus.ts"
 import { dataUri, png } from "./support/Png.ts"
 
 const patchMe = (token: string, body: unknown) => send("PATCH", "/api/v10/users/@me", body, token)
@@ -74,7 +75,8 @@ describe("Avatars and banners", () => {
         const host = yield* TestHost.TestHost
         const served = Buffer.from(yield* bytesOf(yield* host.fetch(`/api/v10/avatars/${account.user_id}/${hash}`)))
         expect(served.includes(Buffer.from("<script>"))).toBe(false)
-        // a banner may be larger than an avatar
+        // a banner (Plus's) may be larger than an avatar
+        yield* givePlus(account.user_id)
         expect((yield* patchMe(token, { banner: dataUri(png(2048, 1024)) })).status).toBe(200)
       })
     )

@@ -77,6 +77,35 @@ describe("Web pages", () => {
       })
     )
 
+    it.effect(
+      "every module a served script imports is served too (a shared module missing from the list would 404)",
+      () =>
+        Effect.gen(function* () {
+          const served = new Set([...Object.keys(Page.assets), ...Object.keys(Page.vendor)])
+          let seen = 0
+          for (const name of Object.keys(Page.assets).filter((n) => n.endsWith(".js"))) {
+            const source = yield* text(yield* get(`${Page.ASSETS_PATH}/${name}`))
+            // Each import is one line ending in `from "./name"` (no regular expression: the check
+            // for super-linear patterns would rightly flag a multi-line one).
+            const imports = source
+              .split("\n")
+              .filter((line) => line.startsWith("import ") && line.includes(' from "./'))
+              .map((line) => line.slice(line.lastIndexOf(' from "./') + ' from "./'.length, -1))
+            seen += imports.length
+            for (const imported of imports)
+              expect(served.has(String(imported)), `${name} imports ${imported}`).toBe(true)
+          }
+          // The scan reads this code's own import lines (the pages import api.js at least).
+          expect(seen).toBeGreaterThanOrEqual(Page.all.length)
+          // The pages that sign in share one module: both import it and neither posts /auth/login itself.
+          for (const name of ["staff.js", "oauth2-authorize.js"]) {
+            const source = yield* text(yield* get(`${Page.ASSETS_PATH}/${name}`))
+            expect(source).toMatch(/from "\.\/sign-in\.js"/)
+            expect(source).not.toContain("/auth/login")
+          }
+        })
+    )
+
     it.effect("opening the confirmation link consumes nothing: the token still confirms afterwards", () =>
       Effect.gen(function* () {
         yield* register("+79261190001", "web_confirm", { email: "web.confirm@example.org" })
@@ -126,6 +155,34 @@ describe("Web pages", () => {
       })
     )
   })
+
+  it.effect("a refusal's field messages name each field once, however deep the field is", () =>
+    Effect.gen(function* () {
+      // A path in a variable: the page's script is plain JavaScript, loaded as the browser does.
+      const file = new URL("../packages/web/assets/api.js", import.meta.url).href
+      const module = (yield* Effect.promise(() => import(file))) as {
+        explain: (
+          result: { status: number; body: unknown },
+          labels: Record<string, string>
+        ) => { text: string; fields: Array<string> } | null
+      }
+      const refusal = {
+        status: 400,
+        body: {
+          code: 50035,
+          message: "Invalid Form Body",
+          errors: {
+            months: { _errors: [{ code: "NUMBER_TYPE_MAX", message: "Value should be at most 24." }] },
+            plan: { id: { _errors: [{ code: "BASE_TYPE_REQUIRED", message: "This field is required" }] } }
+          }
+        }
+      }
+      expect(module.explain(refusal, { months: "Months (1–24)", "plan.id": "Plan" })).toEqual({
+        text: "Months (1–24): Value should be at most 24. Plan: This field is required",
+        fields: ["months", "plan.id"]
+      })
+    })
+  )
 
   it.effect("the consent page's permission list is the guilds' flags, each once, in words", () =>
     Effect.gen(function* () {

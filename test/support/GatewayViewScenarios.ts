@@ -90,7 +90,8 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
             const before = yield* promise(() => memberClient.unread())
             expect(names(before)).toEqual([])
 
-            // an overwrite for the member lets them see it: CHANNEL_UPDATE and its messages arrive
+            // an overwrite for the member lets them see it: it arrives as CHANNEL_CREATE (as on the
+            // platform, not CHANNEL_UPDATE), then its messages
             const allowed = yield* send(
               "PUT",
               `/api/v10/channels/${secret}/permissions/${member.user_id}`,
@@ -98,8 +99,13 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(allowed.status).toBe(204)
-            const update = yield* promise(() => memberClient.nextDispatch("CHANNEL_UPDATE"))
-            expect(update.d).toMatchObject({ id: secret })
+            const appeared = yield* promise(() => memberClient.unread())
+            expect(names(appeared)).toEqual(["CHANNEL_CREATE"])
+            expect(appeared[0]?.d).toMatchObject({ id: secret, guild_id: guild.id, name: "still-secret" })
+            // a further change of a channel they see is an update
+            const retitled = yield* send("PATCH", `/api/v10/channels/${secret}`, { topic: "t" }, owner.access_token)
+            expect(retitled.status).toBe(200)
+            expect((yield* promise(() => memberClient.nextDispatch("CHANNEL_UPDATE"))).d).toMatchObject({ id: secret })
             const now = yield* say(secret, "now visible")
             expect((yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))).d).toMatchObject({ id: now })
             expect((yield* post(`/api/v10/channels/${secret}/typing`, {}, owner.access_token)).status).toBe(204)
@@ -115,6 +121,9 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(removed.status).toBe(204)
+            const disappeared = yield* promise(() => memberClient.unread())
+            expect(names(disappeared)).toEqual(["CHANNEL_DELETE"])
+            expect(disappeared[0]?.d).toMatchObject({ id: secret, guild_id: guild.id })
             yield* say(secret, "hidden again")
             const roleMade = yield* post(`/api/v10/guilds/${guild.id}/roles`, { name: "insiders" }, owner.access_token)
             expect(roleMade.status).toBe(200)
@@ -128,7 +137,7 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
             expect(roleAllowed.status).toBe(204)
             yield* say(secret, "insiders only")
             const between = yield* promise(() => memberClient.unread())
-            expect(between.filter((f) => f.t === "MESSAGE_CREATE")).toEqual([])
+            expect(names(between)).toEqual(["GUILD_ROLE_CREATE"])
             const given = yield* send(
               "PATCH",
               `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
@@ -136,7 +145,10 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(given.status).toBe(200)
-            yield* promise(() => memberClient.nextDispatch("GUILD_MEMBER_UPDATE"))
+            // a user session has GUILD_MEMBERS: the member update, then the channel the role shows
+            const joinedRole = yield* promise(() => memberClient.unread())
+            expect(names(joinedRole)).toEqual(["GUILD_MEMBER_UPDATE", "CHANNEL_CREATE"])
+            expect(joinedRole[1]?.d).toMatchObject({ id: secret })
             const insider = yield* say(secret, "welcome in")
             expect((yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))).d).toMatchObject({
               id: insider,
@@ -151,12 +163,195 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
               owner.access_token
             )
             expect(roleDenied.status).toBe(204)
+            expect(names(yield* promise(() => memberClient.unread()))).toEqual(["CHANNEL_DELETE"])
             yield* say(secret, "gone dark")
             const last = yield* say(guild.system_channel_id, "last open")
             const after = yield* promise(() => memberClient.nextDispatch("MESSAGE_CREATE"))
             expect(after.d).toMatchObject({ id: last })
             yield* promise(() => memberClient.close())
           })
+      )
+
+      it.effect("role permissions and member roles hide and show channels: CHANNEL_DELETE / CHANNEL_CREATE", () =>
+        Effect.gen(function* () {
+          const owner = yield* register("+79050019031", "gwsh_owner")
+          const member = yield* register("+79050019032", "gwsh_member")
+          const guild = yield* guildWith(owner.access_token, [member.access_token], "Shift Guild")
+          const memberClient = yield* ready(member.access_token)
+          const ownerClient = yield* ready(owner.access_token)
+          const made = yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "second" }, owner.access_token)
+          const second = ((yield* json(made)) as { id: string }).id
+          expect((yield* promise(() => memberClient.nextDispatch("CHANNEL_CREATE"))).d).toMatchObject({ id: second })
+          yield* promise(() => ownerClient.unread())
+
+          const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, member.access_token)
+          const channelIds = ((yield* json(listed)) as Array<{ id: string }>).map((c) => c.id).sort()
+          expect(channelIds).toContain(second)
+          const ids = (frames: ReadonlyArray<GatewayServer.Frame>) =>
+            frames
+              .filter((f) => f.t === "CHANNEL_CREATE" || f.t === "CHANNEL_DELETE")
+              .map((f) => (f.d as { id: string }).id)
+              .sort()
+          const each = (name: string) => channelIds.map(() => name)
+
+          // @everyone loses View Channel: the member loses every channel, the owner (all rights) nothing
+          const everyone = (permissions: string) =>
+            send("PATCH", `/api/v10/guilds/${guild.id}/roles/${guild.id}`, { permissions }, owner.access_token)
+          expect((yield* everyone("0")).status).toBe(200)
+          const hidden = yield* promise(() => memberClient.unread())
+          expect(names(hidden)).toEqual(["GUILD_ROLE_UPDATE", ...each("CHANNEL_DELETE")])
+          expect(ids(hidden)).toEqual(channelIds)
+          expect(names(yield* promise(() => ownerClient.unread()))).toEqual(["GUILD_ROLE_UPDATE"])
+
+          // a role with View Channel given to the member shows them again, and taken back hides them
+          const roleMade = yield* post(
+            `/api/v10/guilds/${guild.id}/roles`,
+            { name: "viewers", permissions: VIEW_CHANNEL },
+            owner.access_token
+          )
+          const role = ((yield* json(roleMade)) as { id: string }).id
+          expect(names(yield* promise(() => memberClient.unread()))).toEqual(["GUILD_ROLE_CREATE"])
+          const setRoles = (roles: ReadonlyArray<string>) =>
+            send("PATCH", `/api/v10/guilds/${guild.id}/members/${member.user_id}`, { roles }, owner.access_token)
+          expect((yield* setRoles([role])).status).toBe(200)
+          const shown = yield* promise(() => memberClient.unread())
+          expect(names(shown)).toEqual(["GUILD_MEMBER_UPDATE", ...each("CHANNEL_CREATE")])
+          expect(ids(shown)).toEqual(channelIds)
+          expect(shown.find((f) => f.t === "CHANNEL_CREATE" && (f.d as { id: string }).id === second)?.d).toMatchObject(
+            { guild_id: guild.id, name: "second", type: 0 }
+          )
+          // the owner sees the role and the member update only
+          expect(names(yield* promise(() => ownerClient.unread()))).toEqual([
+            "GUILD_ROLE_CREATE",
+            "GUILD_MEMBER_UPDATE"
+          ])
+          expect((yield* setRoles([])).status).toBe(200)
+          expect(names(yield* promise(() => memberClient.unread()))).toEqual([
+            "GUILD_MEMBER_UPDATE",
+            ...each("CHANNEL_DELETE")
+          ])
+          // @everyone given View Channel back: every channel returns
+          expect((yield* everyone(VIEW_CHANNEL)).status).toBe(200)
+          const back = yield* promise(() => memberClient.unread())
+          expect(names(back)).toEqual(["GUILD_ROLE_UPDATE", ...each("CHANNEL_CREATE")])
+
+          yield* promise(() => memberClient.close())
+          yield* promise(() => ownerClient.close())
+        })
+      )
+
+      it.effect(
+        "changes racing: the channels told (created minus deleted) end as the channels the member may open",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* register("+79050019051", "gwrace_owner")
+            const member = yield* register("+79050019052", "gwrace_member")
+            const guild = yield* guildWith(owner.access_token, [member.access_token], "Race Guild")
+            const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, owner.access_token)
+            const channelIds = ((yield* json(listed)) as Array<{ id: string }>).map((c) => c.id)
+            const opens = (channel: string) =>
+              Effect.map(
+                send("GET", `/api/v10/channels/${channel}`, undefined, member.access_token),
+                (r) => r.status === 200
+              )
+            const openable = Effect.map(
+              Effect.forEach(channelIds, (id) => Effect.map(opens(id), (ok) => [id, ok] as const)),
+              (pairs) => new Set(pairs.filter(([, ok]) => ok).map(([id]) => id))
+            )
+            const told = new Set(yield* openable)
+            const client = yield* ready(member.access_token)
+            const channel = channelIds.find((id) => id !== guild.system_channel_id) ?? guild.system_channel_id
+            const roleMade = yield* post(
+              `/api/v10/guilds/${guild.id}/roles`,
+              { name: "racers", permissions: VIEW_CHANNEL },
+              owner.access_token
+            )
+            const role = ((yield* json(roleMade)) as { id: string }).id
+            const changes = [
+              send("PATCH", `/api/v10/guilds/${guild.id}/roles/${guild.id}`, { permissions: "0" }, owner.access_token),
+              send(
+                "PUT",
+                `/api/v10/channels/${channel}/permissions/${member.user_id}`,
+                { type: 1, allow: "0", deny: VIEW_CHANNEL },
+                owner.access_token
+              ),
+              send(
+                "PATCH",
+                `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
+                { roles: [role] },
+                owner.access_token
+              ),
+              send(
+                "DELETE",
+                `/api/v10/channels/${channel}/permissions/${member.user_id}`,
+                undefined,
+                owner.access_token
+              ),
+              send("PATCH", `/api/v10/guilds/${guild.id}/members/${member.user_id}`, { roles: [] }, owner.access_token),
+              send(
+                "PUT",
+                `/api/v10/channels/${guild.system_channel_id}/permissions/${member.user_id}`,
+                { type: 1, allow: VIEW_CHANNEL, deny: "0" },
+                owner.access_token
+              ),
+              send("PATCH", `/api/v10/guilds/${guild.id}/roles/${role}`, { permissions: "0" }, owner.access_token),
+              send(
+                "PATCH",
+                `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
+                { roles: [role] },
+                owner.access_token
+              )
+            ]
+            const answers = yield* Effect.all(changes, { concurrency: "unbounded" })
+            for (const answer of answers) expect([200, 204]).toContain(answer.status)
+            // what arrived, applied in order to what the member could open before
+            const frames = yield* promise(() => client.unread(800))
+            for (const frame of frames) {
+              const id = (frame.d as { id?: string } | null)?.id
+              if (frame.t === "CHANNEL_CREATE" && id !== undefined) told.add(id)
+              if (frame.t === "CHANNEL_DELETE" && id !== undefined) told.delete(id)
+            }
+            expect([...told].sort()).toEqual([...(yield* openable)].sort())
+            yield* promise(() => client.close())
+          })
+      )
+
+      it.effect("a bot with GUILDS but not GUILD_MEMBERS still learns of channels a role change shows or hides", () =>
+        Effect.gen(function* () {
+          const { owner, guild, app, token } = yield* botInGuild("+79050019061", "gwbsh")
+          const bot = yield* ready(token, { intents: GUILDS })
+          const listed = yield* send("GET", `/api/v10/guilds/${guild.id}/channels`, undefined, owner.access_token)
+          const count = ((yield* json(listed)) as Array<unknown>).length
+          expect(
+            (yield* send(
+              "PATCH",
+              `/api/v10/guilds/${guild.id}/roles/${guild.id}`,
+              { permissions: "0" },
+              owner.access_token
+            )).status
+          ).toBe(200)
+          const hidden = yield* promise(() => bot.unread())
+          expect(names(hidden)).toEqual(["GUILD_ROLE_UPDATE", ...Array.from({ length: count }, () => "CHANNEL_DELETE")])
+          const roleMade = yield* post(
+            `/api/v10/guilds/${guild.id}/roles`,
+            { name: "bot viewers", permissions: VIEW_CHANNEL },
+            owner.access_token
+          )
+          const role = ((yield* json(roleMade)) as { id: string }).id
+          yield* promise(() => bot.unread())
+          const given = yield* send(
+            "PATCH",
+            `/api/v10/guilds/${guild.id}/members/${app.id}`,
+            { roles: [role] },
+            owner.access_token
+          )
+          expect(given.status).toBe(200)
+          // no GUILD_MEMBER_UPDATE (no GUILD_MEMBERS), but the channels it now sees
+          expect(names(yield* promise(() => bot.unread()))).toEqual(
+            Array.from({ length: count }, () => "CHANNEL_CREATE")
+          )
+          yield* promise(() => bot.close())
+        })
       )
 
       it.effect("a bot without MESSAGE_CONTENT reads replies with the referenced message emptied too", () =>
@@ -313,6 +508,61 @@ export const gatewayViewScenarios = (repositories?: () => Layer.Layer<TestHost.R
           yield* promise(() => bot.close())
           yield* promise(() => listerClient.close())
         })
+      )
+      it.effect(
+        "op 8 with presences: the chunk carries the members shown online, [] when none, none without the intent",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* register("+79050019041", "gwp_owner")
+            const online = yield* register("+79050019042", "gwp_online")
+            const away = yield* register("+79050019043", "gwp_away")
+            const hidden = yield* register("+79050019044", "gwp_hidden")
+            const guild = yield* guildWith(
+              owner.access_token,
+              [online.access_token, away.access_token, hidden.access_token],
+              "Presence Chunks"
+            )
+            const onlineClient = yield* ready(online.access_token)
+            const hiddenClient = yield* ready(hidden.access_token, {
+              presence: { status: "invisible", activities: [], since: null, afk: false }
+            })
+            // a user's session has every intent, GUILD_PRESENCES among them
+            const ownerClient = yield* ready(owner.access_token)
+            type Chunk = { members: Array<{ user: { id: string } }>; presences?: Array<{ user: { id: string } }> }
+            const ask = (client: GatewayServer.RawClient, d: Record<string, unknown>) =>
+              Effect.gen(function* () {
+                client.send({ op: 8, d: { guild_id: guild.id, ...d } })
+                return (yield* promise(() => client.nextDispatch("GUILD_MEMBERS_CHUNK"))).d as Chunk
+              })
+
+            const byIds = yield* ask(ownerClient, {
+              user_ids: [online.user_id, away.user_id, hidden.user_id],
+              presences: true
+            })
+            expect(byIds.members).toHaveLength(3)
+            // the invisible member shows as offline, so is left out like the offline one
+            expect(byIds.presences).toEqual([
+              { user: { id: online.user_id }, status: "online", activities: [], client_status: { web: "online" } }
+            ])
+            expect(byIds.presences?.[0]).not.toHaveProperty("guild_id")
+            // nobody online among the matches: an empty list
+            expect((yield* ask(ownerClient, { user_ids: [away.user_id], presences: true })).presences).toEqual([])
+            // not asked: no presences field
+            expect((yield* ask(ownerClient, { user_ids: [online.user_id] })).presences).toBeUndefined()
+            // by prefix, too
+            const byPrefix = yield* ask(ownerClient, { query: "gwp_on", limit: 5, presences: true })
+            expect(byPrefix.presences?.map((p) => p.user.id)).toEqual([online.user_id])
+
+            // a session without GUILD_PRESENCES: presences count as false (no close, no field)
+            const plain = yield* ready(away.access_token, { intents: GUILDS | GUILD_MEMBERS })
+            const without = yield* ask(plain, { user_ids: [online.user_id], presences: true })
+            expect(without.members).toHaveLength(1)
+            expect(without.presences).toBeUndefined()
+            // `presences` that is not a boolean: a decode error (4002), as any malformed command
+            ownerClient.send({ op: 8, d: { guild_id: guild.id, user_ids: [online.user_id], presences: "yes" } })
+            expect((yield* promise(() => ownerClient.closed)).code).toBe(4002)
+            for (const client of [onlineClient, hiddenClient, plain]) yield* promise(() => client.close())
+          })
       )
     })
   })

@@ -12,6 +12,7 @@ import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, type Layer } from "effect"
 import { json, login, PASSWORD, post, register, send } from "./Accounts.ts"
 import { createGuild } from "./Guilds.ts"
+import { givePlus } from "./Plus.ts"
 import { dataUri, png } from "./Png.ts"
 
 const fetchStatus = (path: string) =>
@@ -30,6 +31,8 @@ export const imageCleanupScenarios = (repositories?: () => Layer.Layer<TestHost.
         Effect.gen(function* () {
           const account = yield* register("+79871110001", "images_replaced")
           const token = account.access_token
+          // banners are Plus's
+          yield* givePlus(account.user_id)
           const first = yield* patchMe(token, { avatar: dataUri(png(64)), banner: dataUri(png(64)) })
           const avatarUrl = (hash: string | null) => `/api/v10/avatars/${account.user_id}/${hash}.png`
           const bannerUrl = (hash: string | null) => `/api/v10/user-banners/${account.user_id}/${hash}.png`
@@ -69,6 +72,7 @@ export const imageCleanupScenarios = (repositories?: () => Layer.Layer<TestHost.
         Effect.gen(function* () {
           const host = yield* TestHost.TestHost
           const account = yield* register("+79871110003", "images_erased")
+          yield* givePlus(account.user_id)
           const shown = yield* patchMe(account.access_token, { avatar: dataUri(png(64)), banner: dataUri(png(64)) })
           // Due now rather than in 14 days (test/deletion.test.ts covers the delay): moving the test
           // clock 14 days wakes every minute-by-minute worker, each with real queries on PostgreSQL.

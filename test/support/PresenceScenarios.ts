@@ -356,12 +356,170 @@ export const presenceScenarios = (options: Options = {}) => {
       )
     })
 
+    layer(host(), { timeout: "90 seconds" })((it) => {
+      it.effect(
+        "a joiner online: the guild's sessions get GUILD_MEMBER_ADD then its PRESENCE_UPDATE; its GUILD_CREATE carries presences",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("pj_owner")
+            const joiner = yield* user("pj_joiner")
+            const ghost = yield* user("pj_ghost")
+            const guild = yield* guildWith(owner.access_token, [], "Joined While Online")
+            // a bot in the guild without GUILD_PRESENCES is not told the presence
+            const app = yield* createApplication(owner.access_token, "pj bot")
+            const botToken = yield* resetBotToken(owner.access_token, app.id)
+            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: "pj bot" })
+            const ownerSession = yield* online(owner.access_token, 1)
+            const bot = yield* online(botToken, 1, { intents: GUILDS })
+            const joinerSession = yield* online(joiner.access_token, 0, {
+              presence: { status: "dnd", activities: [], since: null, afk: false }
+            })
+            yield* promise(() => ownerSession.client.unread())
+
+            const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
+            expect((yield* accept(joiner.access_token, code)).status).toBe(200)
+            // the joiner's GUILD_CREATE: the owner and the bot online, and the joiner themselves
+            const created = yield* promise(() => joinerSession.client.nextDispatch("GUILD_CREATE"))
+            expect(
+              presencesIn(created)
+                ?.map((p) => [p.user.id, p.status])
+                .sort()
+            ).toEqual(
+              [
+                [owner.user_id, "online"],
+                [app.id, "online"],
+                [joiner.user_id, "dnd"]
+              ].sort()
+            )
+            // the owner: the member first, then the presence, naming the guild
+            const seen = yield* promise(async () => {
+              const out: Array<GatewayServer.Frame> = []
+              while (out.filter((f) => f.t === "PRESENCE_UPDATE").length === 0) {
+                const frame = await ownerSession.client.next()
+                if (frame.t === "GUILD_MEMBER_ADD" || frame.t === "PRESENCE_UPDATE") out.push(frame)
+              }
+              return out
+            })
+            expect(seen.map((f) => f.t)).toEqual(["GUILD_MEMBER_ADD", "PRESENCE_UPDATE"])
+            expect(seen[1]?.d).toMatchObject({ user: { id: joiner.user_id }, guild_id: guild.id, status: "dnd" })
+            // once only, and not to the bot without the intent
+            expect(yield* unreadPresencesOf(ownerSession.client, joiner.user_id)).toEqual([])
+            expect(yield* unreadPresencesOf(bot.client, joiner.user_id)).toEqual([])
+
+            // an invisible joiner: nothing told, and not in the presences
+            const ghostSession = yield* online(ghost.access_token, 0, {
+              presence: { status: "invisible", activities: [], since: null, afk: false }
+            })
+            expect((yield* accept(ghost.access_token, code)).status).toBe(200)
+            const ghostCreated = yield* promise(() => ghostSession.client.nextDispatch("GUILD_CREATE"))
+            expect(
+              presencesIn(ghostCreated)
+                ?.map((p) => p.user.id)
+                .sort()
+            ).toEqual([owner.user_id, app.id, joiner.user_id].sort())
+            yield* promise(() => ownerSession.client.nextDispatch("GUILD_MEMBER_ADD"))
+            expect(yield* unreadPresencesOf(ownerSession.client, ghost.user_id)).toEqual([])
+            for (const session of [ownerSession, bot, joinerSession, ghostSession])
+              yield* promise(() => session.client.close())
+          })
+      )
+    })
+
+    layer(host(), { timeout: "90 seconds" })((it) => {
+      it.effect("op 3 past 5 in 60 s is dropped silently (the connection stays); the next window passes again", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("pl_owner")
+          const member = yield* user("pl_member")
+          yield* guildWith(owner.access_token, [member.access_token], "Presence Limit Guild")
+          const watcher = yield* online(owner.access_token, 1)
+          const { client } = yield* online(member.access_token, 1)
+          yield* presenceOf(watcher.client, member.user_id)
+          // six changes: five reach the guild, the sixth (back to online) is dropped
+          const statuses = ["idle", "dnd", "idle", "dnd", "idle", "online"]
+          for (const status of statuses) client.send(op3(status))
+          const told: Array<string> = []
+          for (let i = 0; i < 5; i++) told.push((yield* presenceOf(watcher.client, member.user_id)).status)
+          expect(told).toEqual(statuses.slice(0, 5))
+          expect(yield* unreadPresencesOf(watcher.client, member.user_id)).toEqual([])
+          // still open and answering
+          client.send({ op: 1, d: null })
+          expect((yield* promise(() => client.next())).op).toBe(11)
+          // a minute later (heartbeats kept), op 3 passes again
+          yield* advance(30)
+          client.send({ op: 1, d: null })
+          watcher.client.send({ op: 1, d: null })
+          yield* advance(31)
+          client.send({ op: 1, d: null })
+          watcher.client.send({ op: 1, d: null })
+          client.send(op3("dnd"))
+          expect((yield* presenceOf(watcher.client, member.user_id)).status).toBe("dnd")
+          yield* promise(() => client.close())
+          yield* promise(() => watcher.client.close())
+        })
+      )
+    })
+
     const lowered = {
       SERVICE_DISCOVERY_MIN_MEMBERS: "2",
       SERVICE_DISCOVERY_MIN_AGE_DAYS: "0",
       SERVICE_DISCOVERY_REQUIRE_OWNER_2FA: "false"
     }
     layer(host(lowered), { timeout: "90 seconds" })((it) => {
+      it.effect("joining from the catalogue while online: the guild hears PRESENCE_UPDATE after GUILD_MEMBER_ADD", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("pc_owner")
+          const member = yield* user("pc_member")
+          const joiner = yield* user("pc_joiner")
+          const guild = yield* guildWith(owner.access_token, [member.access_token], "Catalogue Join Presence")
+          const patched = yield* send(
+            "PATCH",
+            `/api/v10/guilds/${guild.id}`,
+            { verification_level: 1, rules_channel_id: guild.system_channel_id },
+            owner.access_token
+          )
+          expect(patched.status).toBe(200)
+          const published = yield* send(
+            "PUT",
+            `/api/v10/guilds/${guild.id}/discovery`,
+            { category: "gaming", description: "A friendly place to talk about strategy games, every single day." },
+            owner.access_token
+          )
+          expect(published.status).toBe(200)
+          const watcher = yield* online(owner.access_token, 1)
+          const session = yield* online(joiner.access_token, 0, {
+            presence: { status: "idle", activities: [], since: null, afk: false }
+          })
+          yield* promise(() => watcher.client.unread())
+          const joined = yield* send(
+            "POST",
+            `/api/v10/discovery/guilds/${guild.id}/join`,
+            undefined,
+            joiner.access_token
+          )
+          expect(joined.status).toBe(200)
+          const created = yield* promise(() => session.client.nextDispatch("GUILD_CREATE"))
+          expect(
+            presencesIn(created)
+              ?.map((p) => [p.user.id, p.status])
+              .sort()
+          ).toEqual(
+            [
+              [owner.user_id, "online"],
+              [joiner.user_id, "idle"]
+            ].sort()
+          )
+          const add = yield* promise(() => watcher.client.nextDispatch("GUILD_MEMBER_ADD"))
+          expect(add.d).toMatchObject({ user: { id: joiner.user_id } })
+          // read after the member: the presence follows it
+          expect(yield* presenceOf(watcher.client, joiner.user_id)).toMatchObject({
+            guild_id: guild.id,
+            status: "idle"
+          })
+          yield* promise(() => session.client.close())
+          yield* promise(() => watcher.client.close())
+        })
+      )
+
       it.effect("the catalogue sorts by members online, and its cards and preview carry the count", () =>
         Effect.gen(function* () {
           const listedGuild = (name: string, members: ReadonlyArray<Registered>, owner: Registered) =>

@@ -21,13 +21,13 @@ export const layer = (
     onSome: (url) =>
       Layer.mergeAll(
         RedisDispatchBus.layer({ url }),
-        RedisIdentifyLimits.layer({ url }),
+        RedisIdentifyLimits.layer({ url, userLimits: config.userIdentifyLimits }),
         RedisPresenceStore.layer({ url })
       ),
     onNone: () =>
       Layer.mergeAll(
         DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
-        IdentifyLimits.IdentifyLimits.layerMemory(),
+        IdentifyLimits.IdentifyLimits.layerMemory(IdentifyLimits.DEFAULT_LIMITS, config.userIdentifyLimits),
         PresenceStore.PresenceStore.layerMemory
       )
   })

@@ -2,6 +2,7 @@
  * The reference server's settings, all from environment variables (README lists each with its
  * default). Read once at start; a bad value stops the start with a message naming the variable.
  */
+import { IdentifyLimits } from "@veche/gateway"
 import { ServiceInfo } from "@veche/platform"
 import { GatewayUrl, TrustedProxies } from "@veche/rest"
 import { Config, ConfigProvider, Duration, Effect, type LogLevel, Option, Redacted, Schema } from "effect"
@@ -41,6 +42,11 @@ export interface ServerConfig {
   readonly headersTimeout: Duration.Duration
   /** Longest wait for a whole request, body included, from its first byte; then 408 and close. */
   readonly requestTimeout: Duration.Duration
+  /**
+   * How often a user (not a bot) may identify: `SERVICE_GATEWAY_USER_IDENTIFY_BURST` per 5 s window
+   * (default 5) and `SERVICE_GATEWAY_USER_IDENTIFY_DAILY` a day (default 1000).
+   */
+  readonly userIdentifyLimits: IdentifyLimits.UserLimits
 }
 
 /**
@@ -169,6 +175,13 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
   const requestTimeout = yield* Config.Duration("SERVICE_REQUEST_TIMEOUT").pipe(
     Config.withDefault(Duration.seconds(60))
   )
+  const positive = Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)))
+  const userIdentifyBurst = yield* Config.schema(positive, "SERVICE_GATEWAY_USER_IDENTIFY_BURST").pipe(
+    Config.withDefault(IdentifyLimits.DEFAULT_USER_LIMITS.burst)
+  )
+  const userIdentifyDaily = yield* Config.schema(positive, "SERVICE_GATEWAY_USER_IDENTIFY_DAILY").pipe(
+    Config.withDefault(IdentifyLimits.DEFAULT_USER_LIMITS.total)
+  )
   // Node refuses a headers timeout longer than the request's (the headers are part of the request).
   if (Duration.isGreaterThan(headersTimeout, requestTimeout) || Duration.toMillis(requestTimeout) < 1) {
     return yield* Effect.fail(
@@ -195,6 +208,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     corsOrigins: cors,
     shutdownTimeout,
     headersTimeout,
-    requestTimeout
+    requestTimeout,
+    userIdentifyLimits: { total: userIdentifyDaily, burst: userIdentifyBurst }
   }
 })

@@ -56,6 +56,23 @@ describe("ServerConfig", () => {
     })
   )
 
+  it.effect(
+    "reads a user's identify limits (burst per 5 s, daily), and refuses what is not a positive whole number",
+    () =>
+      Effect.gen(function* () {
+        const defaults = yield* load({})
+        expect(Exit.isSuccess(defaults) && defaults.value.userIdentifyLimits).toEqual({ total: 1000, burst: 5 })
+        const set = yield* load({
+          SERVICE_GATEWAY_USER_IDENTIFY_BURST: "20",
+          SERVICE_GATEWAY_USER_IDENTIFY_DAILY: "50"
+        })
+        expect(Exit.isSuccess(set) && set.value.userIdentifyLimits).toEqual({ total: 50, burst: 20 })
+        for (const bad of ["0", "-1", "1.5", "many"])
+          expect(Exit.isFailure(yield* load({ SERVICE_GATEWAY_USER_IDENTIFY_BURST: bad }))).toBe(true)
+        expect(Exit.isFailure(yield* load({ SERVICE_GATEWAY_USER_IDENTIFY_DAILY: "0" }))).toBe(true)
+      })
+  )
+
   it.effect("SERVICE_CORS_ORIGINS: origins only; unset, SERVICE_WEB_URL's origin; `none`, none", () =>
     Effect.gen(function* () {
       const origins = (env: Record<string, string>) =>

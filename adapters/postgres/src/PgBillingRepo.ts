@@ -295,6 +295,17 @@ export const layer: Layer.Layer<BillingRepo.BillingRepo, never, SqlClient.SqlCli
           UPDATE billing_boosts b SET guild_id = NULL, applied_at = NULL FROM due
           WHERE b.id = due.id
           RETURNING due.guild_id`),
+      forget: (userId) =>
+        transaction(
+          Effect.gen(function* () {
+            yield* run(sql`UPDATE billing_orders SET phone = ${BillingRepo.ERASED_PHONE}
+                           WHERE user_id = ${userId} AND phone <> ${BillingRepo.ERASED_PHONE}`)
+            yield* run(sql`DELETE FROM billing_plus WHERE user_id = ${userId}`)
+            const freed = yield* slots.many(sql`DELETE FROM billing_boosts WHERE user_id = ${userId}
+                                               RETURNING ${slotColumns}`)
+            return freed.flatMap((slot) => (slot.guildId === null ? [] : [slot.guildId]))
+          })
+        ),
       money: (now, monthStart) =>
         Effect.map(
           money.one(sql`

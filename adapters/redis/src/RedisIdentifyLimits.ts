@@ -1,8 +1,11 @@
 /**
  * The gateway's identify limits in Redis, shared by every node: a bot's day is a counter
  * (`INCR`, expiring a day after its first start: `remaining` and `reset_after` read from it), and
- * each `max_concurrency` bucket a key set for 5 s (`SET NX PX`). Two starts racing at the end of a
- * day may both pass the check before either counts (the platform's budget is not that exact either).
+ * each `max_concurrency` bucket a key set for 5 s (`SET NX PX`); the check, the bucket and the count
+ * are one script, so two starts at the end of a day cannot both pass and a crash between INCR and
+ * PEXPIRE cannot leave a day that never ends.
+ * A user's identifies: a 5-second window and a day, each a counter made and given its expiry in one
+ * script.
  */
 import { NodeRedis } from "@effect/platform-node"
 import { IdentifyLimits } from "@veche/gateway"
@@ -12,9 +15,26 @@ import { Redis } from "effect/persistence"
 export interface Options {
   readonly url: Redacted.Redacted<string>
   readonly limits?: IdentifyLimits.Limits
+  readonly userLimits?: IdentifyLimits.UserLimits | undefined
   /** Where the keys start (default `veche:identify:`). */
   readonly prefix?: string
 }
+
+/** One more in a fixed window: the count, the window starting (with its expiry) at the first. */
+const COUNT_IN_WINDOW = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`
+
+/** A bot's start: 0 the day is used up, 1 the concurrency bucket is taken, 2 started and counted. */
+const START_BOT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then return 0 end
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 2
+`
 
 const asNumber = (value: unknown): number => (typeof value === "number" ? value : Number(value ?? 0)) || 0
 
@@ -25,7 +45,10 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
       const redis = yield* Redis.Redis
       const limits = options.limits ?? IdentifyLimits.DEFAULT_LIMITS
       const prefix = options.prefix ?? "veche:identify:"
+      const userLimits = options.userLimits ?? IdentifyLimits.DEFAULT_USER_LIMITS
       const dayKey = (botId: string) => `${prefix}day:${botId}`
+      const countIn = (key: string, windowMs: number) =>
+        Effect.map(redis.send("EVAL", COUNT_IN_WINDOW, "1", key, String(windowMs)), asNumber)
       // Redis down: no session starts (op 9, the client retries), rather than an unlimited budget.
       const orBusy = <A>(effect: Effect.Effect<A, Redis.RedisError>, busy: A) =>
         effect.pipe(
@@ -35,13 +58,33 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
         start: (botId, shardId) =>
           orBusy(
             Effect.gen(function* () {
-              const count = asNumber(yield* redis.send("GET", dayKey(botId)))
-              if (count >= limits.total) return "DailyLimitReached" as const
               const bucket = `${prefix}bucket:${botId}:${shardId % limits.maxConcurrency}`
-              const taken = yield* redis.send("SET", bucket, "1", "NX", "PX", String(IdentifyLimits.BUCKET_MS))
-              if (taken === null) return "BucketBusy" as const
-              const counted = asNumber(yield* redis.send("INCR", dayKey(botId)))
-              if (counted === 1) yield* redis.send("PEXPIRE", dayKey(botId), String(IdentifyLimits.DAY_MS))
+              const outcome = asNumber(
+                yield* redis.send(
+                  "EVAL",
+                  START_BOT,
+                  "2",
+                  dayKey(botId),
+                  bucket,
+                  String(limits.total),
+                  String(IdentifyLimits.BUCKET_MS),
+                  String(IdentifyLimits.DAY_MS)
+                )
+              )
+              if (outcome === 0) return "DailyLimitReached" as const
+              if (outcome === 1) return "BucketBusy" as const
+              return "Started" as const
+            }),
+            "BucketBusy" as const
+          ),
+        startUser: (userId) =>
+          orBusy(
+            Effect.gen(function* () {
+              const userDay = `${prefix}user-day:${userId}`
+              if (asNumber(yield* redis.send("GET", userDay)) >= userLimits.total) return "DailyLimitReached" as const
+              if ((yield* countIn(`${prefix}user-burst:${userId}`, IdentifyLimits.BUCKET_MS)) > userLimits.burst)
+                return "BucketBusy" as const
+              yield* countIn(userDay, IdentifyLimits.DAY_MS)
               return "Started" as const
             }),
             "BucketBusy" as const

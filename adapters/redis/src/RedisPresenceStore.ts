@@ -113,8 +113,8 @@ const JOIN = `
 local p, u, g = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('EXISTS', p .. 'e:' .. u) == 0 then return 0 end
 redis.call('SADD', p .. 'ug:' .. u, g)
-if redis.call('SISMEMBER', p .. 'visible', u) == 1 then redis.call('SADD', p .. 'g:' .. g, u) end
-return 1
+if redis.call('SISMEMBER', p .. 'visible', u) == 1 then return redis.call('SADD', p .. 'g:' .. g, u) end
+return 0
 `
 
 const LEAVE = `
@@ -227,7 +227,11 @@ export const layer = (options: Options): Layer.Layer<PresenceStore.PresenceStore
                 }),
                 new Map()
               ),
-        joinGuild: (userId, guildId) => orElse(Effect.asVoid(run(JOIN, userId, guildId)), undefined),
+        joinGuild: (userId, guildId) =>
+          orElse(
+            Effect.map(run(JOIN, userId, guildId), (reply) => Number(reply) === 1),
+            false
+          ),
         leaveGuild: (userId, guildId) => orElse(Effect.asVoid(run(LEAVE, userId, guildId)), undefined),
         visibleIn: (guildId) =>
           orElse(

@@ -245,6 +245,25 @@ describe("ImageUpload: what survives re-encoding", () => {
     })
   )
 
+  it.effect("first_frame: an animated GIF or WebP is kept as its first frame, still, without the a_ prefix", () =>
+    Effect.gen(function* () {
+      for (const format of ["gif", "webp"] as const) {
+        const animation = yield* make(() => TestImages.animated(format, 24, 24, 4))
+        const image = yield* ImageUpload.process(TestImages.dataUri(animation, `image/${format}`), avatar, {
+          animation: "first_frame"
+        }).pipe(Effect.provide(SharpImageCodec.layer))
+        expect({ format: image.format, frames: image.frames, animated: image.animated }).toEqual({
+          format,
+          frames: 1,
+          animated: false
+        })
+        const metadata = yield* make(() => TestImages.metadataOf(image.bytes))
+        expect({ format: metadata.format, pages: metadata.pages ?? 1 }).toEqual({ format, pages: 1 })
+        expect(image.hash).toMatch(/^[0-9a-f]{32}$/)
+      }
+    })
+  )
+
   it.effect("EXIF is stripped (text fields gone), after the photo is turned upright", () =>
     Effect.gen(function* () {
       const jpeg = yield* make(() =>

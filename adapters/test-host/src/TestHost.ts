@@ -125,6 +125,8 @@ export interface Options {
   readonly repositories?: Layer.Layer<Repositories> | undefined
   /** Where presence is kept (default: in memory, as one node without Redis). */
   readonly presence?: Layer.Layer<PresenceStore.PresenceStore> | undefined
+  /** How identifies are limited (default: counted in memory with the platform's limits). */
+  readonly identifyLimits?: Layer.Layer<IdentifyLimits.IdentifyLimits> | undefined
   /** How long a user stays online after their last session (default GatewayConfig's 5 s). */
   readonly presenceGraceMs?: number | undefined
   /** What `GET /gateway` answers and READY's `resume_gateway_url` (default GATEWAY_URL). */
@@ -273,7 +275,7 @@ const providers = (options: Options) =>
     RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
     // the gateway's fan-out from the bus in this process, identify limits counted here
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
-    IdentifyLimits.IdentifyLimits.layerMemory(),
+    options.identifyLimits ?? IdentifyLimits.IdentifyLimits.layerMemory(),
     options.presence ?? PresenceStore.PresenceStore.layerMemory,
     // GIFs: the dev fixtures unless a test brings a provider; answers cached in this process
     options.gifProvider ?? DevGifProvider.layer,

@@ -19,9 +19,17 @@ import {
   UnknownPlan,
   UntrustedSource
 } from "./BillingErrors.ts"
-import { BillingRepo, type BoostSlot, type MoneyCounts, type Order, type StaffGrant } from "./BillingRepo.ts"
+import {
+  BillingRepo,
+  type BoostSlot,
+  type MoneyCounts,
+  type Order,
+  type PlusState,
+  type StaffGrant
+} from "./BillingRepo.ts"
 import { BillingStaff } from "./BillingStaff.ts"
 import { BoostGuilds } from "./BoostGuilds.ts"
+import { Entitlements } from "./Entitlements.ts"
 import * as Limits from "./Limits.ts"
 import { PaymentProvider, type ProviderPayment } from "./PaymentProvider.ts"
 import type { Plan } from "./Plans.ts"
@@ -48,6 +56,15 @@ export interface GuildPremium {
   readonly boosts: ReadonlyArray<BoostSlot>
   readonly nextTierAt: number | null
 }
+
+export interface PersonalRecord {
+  readonly plus: Option.Option<PlusState>
+  readonly boosts: ReadonlyArray<BoostSlot>
+  readonly payments: ReadonlyArray<Order>
+}
+
+/** Every payment of a user goes in their export: more than any account makes. */
+export const EXPORT_PAYMENTS = 100_000
 
 /** What a notification did (the webhook answers 200 whatever it is). */
 export type Outcome = "granted" | "canceled" | "unchanged" | "pending" | "ignored"
@@ -117,6 +134,13 @@ export class Billing extends Context.Service<
     readonly grantsTo: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<StaffGrant>>
     /** The statistics' `money` counts (the paid sum over the current Moscow month). */
     readonly money: Effect.Effect<MoneyCounts>
+    /** What billing keeps about the user, for their data export (every payment, Plus, active slots). */
+    readonly personalData: (userId: Snowflake.Snowflake) => Effect.Effect<PersonalRecord>
+    /**
+     * A deleted account's erasure: payments kept for accounting without the receipt phone, Plus and
+     * boost slots gone (their guilds told of the lower tier). Running it again does no harm.
+     */
+    readonly forget: (userId: Snowflake.Snowflake) => Effect.Effect<void>
     /** One round of renewals: charges saved cards of Plus ending soon; answers how many were tried. */
     readonly renew: Effect.Effect<number>
     /** One round of boost expiry: frees ended slots and tells their guilds; answers how many. */
@@ -126,7 +150,13 @@ export class Billing extends Context.Service<
   static readonly layer: Layer.Layer<
     Billing,
     never,
-    BillingRepo | BillingConfig | PaymentProvider | BoostGuilds | BillingStaff | Snowflake.SnowflakeGenerator
+    | BillingRepo
+    | BillingConfig
+    | Entitlements
+    | PaymentProvider
+    | BoostGuilds
+    | BillingStaff
+    | Snowflake.SnowflakeGenerator
   > = Layer.effect(
     Billing,
     Effect.gen(function* () {
@@ -135,6 +165,7 @@ export class Billing extends Context.Service<
       const provider = yield* PaymentProvider
       const guilds = yield* BoostGuilds
       const staff = yield* BillingStaff
+      const entitlements = yield* Entitlements
       const ids = yield* Snowflake.SnowflakeGenerator
       const plusLimits = Limits.plus(config.plusUploadBytes)
 
@@ -295,11 +326,7 @@ export class Billing extends Context.Service<
             payments: yield* repo.orders(userId, PAYMENTS_SHOWN)
           }
         }),
-        userLimits: Effect.fn("Billing.userLimits")(function* (userId) {
-          const plus = yield* repo.plus(userId)
-          const now = yield* DateTime.now
-          return Option.exists(plus, (p) => DateTime.isGreaterThan(p.premiumUntil, now)) ? plusLimits : Limits.FREE
-        }),
+        userLimits: entitlements.userLimits,
         guildPremium: Effect.fn("Billing.guildPremium")(guildPremium),
         premiumFor: Effect.fn("Billing.premiumFor")(function* (userId, guildId) {
           if (!(yield* guilds.isMember(userId, guildId))) return yield* new NotGuildMember()
@@ -343,6 +370,17 @@ export class Billing extends Context.Service<
         }),
         grantsTo: (userId) => repo.grantsTo(userId),
         money: Effect.flatMap(DateTime.now, (now) => repo.money(now, MoscowDay.monthStart(now))),
+        personalData: Effect.fn("Billing.personalData")(function* (userId) {
+          return {
+            plus: yield* repo.plus(userId),
+            boosts: yield* repo.slots(userId, yield* DateTime.now),
+            payments: yield* repo.orders(userId, EXPORT_PAYMENTS)
+          }
+        }),
+        forget: Effect.fn("Billing.forget")(function* (userId) {
+          const freed = yield* repo.forget(userId)
+          yield* Effect.forEach(new Set(freed), (guildId) => guilds.premiumChanged(guildId), { discard: true })
+        }),
         renew: Effect.gen(function* () {
           if (!provider.enabled || !config.autorenew) return 0
           const now = yield* DateTime.now

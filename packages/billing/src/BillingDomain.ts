@@ -11,9 +11,10 @@ import { BillingJobs } from "./BillingJobs.ts"
 import { BillingRepo } from "./BillingRepo.ts"
 import type { BillingStaff } from "./BillingStaff.ts"
 import type { BoostGuilds } from "./BoostGuilds.ts"
+import { Entitlements } from "./Entitlements.ts"
 import type { PaymentProvider } from "./PaymentProvider.ts"
 
-export type Services = Billing | BillingJobs
+export type Services = Billing | BillingJobs | Entitlements
 
 /** The domain's repository ports (PostgreSQL: `PgBillingRepo`). */
 export type Repositories = BillingRepo
@@ -25,4 +26,4 @@ export const layer: Layer.Layer<
   Services,
   never,
   Repositories | BillingConfig | PaymentProvider | BoostGuilds | BillingStaff | Snowflake.SnowflakeGenerator
-> = Layer.provideMerge(BillingJobs.layer, Billing.layer)
+> = Layer.provideMerge(BillingJobs.layer, Billing.layer).pipe(Layer.provideMerge(Entitlements.layer))

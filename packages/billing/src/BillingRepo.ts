@@ -13,6 +13,9 @@ import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import type { Kind } from "./Plans.ts"
 import * as Terms from "./Terms.ts"
 
+/** An order's phone once its account is erased. */
+export const ERASED_PHONE = ""
+
 export type OrderStatus = "pending" | "succeeded" | "canceled"
 
 export interface NewOrder {
@@ -146,6 +149,12 @@ export class BillingRepo extends Context.Service<
     }) => Effect.Effect<ReadonlyArray<PlusState>>
     /** Frees applied slots whose term has ended; answers the guilds they left (once each slot). */
     readonly expireBoosts: (now: DateTime.Utc, limit: number) => Effect.Effect<ReadonlyArray<Snowflake.Snowflake>>
+    /**
+     * A deleted account's erasure, in one step: its orders stay (accounting) with the receipt phone
+     * erased (`ERASED_PHONE`), its Plus (term, saved card token, receipt phone) and its boost slots
+     * are deleted. Answers the guilds its slots were applied to; running it again answers none.
+     */
+    readonly forget: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Snowflake.Snowflake>>
     /** Counts for the statistics' `money` keys. */
     readonly money: (now: DateTime.Utc, monthStart: DateTime.Utc) => Effect.Effect<MoneyCounts>
   }
@@ -318,6 +327,22 @@ export class BillingRepo extends Context.Service<
             const slots = new Map(s.slots)
             for (const slot of due) slots.set(slot.id, { ...slot, guildId: null, appliedAt: null })
             return [due.flatMap((slot) => (slot.guildId === null ? [] : [slot.guildId])), { ...s, slots }]
+          }),
+        forget: (userId) =>
+          Ref.modify(state, (s): [ReadonlyArray<Snowflake.Snowflake>, State] => {
+            const orders = new Map(s.orders)
+            for (const order of s.orders.values())
+              if (order.userId === userId) orders.set(order.id, { ...order, phone: ERASED_PHONE })
+            const plus = new Map(s.plus)
+            plus.delete(userId)
+            const slots = new Map(s.slots)
+            const freed: Array<Snowflake.Snowflake> = []
+            for (const slot of s.slots.values()) {
+              if (slot.userId !== userId) continue
+              slots.delete(slot.id)
+              if (slot.guildId !== null) freed.push(slot.guildId)
+            }
+            return [freed, { ...s, orders, plus, slots }]
           }),
         money: (now, monthStart) =>
           Effect.map(Ref.get(state), (s) => ({

@@ -10,8 +10,14 @@
  * (reloaded at the next channel event), member updates drop that member. A node that stops
  * listening on a guild forgets it, and one that may have missed dispatches forgets everything
  * (`clear`). Dispatches are delivered after their change was stored, so a reload sees it.
+ *
+ * A change of who sees what (overwrites, roles, a member's roles, the guild) is also told to the
+ * sessions it concerns, as the platform does: a channel that became visible arrives as
+ * CHANNEL_CREATE, one that became invisible as CHANNEL_DELETE. For that the rules of every guild
+ * with sessions here are kept loaded (`prepare` when a session joins it), and such a dispatch
+ * reloads them at once (`refresh`) and compares each recipient's channels before and after.
  */
-import { ChannelVisibility } from "@veche/guilds"
+import { ChannelVisibility, type Guild, GuildViews } from "@veche/guilds"
 import type { Dispatch, Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 
@@ -69,7 +75,26 @@ const DROPS_RULES: ReadonlySet<string> = new Set([
   "CHANNEL_UPDATE",
   "CHANNEL_DELETE"
 ])
+/** Whether a dispatch may change which channels someone sees (what `refresh` compares). */
+export const changesSight = (type: string): boolean => DROPS_RULES.has(type) || type === "GUILD_MEMBER_UPDATE"
+
 const DROPS_MEMBER: ReadonlySet<string> = new Set(["GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE", "GUILD_MEMBER_REMOVE"])
+
+/** Channels that became visible or invisible to one user (wire objects, for CHANNEL_CREATE / CHANNEL_DELETE). */
+export interface Shift {
+  readonly shown: ReadonlyArray<{ readonly id: string; readonly wire: unknown }>
+  readonly hidden: ReadonlyArray<{ readonly id: string; readonly wire: unknown }>
+}
+
+/** What a visibility-changing dispatch changed, for its recipients on this node. */
+export interface Refreshed {
+  /** The channels the user saw before the change (undefined: the user was not known here before it). */
+  readonly before: (userId: string) => ReadonlySet<string> | undefined
+  /** The channels the user sees after it (as reloaded: what a later change is compared with). */
+  readonly after: (userId: string) => ReadonlySet<string>
+  /** Per user, the channels (other than a channel event's own) that appeared or disappeared. */
+  readonly shifts: ReadonlyMap<string, Shift>
+}
 
 interface GuildEntry {
   /** undefined: not loaded; null: the guild is gone. */
@@ -87,6 +112,15 @@ export class ChannelViews extends Context.Service<
   {
     /** Loads what the cache lacks to decide for these users in this guild (nothing when all are known). */
     readonly prepare: (guildId: Snowflake.Snowflake, userIds: Iterable<Snowflake.Snowflake>) => Effect.Effect<void>
+    /**
+     * A dispatch that changes who sees what (rules or a member), before it is delivered: reloads
+     * what it changed and compares, for these users, the channels seen before and after. Undefined
+     * when the dispatch changes nothing of the kind or the guild was not loaded here.
+     */
+    readonly refresh: (
+      dispatch: Dispatch.Dispatch,
+      userIds: Iterable<Snowflake.Snowflake>
+    ) => Effect.Effect<Refreshed | undefined>
     /** Whether the user sees the channel a dispatch concerns (after `prepare`). */
     readonly sees: (guildId: string, userId: string, scope: Scope) => boolean
     /** A dispatch was delivered: drop what it made stale. */
@@ -140,8 +174,61 @@ export class ChannelViews extends Context.Service<
         return visible
       }
 
+      /** The dispatches `refresh` already applied: `observe` leaves the cache as they left it. */
+      const refreshed = new WeakSet<Dispatch.Dispatch>()
+      const wireOf = (channel: Guild.Channel) => ({ id: channel.id, wire: GuildViews.channel(channel) })
+
+      const refresh = (
+        dispatch: Dispatch.Dispatch,
+        userIds: Iterable<Snowflake.Snowflake>
+      ): Effect.Effect<Refreshed | undefined> => {
+        const rulesChange = DROPS_RULES.has(dispatch.type)
+        const memberChange = dispatch.type === "GUILD_MEMBER_UPDATE"
+        const guildId = dispatch.guildIds?.length === 1 ? dispatch.guildIds[0] : undefined
+        if ((!rulesChange && !memberChange) || guildId === undefined) return Effect.succeed(undefined)
+        const guild = guilds.get(guildId)
+        if (guild === undefined || guild.rules == null) return Effect.succeed(undefined)
+        const changedUser = memberChange ? field(field(dispatch.data, "user"), "id") : undefined
+        if (memberChange && typeof changedUser !== "string") return Effect.succeed(undefined)
+        return Effect.gen(function* () {
+          const users = memberChange ? [changedUser as Snowflake.Snowflake] : [...new Set(userIds)]
+          const oldRules = guild.rules
+          if (oldRules == null) return undefined
+          const before = new Map<string, ReadonlySet<string>>()
+          for (const userId of users) if (guild.members.has(userId)) before.set(userId, visibleTo(guild, userId))
+          if (rulesChange) {
+            guild.rules = Option.getOrNull(yield* source.rules(guildId))
+            guild.visible.clear()
+          } else {
+            const userId = changedUser as Snowflake.Snowflake
+            guild.members.set(userId, Option.getOrNull(yield* source.member(guildId, userId)))
+            guild.visible.delete(userId)
+          }
+          refreshed.add(dispatch)
+          const newRules = guild.rules
+          const own = scopeOf(dispatch.type, dispatch.data)?.channelId
+          const shifts = new Map<string, Shift>()
+          for (const [userId, saw] of before) {
+            const sees = visibleTo(guild, userId)
+            const shown: Array<{ id: string; wire: unknown }> = []
+            const hidden: Array<{ id: string; wire: unknown }> = []
+            for (const channel of newRules?.channels ?? [])
+              if (channel.id !== own && sees.has(channel.id) && !saw.has(channel.id)) shown.push(wireOf(channel))
+            for (const channel of oldRules.channels)
+              if (channel.id !== own && saw.has(channel.id) && !sees.has(channel.id)) hidden.push(wireOf(channel))
+            if (shown.length > 0 || hidden.length > 0) shifts.set(userId, { shown, hidden })
+          }
+          return {
+            before: (userId: string) => before.get(userId),
+            after: (userId: string) => visibleTo(guild, userId),
+            shifts
+          }
+        })
+      }
+
       return ChannelViews.of({
         prepare,
+        refresh,
         sees: (guildId, userId, scope) => {
           const guild = guilds.get(guildId)
           if (guild === undefined) return false
@@ -155,6 +242,7 @@ export class ChannelViews extends Context.Service<
             guilds.delete(dispatch.data.id)
             return
           }
+          if (refreshed.has(dispatch)) return
           for (const guildId of dispatch.guildIds ?? []) {
             const guild = guilds.get(guildId)
             if (guild === undefined) continue
@@ -182,6 +270,7 @@ export class ChannelViews extends Context.Service<
     ChannelViews,
     ChannelViews.of({
       prepare: () => Effect.void,
+      refresh: () => Effect.succeed(undefined),
       sees: () => true,
       observe: () => {},
       forget: () => {},

@@ -211,15 +211,17 @@ export const make = Effect.gen(function* () {
           const guildIds = yield* memberships.guildsOf(identity.userId)
           if (bot && guildIds.length > MAX_GUILDS_PER_SHARD * shard[1])
             return SessionMachine.closeWith(state, CloseCodes.SHARDING_REQUIRED)
-          if (bot) {
-            const outcome = yield* limits.start(identity.userId, shard[0])
-            // The platform's answer to an identify past the budget: op 9, identify again later.
-            if (outcome !== "Started")
-              return [
-                SessionMachine.retryIdentify(state),
-                [{ _tag: "Send", text: Frames.invalidSession(false) }]
-              ] as const
-          }
+          const outcome = bot
+            ? yield* limits.start(identity.userId, shard[0])
+            : yield* limits.startUser(identity.userId)
+          // a user's day spent: closed (4008); retrying at once would not help
+          if (outcome === "DailyLimitReached" && !bot) return SessionMachine.closeWith(state, CloseCodes.RATE_LIMITED)
+          // The platform's answer to an identify past the budget: op 9, identify again later.
+          if (outcome !== "Started")
+            return [
+              SessionMachine.retryIdentify(state),
+              [{ _tag: "Send", text: Frames.invalidSession(false) }]
+            ] as const
           const user = yield* Effect.option(currentUser.view(identity.userId, bot))
           if (Option.isNone(user)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
           const settings = bot ? undefined : yield* profiles.settings(identity.userId)

@@ -2,7 +2,9 @@
  * op 8 REQUEST_GUILD_MEMBERS answered as the platform does (v10): GUILD_MEMBERS_CHUNK dispatches
  * of up to 1000 members, each with `chunk_index`/`chunk_count`, the request's `nonce` (up to 32
  * bytes, else left out), `not_found` for requested ids that are not members, and `presences` when
- * asked for with the GUILD_PRESENCES intent. Limits:
+ * asked for with the GUILD_PRESENCES intent: the chunk's members who are not offline (an empty list
+ * when none is); without the intent the platform treats `presences` as false and leaves it out.
+ * Limits:
  *
  * - one guild per request, and only a guild the session is in (others: nothing is sent);
  * - a name prefix (`query`) or `user_ids` return at most 100 members;
@@ -13,11 +15,12 @@
  *
  * The 30-second window is kept on this node (a bot's shards for one guild are one session).
  */
-import { MemberChunks } from "@veche/guilds"
+import { type GuildSchemas, MemberChunks } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { Clock, Effect, Schema } from "effect"
 import * as Frames from "./Frames.ts"
 import * as Intents from "./Intents.ts"
+import { Presence } from "./Presence.ts"
 import * as Session from "./Session.ts"
 
 export const CHUNK_SIZE = 1000
@@ -33,6 +36,7 @@ const asList = (value: string | ReadonlyArray<string> | undefined): ReadonlyArra
 
 export const make = Effect.gen(function* () {
   const chunks = yield* MemberChunks.MemberChunks
+  const presence = yield* Presence
   /** `${userId}:${guildId}` → when the next full-list request is allowed. */
   const fullListAllowedAt = new Map<string, number>()
 
@@ -48,7 +52,7 @@ export const make = Effect.gen(function* () {
       request.nonce !== undefined && encoder.encode(request.nonce).length <= MAX_NONCE_BYTES ? request.nonce : undefined
     const presences = request.presences === true && (session.intents & Intents.GUILD_PRESENCES) !== 0
     const wantedIds = asList(request.user_ids)
-    let members: ReadonlyArray<unknown> = []
+    let members: ReadonlyArray<GuildSchemas.Member> = []
     let notFound: ReadonlyArray<string> | undefined
     if (wantedIds.length > 0) {
       const ids = wantedIds.slice(0, MAX_MATCHES)
@@ -79,16 +83,18 @@ export const make = Effect.gen(function* () {
         members = yield* chunks.search(guildId, request.query, Math.min(Math.max(limit, 0) || MAX_MATCHES, MAX_MATCHES))
     } else return
     const count = Math.max(1, Math.ceil(members.length / CHUNK_SIZE))
-    for (let index = 0; index < count; index++)
+    for (let index = 0; index < count; index++) {
+      const part = members.slice(index * CHUNK_SIZE, (index + 1) * CHUNK_SIZE)
       send(session, "GUILD_MEMBERS_CHUNK", {
         guild_id: guildId,
-        members: members.slice(index * CHUNK_SIZE, (index + 1) * CHUNK_SIZE),
+        members: part,
         chunk_index: index,
         chunk_count: count,
         ...(index === 0 && notFound !== undefined && notFound.length > 0 ? { not_found: notFound } : {}),
-        ...(presences ? { presences: [] } : {}),
+        ...(presences ? { presences: yield* presence.among(part.map((member) => member.user.id)) } : {}),
         ...(nonce === undefined ? {} : { nonce })
       })
+    }
   })
   return { answer }
 })

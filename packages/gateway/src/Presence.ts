@@ -53,6 +53,10 @@ export class Presence extends Context.Service<
     readonly resumed: (session: Session.Session) => Effect.Effect<void>
     /** The present friends of a user, for READY. */
     readonly ofFriends: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
+    /** The visible (not offline) presences among these users, without a guild (GUILD_MEMBERS_CHUNK). */
+    readonly among: (
+      userIds: ReadonlyArray<Snowflake.Snowflake>
+    ) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
     /** The visible members of a guild, for GUILD_CREATE. */
     readonly inGuild: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<PresenceDispatches.Presence>>
     /** This node stops: its sessions' users go offline after the grace unless they reconnect elsewhere. */
@@ -201,8 +205,21 @@ export class Presence extends Context.Service<
         // presence lives with sessions: a user with none here is handled by the node that has one
         if (session === undefined) return
         if (change._tag === "Settings") yield* put(session, false)
-        else if (change._tag === "Joined") yield* store.joinGuild(change.userId, change.guildId)
-        else yield* store.leaveGuild(change.userId, change.guildId)
+        else if (change._tag === "Joined") {
+          // shown there for the first time: the guild's other sessions learn it (after the
+          // GUILD_MEMBER_ADD the join published first), as on the platform
+          if (yield* store.joinGuild(change.userId, change.guildId)) {
+            const found = yield* store.get([change.userId])
+            const view = PresenceDispatches.shown(Option.fromUndefinedOr(found.get(change.userId)))
+            if (view.status !== "offline")
+              yield* events.publish({
+                type: "PRESENCE_UPDATE",
+                userIds: [],
+                guildIds: [change.guildId],
+                data: PresenceDispatches.presence(change.userId, view, change.guildId)
+              })
+          }
+        } else yield* store.leaveGuild(change.userId, change.guildId)
       })
       yield* Queue.take(changes).pipe(
         Effect.flatMap((change) =>
@@ -265,6 +282,14 @@ export class Presence extends Context.Service<
         return out
       }
 
+      // A guild joined: its members shown online and the joiner (whose join this node may not have
+      // applied to the store yet), for the GUILD_CREATE the joiner's sessions receive.
+      yield* sessions.presencesOnJoin((guildId, userId) =>
+        Effect.flatMap(store.visibleIn(guildId), (ids) =>
+          Effect.map(store.get(ids.includes(userId) ? ids : [...ids, userId]), (found) => listed(found))
+        )
+      )
+
       const shutdown = Effect.gen(function* () {
         for (const session of [...attached.values()]) yield* ended(session)
       })
@@ -290,6 +315,8 @@ export class Presence extends Context.Service<
           }),
         ofFriends: (userId) =>
           Effect.flatMap(friendsOf(userId), (friends) => Effect.map(store.get(friends), (found) => listed(found))),
+        among: (userIds) =>
+          userIds.length === 0 ? Effect.succeed([]) : Effect.map(store.get(userIds), (found) => listed(found)),
         inGuild: (guildId) => Effect.flatMap(store.visibleIn(guildId), (ids) => Effect.map(store.get(ids), listed)),
         shutdown
       })

@@ -76,8 +76,12 @@ export class PresenceStore extends Context.Service<
     readonly get: (
       userIds: ReadonlyArray<Snowflake.Snowflake>
     ) => Effect.Effect<ReadonlyMap<Snowflake.Snowflake, Entry>>
-    /** A present user joined or left a guild (their presence then shows there, or stops to). */
-    readonly joinGuild: (userId: Snowflake.Snowflake, guildId: Snowflake.Snowflake) => Effect.Effect<void>
+    /**
+     * A present user joined or left a guild (their presence then shows there, or stops to). `joinGuild`
+     * answers true when the presence newly shows there: to one caller only (several nodes may hear of
+     * the join), which tells the guild.
+     */
+    readonly joinGuild: (userId: Snowflake.Snowflake, guildId: Snowflake.Snowflake) => Effect.Effect<boolean>
     readonly leaveGuild: (userId: Snowflake.Snowflake, guildId: Snowflake.Snowflake) => Effect.Effect<void>
     /** The visible (present, not invisible) users of a guild. */
     readonly visibleIn: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Snowflake.Snowflake>>
@@ -99,9 +103,12 @@ export class PresenceStore extends Context.Service<
     const visible = new Set<Id>()
     const byGuild = new Map<Id, Set<Id>>()
 
-    const showIn = (guildId: Id, userId: Id) => {
+    /** Whether it was not shown there yet. */
+    const showIn = (guildId: Id, userId: Id): boolean => {
       const set = byGuild.get(guildId) ?? new Set<Id>()
+      const fresh = !set.has(userId)
       byGuild.set(guildId, set.add(userId))
+      return fresh
     }
     const hideIn = (guildId: Id, userId: Id) => {
       const set = byGuild.get(guildId)
@@ -192,9 +199,9 @@ export class PresenceStore extends Context.Service<
       joinGuild: (userId, guildId) =>
         Effect.sync(() => {
           const guilds = guildsOf.get(userId)
-          if (guilds === undefined) return
+          if (guilds === undefined) return false
           guilds.add(guildId)
-          if (visible.has(userId)) showIn(guildId, userId)
+          return visible.has(userId) && showIn(guildId, userId)
         }),
       leaveGuild: (userId, guildId) =>
         Effect.sync(() => {

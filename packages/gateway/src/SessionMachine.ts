@@ -10,6 +10,13 @@ import * as Frames from "./Frames.ts"
 /** The platform's limit: 120 commands per 60 s per connection, then close 4008. */
 export const COMMAND_LIMIT = 120
 export const COMMAND_WINDOW_MS = 60_000
+/**
+ * op 3 has its own, tighter budget within that one: 5 presence updates per 60 s per connection
+ * (the platform's documented limit of old, kept by client libraries); the ones past it are dropped
+ * without a word (they still count as commands), not closed on.
+ */
+export const PRESENCE_LIMIT = 5
+export const PRESENCE_WINDOW_MS = 60_000
 
 export type Phase =
   /** HELLO sent: only heartbeats, IDENTIFY and RESUME are allowed. */
@@ -28,6 +35,8 @@ export interface State {
   readonly heartbeatRequestedAt: number | null
   readonly windowStartedAt: number
   readonly commandsInWindow: number
+  readonly presenceWindowStartedAt: number
+  readonly presencesInWindow: number
 }
 
 export type Action =
@@ -48,7 +57,9 @@ export const start = (now: number, heartbeatIntervalMs: number): Step => [
     lastHeartbeatAt: now,
     heartbeatRequestedAt: null,
     windowStartedAt: now,
-    commandsInWindow: 0
+    commandsInWindow: 0,
+    presenceWindowStartedAt: now,
+    presencesInWindow: 0
   },
   [{ _tag: "Send", text: Frames.hello(heartbeatIntervalMs) }]
 ]
@@ -89,9 +100,17 @@ export const receive = (state: State, text: string, now: number): Step => {
             : { _tag: "Resume", data: command.data }
         ]
       ]
-    case "PresenceUpdate":
+    case "PresenceUpdate": {
       if (counted.phase !== "Ready") return close(counted, CloseCodes.NOT_AUTHENTICATED)
-      return [counted, [{ _tag: "PresenceUpdate", data: command.data }]]
+      const freshPresence = now - counted.presenceWindowStartedAt >= PRESENCE_WINDOW_MS
+      const presenceCounted: State = {
+        ...counted,
+        presenceWindowStartedAt: freshPresence ? now : counted.presenceWindowStartedAt,
+        presencesInWindow: (freshPresence ? 0 : counted.presencesInWindow) + 1
+      }
+      if (presenceCounted.presencesInWindow > PRESENCE_LIMIT) return [presenceCounted, []]
+      return [presenceCounted, [{ _tag: "PresenceUpdate", data: command.data }]]
+    }
     case "RequestGuildMembers":
       if (counted.phase !== "Ready") return close(counted, CloseCodes.NOT_AUTHENTICATED)
       return [counted, [{ _tag: "RequestGuildMembers", data: command.data }]]

@@ -10,7 +10,8 @@
  */
 import type { Dispatch, Snowflake } from "@veche/platform"
 import { Clock, Context, Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
-import { ChannelViews, scopeOf } from "./ChannelViews.ts"
+import * as ChannelShifts from "./ChannelShifts.ts"
+import { ChannelViews, changesSight, scopeOf } from "./ChannelViews.ts"
 import * as CloseCodes from "./CloseCodes.ts"
 import { DispatchSource, guildTopic, type Topic, userTopic } from "./DispatchSource.ts"
 import * as Frames from "./Frames.ts"
@@ -18,6 +19,8 @@ import { GatewayConfig } from "./GatewayConfig.ts"
 import * as Intents from "./Intents.ts"
 import * as MessageContent from "./MessageContent.ts"
 import * as Session from "./Session.ts"
+
+const CHANNEL_EVENT: ReadonlySet<string> = new Set(["CHANNEL_CREATE", "CHANNEL_UPDATE", "CHANNEL_DELETE"])
 
 export class Sessions extends Context.Service<
   Sessions,
@@ -40,6 +43,13 @@ export class Sessions extends Context.Service<
      * reads settings and guild changes this way). It runs on the fan-out fiber: it must only enqueue.
      */
     readonly observe: (observer: (dispatch: Dispatch.Dispatch) => void) => Effect.Effect<void>
+    /**
+     * Where a guild joined (GUILD_CREATE to the member) finds the presences it carries to sessions
+     * with GUILD_PRESENCES (the presence service, which itself depends on Sessions, registers it).
+     */
+    readonly presencesOnJoin: (
+      source: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<unknown>>
+    ) => Effect.Effect<void>
   }
 >()("@veche/gateway/Sessions") {
   static readonly layer: Layer.Layer<Sessions, never, DispatchSource | GatewayConfig | ChannelViews> = Layer.effect(
@@ -51,6 +61,9 @@ export class Sessions extends Context.Service<
       const sessions = new Map<string, Session.Session>()
       const topics = new Map<Topic, Set<Session.Session>>()
       const observers: Array<(dispatch: Dispatch.Dispatch) => void> = []
+      let joinPresences:
+        | ((guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<unknown>>)
+        | undefined
 
       const listen = (topic: Topic, session: Session.Session) => {
         const found = topics.get(topic)
@@ -71,7 +84,11 @@ export class Sessions extends Context.Service<
       const joinGuild = (session: Session.Session, guildId: string) => {
         if (session.guildIds.has(guildId)) return Effect.void
         session.guildIds.add(guildId)
-        return listen(guildTopic(guildId), session)
+        // what the member sees now, so that a later change of it can be told (CHANNEL_CREATE/DELETE)
+        return Effect.andThen(
+          listen(guildTopic(guildId), session),
+          views.prepare(guildId as Snowflake.Snowflake, [session.userId])
+        )
       }
       const leaveGuild = (session: Session.Session, guildId: string) => {
         if (!session.guildIds.delete(guildId)) return Effect.void
@@ -103,6 +120,12 @@ export class Sessions extends Context.Service<
         return targets
       }
 
+      const recipients = (targets: ReadonlySet<Session.Session>) => {
+        const userIds = new Set<Snowflake.Snowflake>()
+        for (const session of targets) userIds.add(session.userId)
+        return userIds
+      }
+
       const deliver = Effect.fnUntraced(function* (dispatch: Dispatch.Dispatch) {
         for (const observer of observers) observer(dispatch)
         const guildIds = dispatch.guildIds ?? []
@@ -112,18 +135,21 @@ export class Sessions extends Context.Service<
         // a dispatch about one channel goes to those who may see it (one guild per such dispatch)
         const channelGuild = toGuild && guildIds.length === 1 ? guildIds[0] : undefined
         const scope = channelGuild === undefined ? undefined : scopeOf(dispatch.type, dispatch.data)
-        if (channelGuild !== undefined && scope !== undefined) {
-          const userIds = new Set<Snowflake.Snowflake>()
-          for (const session of targets) userIds.add(session.userId)
-          yield* views.prepare(channelGuild, userIds)
-        }
+        if (channelGuild !== undefined && scope !== undefined) yield* views.prepare(channelGuild, recipients(targets))
+        // a change of who sees what: compared before and after, for CHANNEL_CREATE/DELETE below
+        const changed =
+          channelGuild === undefined || !changesSight(dispatch.type)
+            ? undefined
+            : yield* views.refresh(dispatch, recipients(targets))
         // once for every recipient: only `s` differs between them
         const parts = Frames.dispatchParts(dispatch.type, JSON.stringify(dispatch.data))
+        const seen = changed === undefined ? undefined : ChannelShifts.make(dispatch, parts)
         const needed = Intents.required(dispatch.type, toGuild)
         // a guild message without its content, for bots without the intent: also serialised once,
         // when the first such session needs it (DMs to a bot keep their content, as on the platform)
         const gated = toGuild && MessageContent.isGated(dispatch.type)
         const variants = new Map<string, Frames.DispatchText>()
+        let joined: Frames.DispatchText | undefined
         for (const session of targets) {
           // a guild joined or left, told to the member alone: the session's guild topics follow
           if (!toGuild && dispatch.type === "GUILD_CREATE") {
@@ -133,8 +159,33 @@ export class Sessions extends Context.Service<
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
+          // a guild joined: with the members shown online, for sessions that may see presences
+          if (
+            !toGuild &&
+            dispatch.type === "GUILD_CREATE" &&
+            joinPresences !== undefined &&
+            (session.intents & Intents.GUILD_PRESENCES) !== 0
+          ) {
+            joined ??= Frames.dispatchParts(
+              dispatch.type,
+              JSON.stringify({ ...dispatch.data, presences: yield* joinPresences(dispatch.data.id, session.userId) })
+            )
+            Session.deliver(session, joined)
+            continue
+          }
           // a user's own presence is not told back to them through their guilds (as on the platform)
           if (dispatch.type === "PRESENCE_UPDATE" && dispatch.data.user.id === session.userId) continue
+          // a channel event where who sees what was compared: told from before and after (a channel
+          // updated into or out of sight arrives as created or deleted); else judged by its payload
+          const before =
+            changed !== undefined && scope !== undefined && CHANNEL_EVENT.has(dispatch.type)
+              ? changed.before(session.userId)
+              : undefined
+          if (changed !== undefined && seen !== undefined && scope !== undefined && before !== undefined) {
+            const own = seen.own(before.has(scope.channelId), changed.after(session.userId).has(scope.channelId))
+            if (own !== undefined) Session.deliver(session, own)
+            continue
+          }
           if (scope !== undefined && channelGuild !== undefined && !views.sees(channelGuild, session.userId, scope))
             continue
           const variant =
@@ -154,6 +205,12 @@ export class Sessions extends Context.Service<
             Session.deliver(session, text)
           }
         }
+        if (changed !== undefined && seen !== undefined)
+          for (const session of targets) {
+            if ((session.intents & Intents.GUILDS) === 0) continue
+            const shift = changed.shifts.get(session.userId)
+            if (shift !== undefined) for (const text of seen.frames(shift)) Session.deliver(session, text)
+          }
         views.observe(dispatch)
       })
 
@@ -230,7 +287,11 @@ export class Sessions extends Context.Service<
         deliver,
         shutdown,
         size: Effect.sync(() => sessions.size),
-        observe: (observer) => Effect.sync(() => observers.push(observer))
+        observe: (observer) => Effect.sync(() => observers.push(observer)),
+        presencesOnJoin: (source) =>
+          Effect.sync(() => {
+            joinPresences = source
+          })
       })
     })
   )

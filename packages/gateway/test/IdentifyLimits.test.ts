@@ -27,4 +27,24 @@ describe("IdentifyLimits.layerMemory", () => {
       expect(yield* limits.start("bot", 0)).toBe("Started")
     }).pipe(Effect.provide(IdentifyLimits.layerMemory({ total: 3, maxConcurrency: 2 })))
   )
+
+  it.effect("a user: `burst` identifies per 5 s window, then BucketBusy; a daily total, then DailyLimitReached", () =>
+    Effect.gen(function* () {
+      const limits = yield* IdentifyLimits
+      expect(yield* limits.startUser("u")).toBe("Started")
+      expect(yield* limits.startUser("u")).toBe("Started")
+      expect(yield* limits.startUser("u")).toBe("BucketBusy")
+      // another user has their own
+      expect(yield* limits.startUser("v")).toBe("Started")
+      // a bot's budget is apart from users'
+      expect((yield* limits.budget("u")).remaining).toBe(3)
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* limits.startUser("u")).toBe("Started")
+      expect(yield* limits.startUser("u")).toBe("DailyLimitReached")
+      yield* TestClock.adjust("5 seconds")
+      expect(yield* limits.startUser("u")).toBe("DailyLimitReached")
+      yield* TestClock.adjust("1 day")
+      expect(yield* limits.startUser("u")).toBe("Started")
+    }).pipe(Effect.provide(IdentifyLimits.layerMemory({ total: 3, maxConcurrency: 2 }, { total: 3, burst: 2 })))
+  )
 })

@@ -99,7 +99,9 @@ export const presenceStoreContract = (
       expect(yield* a.visibleIn(G)).toEqual([U])
       expect(yield* a.onlineCount).toBe(1)
       // a guild joined and left while present
-      yield* b.joinGuild(U, H)
+      // the first to hear of the join is told it shows there (and tells the guild), the next is not
+      expect(yield* b.joinGuild(U, H)).toBe(true)
+      expect(yield* a.joinGuild(U, H)).toBe(false)
       expect(yield* a.guildCounts([H])).toEqual(new Map([[H, 1]]))
       yield* a.leaveGuild(U, G)
       expect(yield* b.guildCounts([G, H])).toEqual(
@@ -109,7 +111,7 @@ export const presenceStoreContract = (
         ])
       )
       // joining while absent changes nothing
-      yield* a.joinGuild(V, G)
+      expect(yield* a.joinGuild(V, G)).toBe(false)
       expect(yield* a.visibleIn(G)).toEqual([])
       yield* a.end(U, "s1", T + 1000, T + 2000)
       expect((yield* b.sweep(T + 2000))[0]?.guildIds).toEqual([H])

@@ -59,6 +59,34 @@ describe("SessionMachine", () => {
     expect(closeCode(SessionMachine.receive(state, heartbeat, 60_000))).toEqual([])
   })
 
+  it("passes 5 presence updates per 60 s, drops the rest silently (they still count), and passes again later", () => {
+    const presence = JSON.stringify({ op: 3, d: { since: null, activities: [], status: "idle", afk: false } })
+    let state = SessionMachine.ready(SessionMachine.receive(SessionMachine.start(0, INTERVAL)[0], identify, 1)[0])
+    const tags: Array<string> = []
+    for (let i = 0; i < 8; i++) {
+      const [next, actions] = SessionMachine.receive(state, presence, 10 + i)
+      tags.push(actions.map((a) => a._tag).join(","))
+      state = next
+    }
+    expect(tags).toEqual([
+      "PresenceUpdate",
+      "PresenceUpdate",
+      "PresenceUpdate",
+      "PresenceUpdate",
+      "PresenceUpdate",
+      "",
+      "",
+      ""
+    ])
+    expect(state.phase).toBe("Ready")
+    expect(state.commandsInWindow).toBe(9)
+    // heartbeats are not presence updates
+    expect(SessionMachine.receive(state, heartbeat, 30)[1].map((a) => a._tag)).toEqual(["Send"])
+    // fixed windows from HELLO (t=0), like the command limit's
+    expect(SessionMachine.receive(state, presence, 59_999)[1]).toEqual([])
+    expect(SessionMachine.receive(state, presence, 60_000)[1].map((a) => a._tag)).toEqual(["PresenceUpdate"])
+  })
+
   it("asks for a missed heartbeat at 1.5 intervals, and closes 4009 half an interval later", () => {
     const [state] = SessionMachine.start(0, INTERVAL)
     expect(SessionMachine.tick(state, 59_999)[1]).toEqual([])

@@ -8,11 +8,14 @@ import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
 import * as Permissions from "./Permissions.ts"
 
-/** The mirrored platform's limits that guard these records. */
+/** The mirrored platform's limits that guard these records. Guilds per user: the free account's (Plus: AccountGuildCap). */
 export const MAX_GUILDS_PER_USER = 100
 export const MAX_ROLES = 250
 export const MAX_CHANNELS = 500
 export const MAX_INVITES = 1000
+
+/** How many guilds a joining user may be in at most; null: not capped (bots). */
+export type GuildCap = number | null
 
 export const Guild = Schema.Struct({
   id: Snowflake.Snowflake,

@@ -5,13 +5,13 @@
  */
 import { Snowflake, Tallies } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import { AccountGuildCap } from "./AccountGuildCap.ts"
 import { ChannelContents } from "./ChannelContents.ts"
 import {
   type Channel,
   everyoneRole,
   type Guild,
   type GuildPatch,
-  MAX_GUILDS_PER_USER,
   type Member,
   type NewGuild,
   type Page,
@@ -145,6 +145,7 @@ export class Guilds extends Context.Service<
       const events = yield* GuildEvents
       const contents = yield* ChannelContents
       const tallies = yield* Tallies.Tallies
+      const caps = yield* AccountGuildCap
 
       const create = Effect.fn("Guilds.create")(function* <E>(
         actor: GuildAccess.Actor,
@@ -155,7 +156,8 @@ export class Guilds extends Context.Service<
         const now = yield* DateTime.now
         // The cap before the icon: a refused guild must not leave a stored (public) image behind.
         // The repository checks it again atomically; losing that race discards the icon below.
-        if ((yield* repo.guildsOf(actor.userId)).length >= MAX_GUILDS_PER_USER) return yield* new GuildLimitReached()
+        const cap = yield* caps.of(actor.userId)
+        if ((yield* repo.guildsOf(actor.userId)).length >= cap) return yield* new GuildLimitReached()
         const guildId = yield* ids.next
         const icon = yield* storeIcon(guildId)
         const [textCategory, general, voiceCategory, voice] = yield* Effect.all([
@@ -215,7 +217,7 @@ export class Guilds extends Context.Service<
           owner: { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
         }
         yield* repo
-          .create(created)
+          .create(created, cap)
           .pipe(
             Effect.onError(() =>
               icon === null || discardIcon === undefined ? Effect.void : discardIcon(guildId, icon)
@@ -398,7 +400,7 @@ export class Guilds extends Context.Service<
           joinedAt: now
         }
         // Bots are not held to the users' guild cap.
-        const joined = yield* repo.join(member, false).pipe(
+        const joined = yield* repo.join(member, null).pipe(
           Effect.catchTag("GuildLimitReached", () => Effect.succeed(false)),
           Effect.tapError(() => (role === null ? Effect.void : repo.deleteRole(guildId, role.id)))
         )

@@ -11,6 +11,7 @@ import type {
   Channel,
   ChannelPatch,
   Guild,
+  GuildCap,
   GuildPatch,
   Invite,
   Member,
@@ -36,8 +37,8 @@ export class GuildsRepo extends Context.Service<
   GuildsRepo,
   {
     // --- guilds
-    /** Stores a guild with its @everyone role, channels and owner; the owner's guild cap is checked in the same step. */
-    readonly create: (created: NewGuild) => Effect.Effect<void, GuildLimitReached>
+    /** Stores a guild with its @everyone role, channels and owner; the owner's guild cap (`cap`) is checked in the same step. */
+    readonly create: (created: NewGuild, cap: number) => Effect.Effect<void, GuildLimitReached>
     readonly find: (guildId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Guild>>
     /** None when there is no such guild. */
     readonly update: (guildId: Snowflake.Snowflake, patch: GuildPatch) => Effect.Effect<Option.Option<Guild>>
@@ -102,12 +103,12 @@ export class GuildsRepo extends Context.Service<
     /** Members ordered by user id, after `page.after` (`before` is not used). */
     readonly members: (guildId: Snowflake.Snowflake, page: Page) => Effect.Effect<ReadonlyArray<Member>>
     /**
-     * Adds a member in one step that refuses a banned user and, when `capped` (users, not bots),
-     * a user at MAX_GUILDS_PER_USER. `false` when they were a member already (nothing changes).
+     * Adds a member in one step that refuses a banned user and, when `cap` is a number (users, not
+     * bots), a user in that many guilds already. `false` when they were a member already (nothing changes).
      */
     readonly join: (
       member: Member,
-      capped: boolean
+      cap: GuildCap
     ) => Effect.Effect<boolean, GuildLimitReached | BannedFromGuild | NoSuchGuild>
     readonly updateMember: (
       guildId: Snowflake.Snowflake,
@@ -144,14 +145,14 @@ export class GuildsRepo extends Context.Service<
     readonly deleteInvite: (code: string) => Effect.Effect<Option.Option<Invite>>
     /**
      * Joins `userId` through the invite in one step: the invite must be live, then the same checks
-     * as `join` (ban, cap when `capped`). A join counts a use; an invite that reaches max uses is
+     * as `join` (ban, `cap` unless null). A join counts a use; an invite that reaches max uses is
      * gone. An existing member changes nothing and uses nothing (`joined: false`).
      */
     readonly accept: (
       code: string,
       userId: Snowflake.Snowflake,
       now: DateTime.Utc,
-      capped: boolean
+      cap: GuildCap
     ) => Effect.Effect<
       { readonly invite: Invite; readonly member: Member; readonly joined: boolean },
       InviteNotFound | GuildLimitReached | BannedFromGuild

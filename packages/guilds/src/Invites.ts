@@ -2,15 +2,16 @@
  * Invitations: creating them on a channel, listing them for those who manage them, showing one to
  * anyone holding its code, accepting one, and revoking one. Accepting runs every check a join must
  * pass — the account's restriction (20025), the guild's verification level (40002), a ban (40007)
- * and the guild cap (30001) — and the cap, the ban and the use count are settled in one store step.
+ * and the account's guild cap (30001; AccountGuildCap: 100, 200 with Plus) — and the cap, the ban and the use count are settled in one store step.
  * The catalogue's join (`joinOpen`) runs the same checks and the same step without an invitation.
  */
 import type { Snowflake } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
+import { AccountGuildCap } from "./AccountGuildCap.ts"
 import * as AccountStandings from "./AccountStandings.ts"
-import type { Channel, Guild, Invite, Member } from "./Guild.ts"
+import type { Channel, Guild, GuildCap, Invite, Member } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
@@ -55,6 +56,11 @@ const make = Effect.gen(function* () {
   const events = yield* GuildEvents
   const standings = yield* AccountStandings.AccountStandings
   const random = yield* SecureRandom.SecureRandom
+  const caps = yield* AccountGuildCap
+
+  /** The joining account's guild cap (Plus raises it); bots are not capped. */
+  const capOf = (actor: GuildAccess.Actor): Effect.Effect<GuildCap> =>
+    actor.bot ? Effect.succeed(null) : caps.of(actor.userId)
 
   // 62^10 codes: a collision with a live invite is not a practical concern.
   const newCode = Effect.map(random.randomBytes(CODE_LENGTH), (bytes) =>
@@ -173,7 +179,7 @@ const make = Effect.gen(function* () {
     const guild = yield* repo.find(found.value.guildId)
     if (Option.isNone(guild)) return yield* new InviteNotFound()
     if (Option.isNone(yield* repo.member(guild.value.id, actor.userId))) yield* mayJoin(actor, guild.value, now)
-    const accepted = yield* repo.accept(code, actor.userId, now, !actor.bot)
+    const accepted = yield* repo.accept(code, actor.userId, now, yield* capOf(actor))
     if (accepted.joined) {
       yield* events.memberAdd(accepted.member)
       yield* events.guildCreate(guild.value.id, actor.userId)
@@ -193,7 +199,7 @@ const make = Effect.gen(function* () {
     if (Option.isSome(yield* repo.member(guildId, actor.userId))) return { joined: false }
     yield* mayJoin(actor, guild.value, now)
     const member: Member = { guildId, userId: actor.userId, nick: null, roleIds: [], joinedAt: now }
-    const joined = yield* repo.join(member, !actor.bot)
+    const joined = yield* repo.join(member, yield* capOf(actor))
     if (joined) {
       yield* events.memberAdd(member)
       yield* events.guildCreate(guildId, actor.userId)

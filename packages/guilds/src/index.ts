@@ -1,4 +1,5 @@
 /** @veche/guilds: servers, their roles, channels, members and invites. */
+export * as AccountGuildCap from "./AccountGuildCap.ts"
 export * as AccountStandings from "./AccountStandings.ts"
 export * as ChannelContents from "./ChannelContents.ts"
 export * as Channels from "./Channels.ts"

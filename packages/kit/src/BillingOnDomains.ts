@@ -4,18 +4,22 @@
  * host's. `SERVICE_BILLING_*` settings are read from the host's ConfigProvider.
  */
 import {
+  Billing,
   BillingConfig,
   BillingDomain,
   BillingRepo,
   BillingStaff,
   BoostGuilds,
+  Entitlements,
   Limits,
   type PaymentProvider
 } from "@veche/billing"
-import { GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
+import { AccountGuildCap, GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
+import { PersonalData, ProfileEntitlements } from "@veche/users"
 import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
+import { billingSections } from "./BillingPersonalData.ts"
 
 const boostGuilds = Layer.effect(
   BoostGuilds.BoostGuilds,
@@ -52,6 +56,27 @@ export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = 
   )
 )
 
+/**
+ * What Plus unlocks in the domains below billing in the stack, read from billing's entitlements
+ * (the store and the settings alone, as `Billing.userLimits` reads them): the account's guild cap
+ * (guilds: 100, 200 with Plus), and the banner and animated avatar (users).
+ */
+export const entitlementPorts: Layer.Layer<never, Config.ConfigError, BillingRepo.BillingRepo> = Layer.effectContext(
+  Effect.map(Effect.service(Entitlements.Entitlements), (entitlements) =>
+    Context.make(AccountGuildCap.AccountGuildCap, {
+      of: (userId: Snowflake.Snowflake) => Effect.map(entitlements.userLimits(userId), (limits) => limits.maxGuilds)
+    }).pipe(
+      Context.add(ProfileEntitlements.ProfileEntitlements, {
+        of: (userId: Snowflake.Snowflake) =>
+          Effect.map(entitlements.userLimits(userId), (limits) => ({
+            banner: limits.profileBanner,
+            animatedAvatar: limits.animatedAvatar
+          }))
+      })
+    )
+  )
+).pipe(Layer.provide(Entitlements.Entitlements.layer), Layer.provide(BillingConfig.BillingConfig.layerConfig))
+
 // staff grants are checked against moderation's staff list and written to its audit log
 const billingStaff = Layer.effect(
   BillingStaff.BillingStaff,
@@ -79,9 +104,30 @@ const billingStaff = Layer.effect(
   })
 )
 
+/** Above the guilds in the personal-data order: slots are released while their guilds still stand. */
+const BILLING_LEVEL = PersonalData.GUILDS + 15
+
+/**
+ * Billing's part of a user's personal data: payments, Plus and active boost slots in the export
+ * (`billing.json`, no file for a user who never had any); erasure keeps the payments (accounting)
+ * without the receipt phone, and drops Plus, the saved card's token and the boost slots.
+ */
+const personalData = PersonalData.register(
+  Effect.map(Effect.service(Billing.Billing), (billing) => ({
+    name: "billing",
+    level: BILLING_LEVEL,
+    export: (userId: Snowflake.Snowflake) =>
+      Effect.map(Effect.zip(billing.personalData(userId), DateTime.now), ([record, now]) =>
+        billingSections(record, now)
+      ),
+    erase: billing.forget
+  }))
+)
+
 export const layer: Layer.Layer<
   BillingDomain.Services,
   Config.ConfigError,
+  | PersonalData.PersonalData
   | BillingDomain.Repositories
   | PaymentProvider.PaymentProvider
   | GuildsRepo.GuildsRepo
@@ -89,6 +135,6 @@ export const layer: Layer.Layer<
   | Staff.Staff
   | AuditLog.AuditLog
   | Snowflake.SnowflakeGenerator
-> = BillingDomain.layer.pipe(
+> = Layer.provideMerge(personalData, BillingDomain.layer).pipe(
   Layer.provide(Layer.mergeAll(boostGuilds, billingStaff, BillingConfig.BillingConfig.layerConfig))
 )

@@ -102,8 +102,14 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   // users: above guilds, so its services may ask them the servers a user is in (Memberships); its
   // other ports answered by the accounts domain and media
   Layer.provideMerge(UsersOnAccounts.layer),
-  // the guild object's premium_tier from billing's boost slots (GuildPremium; tier 0 by default)
-  Layer.provideMerge(GuildsDomain.layer.pipe(Layer.provideMerge(BillingOnDomains.guildPremium))),
+  // the guild object's premium_tier from billing's boost slots (GuildPremium; tier 0 by default);
+  // what Plus unlocks (the guild cap here, banner and animated avatar for users above) from
+  // billing's entitlements (free by default)
+  Layer.provideMerge(
+    GuildsDomain.layer.pipe(
+      Layer.provideMerge(Layer.merge(BillingOnDomains.guildPremium, BillingOnDomains.entitlementPorts))
+    )
+  ),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
   // AccountStandings); it reads who is staff and the lookups below
   Layer.provideMerge(ModerationDomain.layer),

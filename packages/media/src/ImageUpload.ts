@@ -8,7 +8,9 @@
  * reaches other users as sent.
  *
  * The hash names the result: a digest of the encoded bytes, 32 hex digits like the mirrored
- * platform's, with its `a_` prefix for animations (clients pick `.gif` for those).
+ * platform's, with its `a_` prefix for animations (clients pick `.gif` for those). An animation
+ * may be kept to its first frame (`Options.animation`): a still image of the same type, no `a_`,
+ * as the mirrored platform stores an animated avatar from an account without its paid plan.
  */
 import { createHash } from "node:crypto"
 import { Effect, Option } from "effect"
@@ -28,6 +30,11 @@ export interface ProcessedImage {
   readonly frames: number
   readonly animated: boolean
   readonly hash: string
+}
+
+export interface Options {
+  /** `keep` (default): every frame; `first_frame`: an animation is stored as its first frame, still. */
+  readonly animation?: "keep" | "first_frame" | undefined
 }
 
 /** `a_` + 32 hex digits for animations, 32 hex digits otherwise. */
@@ -71,12 +78,13 @@ const reencode = (
   codec: ImageCodec["Service"],
   bytes: Uint8Array,
   format: ImageFormat.ImageFormat,
-  header: ImageInfo,
+  animated: boolean,
   limits: ImageLimits
 ): Effect.Effect<Uint8Array, ImageRejected> =>
   codec
     .reencode(bytes, format, {
-      animated: header.frames > 1,
+      // false decodes the first frame only
+      animated,
       // The header was checked; this holds the decoder to it should the header have lied.
       maxTotalPixels: limits.maxTotalPixels,
       timeoutSeconds: PROCESSING_TIMEOUT_SECONDS
@@ -89,29 +97,38 @@ const reencode = (
     )
 
 /** The image in a data URI, checked against `limits` and re-encoded by the `ImageCodec`. CPU-heavy: callers bound concurrency. */
-export const process = Effect.fn("ImageUpload.process")(function* (dataUri: string, limits: ImageLimits) {
+export const process = Effect.fn("ImageUpload.process")(function* (
+  dataUri: string,
+  limits: ImageLimits,
+  options: Options = {}
+) {
   const bytes = yield* DataUri.decode(dataUri, limits.maxBytes)
-  return yield* processBytes(bytes, limits)
+  return yield* processBytes(bytes, limits, options)
 })
 
 /** As `process`, for bytes already decoded (the size limit is checked here too). */
-export const processBytes = Effect.fn("ImageUpload.processBytes")(function* (bytes: Uint8Array, limits: ImageLimits) {
+export const processBytes = Effect.fn("ImageUpload.processBytes")(function* (
+  bytes: Uint8Array,
+  limits: ImageLimits,
+  options: Options = {}
+) {
   if (bytes.length > limits.maxBytes) return yield* ImageRejected.tooLarge(limits.maxBytes)
   const detected = ImageFormat.detect(bytes)
   if (Option.isNone(detected)) return yield* ImageRejected.unsupportedType()
   const format = detected.value
   const codec = yield* ImageCodec
   const header = yield* readHeader(codec, bytes, format)
+  // The whole upload is held to the limits, even when only its first frame is kept.
   yield* checkLimits(header, limits)
-  const output = yield* reencode(codec, bytes, format, header, limits)
-  const animated = header.frames > 1
+  const animated = header.frames > 1 && options.animation !== "first_frame"
+  const output = yield* reencode(codec, bytes, format, animated, limits)
   return {
     bytes: output,
     format,
     contentType: ImageFormat.contentType(format),
     width: header.width,
     height: header.height,
-    frames: header.frames,
+    frames: animated ? header.frames : 1,
     animated,
     hash: hashOf(output, animated)
   } satisfies ProcessedImage

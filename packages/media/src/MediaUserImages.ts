@@ -15,8 +15,8 @@ export const layer: Layer.Layer<UserImages.UserImages, never, ProfileImages> = L
   UserImages.UserImages,
   Effect.map(Effect.service(ProfileImages), (images) =>
     UserImages.UserImages.of({
-      store: (kind, userId, dataUri) =>
-        images.store(kindOf(kind), userId, dataUri).pipe(
+      store: (kind, userId, dataUri, animation) =>
+        images.store(kindOf(kind), userId, dataUri, { animation }).pipe(
           Effect.catchTags({
             ImageRejected: (error) =>
               Effect.fail(new UsersErrors.ImageRefused({ field: kind, code: error.code, message: error.message })),

@@ -62,7 +62,8 @@ export class ProfileImages extends Context.Service<
     readonly store: (
       kind: ImageKind.ImageKind,
       ownerId: string,
-      dataUri: string
+      dataUri: string,
+      options?: ImageUpload.Options
     ) => Effect.Effect<string, ImageRejected | StorageNotConnected | StorageUnavailable>
     /**
      * The stored image, if any. `hash` may end in an image extension (ignored); an owner id or hash
@@ -93,14 +94,15 @@ export class ProfileImages extends Context.Service<
       const store = Effect.fn("ProfileImages.store")(function* (
         kind: ImageKind.ImageKind,
         ownerId: string,
-        dataUri: string
+        dataUri: string,
+        options?: ImageUpload.Options
       ) {
         // Refused before any work: with no storage the answer is 501 whatever the image.
         if (!storage.connected) return yield* new StorageNotConnected()
         // The owner is the caller or a guild it manages, never text from a request: a bad id is a bug.
         if (!OWNER_ID.test(ownerId)) return yield* Effect.die(new Error(`ProfileImages: bad owner id ${ownerId}`))
         const image = yield* processing.withPermit(
-          ImageUpload.process(dataUri, ImageKind.limits[kind]).pipe(Effect.provideService(ImageCodec, codec))
+          ImageUpload.process(dataUri, ImageKind.limits[kind], options).pipe(Effect.provideService(ImageCodec, codec))
         )
         yield* storage.put(keyOf(kind, ownerId, image.hash), image.bytes, image.contentType)
         return image.hash

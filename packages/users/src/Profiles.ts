@@ -11,12 +11,14 @@ import { Context, Effect, Layer, Option } from "effect"
 import * as Audience from "./internal/Audience.ts"
 import { Memberships } from "./Memberships.ts"
 import type * as Profile from "./Profile.ts"
+import { ProfileEntitlements, FREE as ProfileEntitlementsFree } from "./ProfileEntitlements.ts"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
 import * as PublicUser from "./PublicUser.ts"
 import { RelationshipsRepo } from "./RelationshipsRepo.ts"
 import type { UserSettingsUpdate } from "./UserDispatches.ts"
 import { type Kind, UserImages } from "./UserImages.ts"
 import {
+  BannerRequiresPlus,
   type ImageRefused,
   type ImageStorageNotConnected,
   type ImageStorageUnavailable,
@@ -41,7 +43,7 @@ export interface SettingsEdit {
 /** The settings as their owner sees them (and USER_SETTINGS_UPDATE carries). */
 export type Settings = UserSettingsUpdate
 
-type ImageFailure = ImageRefused | ImageStorageNotConnected | ImageStorageUnavailable
+type ImageFailure = BannerRequiresPlus | ImageRefused | ImageStorageNotConnected | ImageStorageUnavailable
 
 const settingsView = (profile: Profile.Profile): Settings => ({
   status: profile.status,
@@ -57,7 +59,11 @@ const textOrNull = (text: string | null | undefined): string | null | undefined 
 export class Profiles extends Context.Service<
   Profiles,
   {
-    /** Applies the edit and announces it (USER_UPDATE, GUILD_MEMBER_UPDATE); a refused image changes nothing. */
+    /**
+     * Applies the edit and announces it (USER_UPDATE, GUILD_MEMBER_UPDATE); a refused image changes
+     * nothing. Without Plus (ProfileEntitlements) a banner is refused and an animated avatar is kept
+     * to its first frame.
+     */
     readonly edit: (userId: Snowflake.Snowflake, edit: ProfileEdit) => Effect.Effect<void, ImageFailure>
     readonly settings: (userId: Snowflake.Snowflake) => Effect.Effect<Settings>
     /** Applies the edit and announces it to the user's sessions (USER_SETTINGS_UPDATE; presence follows in the gateway). */
@@ -81,10 +87,13 @@ export class Profiles extends Context.Service<
       const memberships = yield* Memberships
       const images = yield* UserImages
       const events = yield* EventBus.EventBus
+      const entitlements = yield* ProfileEntitlements
 
       /** The new hash of an uploaded image, null to remove it, undefined to leave it. */
-      const image = (userId: Snowflake.Snowflake, kind: Kind, value: string | null | undefined) =>
-        typeof value === "string" ? images.store(kind, userId, value) : Effect.succeed(value)
+      const image = (userId: Snowflake.Snowflake, kind: Kind, value: string | null | undefined, animated: boolean) =>
+        typeof value === "string"
+          ? images.store(kind, userId, value, animated ? "keep" : "first_frame")
+          : Effect.succeed(value)
 
       /** Deletes the image a user stopped showing; the same hash on both sides is the same object and stays. */
       const discard = (kind: Kind, userId: Snowflake.Snowflake, before: string | null, after: string | null) =>
@@ -92,8 +101,12 @@ export class Profiles extends Context.Service<
 
       const edit = Effect.fn("Profiles.edit")(function* (userId: Snowflake.Snowflake, edit: ProfileEdit) {
         // Images first: a refused image changes nothing else (no half-applied edit).
-        const avatar = yield* image(userId, "avatar", edit.avatar)
-        const banner = yield* image(userId, "banner", edit.banner)
+        const uploads = typeof edit.avatar === "string" || typeof edit.banner === "string"
+        const allowed = uploads ? yield* entitlements.of(userId) : ProfileEntitlementsFree
+        // Checked before any image is processed; removing a banner (null) is always allowed.
+        if (typeof edit.banner === "string" && !allowed.banner) return yield* new BannerRequiresPlus()
+        const avatar = yield* image(userId, "avatar", edit.avatar, allowed.animatedAvatar)
+        const banner = yield* image(userId, "banner", edit.banner, true)
         const displayName = textOrNull(edit.displayName)
         if (displayName !== undefined) yield* users.setDisplayName(userId, displayName)
         const before = avatar === undefined && banner === undefined ? undefined : yield* profiles.get(userId)

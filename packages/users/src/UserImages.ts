@@ -10,17 +10,21 @@ import { type ImageRefused, ImageStorageNotConnected, type ImageStorageUnavailab
 
 export type Kind = "avatar" | "banner"
 
+export type Animation = "keep" | "first_frame"
+
 export class UserImages extends Context.Service<
   UserImages,
   {
     /**
      * Checks and stores the image of a data URI as the user's `kind`; answers its hash. A refused
-     * image is an `ImageRefused` on the field named like the kind.
+     * image is an `ImageRefused` on the field named like the kind. `animation`: an animated image
+     * keeps its frames (`keep`) or is stored as its first frame, still (`first_frame`).
      */
     readonly store: (
       kind: Kind,
       userId: Snowflake.Snowflake,
-      dataUri: string
+      dataUri: string,
+      animation: Animation
     ) => Effect.Effect<string, ImageRefused | ImageStorageNotConnected | ImageStorageUnavailable>
     /**
      * Deletes an image the user stopped showing. Never the caller's failure: the change that

@@ -14,6 +14,9 @@ export class UserIdTaken extends Schema.TaggedError<UserIdTaken>()("UserIdTaken"
 /** No user has this id (never had, or the account is gone while a token for it was still valid). */
 export class NoSuchUser extends Schema.TaggedError<NoSuchUser>()("NoSuchUser", {}) {}
 
+/** A banner from an account without Plus (the mirrored platform keeps banners for its paid plan). */
+export class BannerRequiresPlus extends Schema.TaggedError<BannerRequiresPlus>()("BannerRequiresPlus", {}) {}
+
 /** An uploaded image was refused (format, size, dimensions): `code` and `message` say why, on `field`. */
 export class ImageRefused extends Schema.TaggedError<ImageRefused>()("ImageRefused", {
   field: Schema.String,

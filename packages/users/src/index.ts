@@ -1,12 +1,14 @@
 /**
  * @veche/users: user accounts, profiles, settings and relationships, and the dispatches their
- * changes publish. Ports other domains answer: Memberships, AccountDetails, UserImages.
+ * changes publish. Ports other domains answer: Memberships, AccountDetails, UserImages, ProfileEntitlements
+ * (billing's Plus: banner, animated avatar; free by default).
  */
 export * as AccountDetails from "./AccountDetails.ts"
 export * as CurrentUser from "./CurrentUser.ts"
 export * as Memberships from "./Memberships.ts"
 export * as PersonalData from "./PersonalData.ts"
 export * as Profile from "./Profile.ts"
+export * as ProfileEntitlements from "./ProfileEntitlements.ts"
 export * as Profiles from "./Profiles.ts"
 export * as ProfilesRepo from "./ProfilesRepo.ts"
 export * as PublicUser from "./PublicUser.ts"

@@ -74,6 +74,7 @@ describe("Profiles.edit", () => {
     it.effect("stores images, deletes the ones they replace, keeps an unchanged one", () =>
       Effect.gen(function* () {
         yield* setUp
+        yield* World.givePlus(ALICE)
         const profiles = yield* Profiles
         yield* profiles.edit(ALICE, { avatar: "data:image/png;base64,AA==", banner: "data:image/png;base64,AA==" })
         expect(yield* (yield* ProfilesRepo).get(ALICE)).toMatchObject({ avatar: "avatar-1", banner: "banner-2" })
@@ -99,9 +100,32 @@ describe("Profiles.edit", () => {
       })
     )
 
+    it.effect("without Plus a banner is refused before any image is stored, and an avatar keeps its first frame", () =>
+      Effect.gen(function* () {
+        const profiles = yield* Profiles
+        const seen = yield* World.Recorded
+        const before = (yield* Ref.get(seen.animations)).length
+        const refused = yield* Effect.flip(
+          profiles.edit(BOB, { bio: "x", avatar: "data:image/gif;base64,AA==", banner: "data:image/png;base64,AA==" })
+        )
+        expect(refused._tag).toBe("BannerRequiresPlus")
+        expect((yield* Ref.get(seen.animations)).length).toBe(before)
+        expect((yield* (yield* ProfilesRepo).get(BOB)).bio).toBeNull()
+        yield* profiles.edit(BOB, { avatar: "data:image/gif;base64,AA==", banner: null })
+        yield* World.givePlus(BOB)
+        yield* profiles.edit(BOB, { avatar: "data:image/gif;base64,AA==", banner: "data:image/png;base64,AA==" })
+        expect((yield* Ref.get(seen.animations)).slice(before)).toEqual([
+          "avatar first_frame",
+          "avatar keep",
+          "banner keep"
+        ])
+      })
+    )
+
     it.effect("a storage outage is the caller's refusal, with nothing changed", () =>
       Effect.gen(function* () {
         const seen = yield* World.Recorded
+        yield* World.givePlus(ALICE)
         yield* Ref.set(seen.storageDown, true)
         const refused = yield* Effect.flip(
           (yield* Profiles).edit(ALICE, { bio: "x", banner: "data:image/png;base64,AA==" })

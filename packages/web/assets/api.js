@@ -50,20 +50,27 @@ export const LINK_INCOMPLETE =
 const LINK_INVALID =
   "This link does not work any more: it has expired, has already been used, or a newer letter replaced it. Ask for a new letter and use the link in the newest one."
 
-/** Every field message in a 50035 answer's `errors` tree, labelled by the field's name. */
-export const fieldMessages = (errors, labels, path = []) => {
+/** Every field message in a 50035 answer's `errors` tree with its dotted path, unlabelled. */
+const fieldErrors = (errors, path = []) => {
   if (errors === null || typeof errors !== "object") return []
   const own = Array.isArray(errors._errors)
     ? errors._errors.map((e) => ({ field: path.join("."), message: String(e?.message ?? "") }))
     : []
   const nested = Object.entries(errors)
     .filter(([key]) => key !== "_errors")
-    .flatMap(([key, value]) => fieldMessages(value, labels, [...path, key]))
-  return [...own, ...nested].map(({ field, message }) => ({
+    .flatMap(([key, value]) => fieldErrors(value, [...path, key]))
+  return [...own, ...nested]
+}
+
+/**
+ * Every field message in a 50035 answer's `errors` tree, labelled (once) by the field's name as the
+ * page shows it.
+ */
+export const fieldMessages = (errors, labels) =>
+  fieldErrors(errors).map(({ field, message }) => ({
     field,
     message: `${labels[field] ?? "The request"}: ${message}`
   }))
-}
 
 /**
  * What an answer means for the person, `{text, fields}` (fields: the names the API objected to), or

@@ -5,8 +5,8 @@
 // application, unregistered redirect_uri…) is explained here and never sent anywhere.
 import { apiBase, call, explain, fieldMessages, showError } from "./api.js"
 import { canGrant, PERMISSIONS, parsePermissions } from "./permissions.js"
+import { busy, markInvalid, signInForm, tokenStore } from "./sign-in.js"
 
-const TOKEN_KEY = "veche.access_token"
 const query = window.location.search
 const asked = parsePermissions(new URLSearchParams(query).get("permissions"))
 const $ = (id) => document.getElementById(id)
@@ -20,120 +20,8 @@ const show = (name, { focus = true } = {}) => {
   if (focus) $(`${name}-title`).focus()
 }
 
-const session = {
-  get: () => {
-    try {
-      return window.sessionStorage.getItem(TOKEN_KEY)
-    } catch {
-      return null
-    }
-  },
-  set: (token) => {
-    try {
-      window.sessionStorage.setItem(TOKEN_KEY, token)
-    } catch {
-      // Storage refused (a private mode): the token lives in this page only.
-    }
-    memoryToken = token
-  },
-  clear: () => {
-    try {
-      window.sessionStorage.removeItem(TOKEN_KEY)
-    } catch {}
-    memoryToken = null
-  }
-}
-let memoryToken = session.get()
-
-/** Marks the named inputs invalid (and only those) and focuses the first, or `fallback`. */
-const markInvalid = (inputs, names, fallback) => {
-  for (const [name, input] of Object.entries(inputs)) {
-    if (names.includes(name)) input.setAttribute("aria-invalid", "true")
-    else input.removeAttribute("aria-invalid")
-  }
-  const first = names.map((name) => inputs[name]).find((input) => input !== undefined)
-  ;(first ?? fallback).focus()
-}
-
-const busy = (button, text) => {
-  const idle = button.textContent
-  button.disabled = true
-  button.textContent = text
-  return () => {
-    button.disabled = false
-    button.textContent = idle
-  }
-}
-
-// ---- signing in -------------------------------------------------------------------------------
-
-const loginInputs = { login: $("login-name"), password: $("password"), code: $("code") }
-const loginError = $("login-error")
-
-/** The dev server's captcha takes any token; with a real provider the first attempt needs none. */
-const captchaToken = () =>
-  document.querySelector('meta[name="veche-captcha"]')?.getAttribute("content") === "dev" ? "dev" : undefined
-
-const explainLogin = (result) => {
-  const code = result.body?.code
-  if (code === 50014)
-    return {
-      text: "The phone number, e-mail or password is not right. Check them and try again.",
-      fields: ["password"]
-    }
-  if (code === 60003)
-    return {
-      text: "This account uses two-factor authentication. Enter the code from your authenticator app and press Sign in again.",
-      fields: ["code"]
-    }
-  if (code === 50035 && result.body?.errors?.captcha_token !== undefined)
-    return {
-      text: "There were many sign-in attempts from your network, so a captcha check is due, and this page cannot show one. Sign in again in a quarter of an hour.",
-      fields: []
-    }
-  return explain(result, { login: "Phone number or e-mail", password: "Password", code: "Two-factor code" })
-}
-
-const signIn = async (event) => {
-  event.preventDefault()
-  const button = $("login-submit")
-  if (button.disabled) return
-  const login = loginInputs.login.value.trim()
-  const password = loginInputs.password.value
-  const code = loginInputs.code.value.replace(/\s/g, "")
-  const needsCode = !$("code-field").hidden
-  const missing = [
-    ...(login === "" ? ["login"] : []),
-    ...(password === "" ? ["password"] : []),
-    ...(needsCode && code === "" ? ["code"] : [])
-  ]
-  if (missing.length > 0) {
-    showError(loginError, "Fill in the marked fields.")
-    return markInvalid(loginInputs, missing, button)
-  }
-  const idle = busy(button, "Signing in…")
-  showError(loginError, null)
-  const captcha = captchaToken()
-  const result = await call("POST", "/auth/login", {
-    body: {
-      login,
-      password,
-      ...(captcha === undefined ? {} : { captcha_token: captcha }),
-      ...(needsCode ? { code } : {})
-    }
-  })
-  idle()
-  if (result.status === 200 && typeof result.body?.access_token === "string") {
-    session.set(result.body.access_token)
-    for (const input of Object.values(loginInputs)) input.value = ""
-    $("code-field").hidden = true
-    return load()
-  }
-  if (result.body?.code === 60003 && result.body?.mfa === true) $("code-field").hidden = false
-  const problem = explainLogin(result) ?? { text: "Signing in did not work. Try again.", fields: [] }
-  showError(loginError, problem.text)
-  markInvalid(loginInputs, problem.fields, button)
-}
+const session = tokenStore("veche.access_token")
+const login = signInForm({ store: session, loginWords: "phone number, e-mail", onSignedIn: () => load() })
 
 // ---- what the application asks ----------------------------------------------------------------
 
@@ -290,13 +178,13 @@ const showConsent = (answer) => {
 
 /** Asks the API about the request in the address; signs in first when this tab has no session. */
 const load = async () => {
-  if (memoryToken === null) return show("login")
-  const result = await call("GET", `/oauth2/authorize${query}`, { token: memoryToken })
+  if (session.get() === null) return show("login")
+  const result = await call("GET", `/oauth2/authorize${query}`, { token: session.get() })
   if (result.status === 200 && result.body !== null) return showConsent(result.body)
   if (result.status === 401 && result.body?.code !== 60003) {
     // The session ended (signed out elsewhere, expired): sign in again.
     session.clear()
-    showError(loginError, "Your session has ended. Sign in again.")
+    login.say("Your session has ended. Sign in again.")
     return show("login")
   }
   $("failed-text").textContent = explainRequest(result)
@@ -351,7 +239,7 @@ const answer = async (authorize) => {
   other.disabled = true
   const idle = busy(button, authorize ? "Authorizing…" : "Cancelling…")
   showError(consentError, null)
-  const result = await call("POST", `/oauth2/authorize${query}`, { body, token: memoryToken })
+  const result = await call("POST", `/oauth2/authorize${query}`, { body, token: session.get() })
   if (result.status === 200 && typeof result.body?.location === "string") {
     show("sending")
     window.location = result.body.location
@@ -361,7 +249,7 @@ const answer = async (authorize) => {
   other.disabled = false
   if (result.status === 401) {
     session.clear()
-    showError(loginError, "Your session has ended. Sign in again, then answer once more.")
+    login.say("Your session has ended. Sign in again, then answer once more.")
     return show("login")
   }
   const problem = explainAnswer(result) ?? { text: "That did not work. Try again.", fields: [] }
@@ -369,7 +257,6 @@ const answer = async (authorize) => {
   markInvalid({ guild_id: $("guild") }, problem.fields, button)
 }
 
-$("login-form").addEventListener("submit", signIn)
 $("consent-form").addEventListener("submit", (event) => {
   event.preventDefault()
   void answer(true)
@@ -383,9 +270,8 @@ $("guild").addEventListener("change", () => {
 })
 $("switch").addEventListener("click", () => {
   // The session this page opened ends on the server too, not only in this tab.
-  if (memoryToken !== null) void call("POST", "/auth/logout", { token: memoryToken })
-  session.clear()
-  showError(loginError, null)
+  void session.end()
+  login.say(null)
   showError(consentError, null)
   show("login")
 })

@@ -1,6 +1,8 @@
 // The staff panel's sections, each over the public API: statistics with 30-day charts (uPlot), the
 // catalogue queue (approve, hide, remove, with a reason), users (find by id or phone; block and
-// restrict) and the audit log. Text from the API is always set as text, never as markup.
+// restrict; grant Plus and boosts: staff-grants.js) and the audit log. Text from the API is always
+// set as text, never as markup.
+import { wireGrants } from "./staff-grants.js"
 import uPlot from "./uplot.js"
 
 const $ = (id) => document.getElementById(id)
@@ -157,6 +159,8 @@ const setState = async (context, guild, state, reason) => {
 // ---- users ------------------------------------------------------------------------------------
 
 let found = null
+/** Clears the grant forms' results and complaints (they spoke of the account shown before). */
+let resetGrants = () => {}
 
 const term = (sanction, verb) =>
   sanction === null
@@ -164,6 +168,7 @@ const term = (sanction, verb) =>
     : `${verb[0].toUpperCase()}${verb.slice(1)} ${sanction.until === null ? "permanently" : `until ${sanction.until.replace("T", " ").slice(0, 16)} UTC`}: ${sanction.reason}`
 
 const showUser = (user) => {
+  if (found?.user.id !== user.user.id) resetGrants()
   found = user
   $("found").hidden = false
   $("found-name").textContent = user.user.global_name ?? user.user.username
@@ -182,16 +187,27 @@ const find = async (context, event) => {
   const result = await context.api("GET", `/moderation/users?${query}`)
   if (result.status !== 200) {
     $("found").hidden = true
-    return context.fail(
-      result.status === 404 ? { status: 404, body: { message: "No account has this id or phone." } } : result
-    )
+    return context.fail(result.status === 404 ? "No account has this id or phone." : result)
   }
   context.fail(null)
   showUser(result.body)
 }
 
+const SANCTION_BUTTONS = ["do-block", "do-unblock", "do-restrict", "do-unrestrict"]
+
+/** The four sanction buttons stay disabled while one runs: a double click sends one request. */
 const sanction = async (context, kind, lift) => {
-  if (found === null) return
+  const buttons = SANCTION_BUTTONS.map($)
+  if (found === null || buttons.some((button) => button.disabled)) return
+  for (const button of buttons) button.disabled = true
+  try {
+    await sanctionOnce(context, kind, lift)
+  } finally {
+    for (const button of buttons) button.disabled = false
+  }
+}
+
+const sanctionOnce = async (context, kind, lift) => {
   const path = `/moderation/users/${found.user.id}/${kind}`
   if (lift) {
     const result = await context.api("DELETE", path)
@@ -200,7 +216,7 @@ const sanction = async (context, kind, lift) => {
     const reason = $("sanction-reason").value.trim()
     const days = $("sanction-days").value.trim()
     if (days !== "" && !/^\d{1,4}$/.test(days))
-      return context.fail({ status: 400, body: { message: "Days must be a whole number." } })
+      return context.fail("The number of days must be a whole number (or empty for a permanent one).")
     const until = days === "" ? null : new Date(Date.now() + Number(days) * 86_400_000).toISOString()
     const result = await context.api("PUT", path, { reason, until })
     if (result.status !== 200) return context.fail(result)
@@ -259,6 +275,7 @@ export const wire = (context) => {
   $("do-unblock").addEventListener("click", () => sanction(context, "block", true))
   $("do-restrict").addEventListener("click", () => sanction(context, "restriction", false))
   $("do-unrestrict").addEventListener("click", () => sanction(context, "restriction", true))
+  resetGrants = wireGrants(context, () => found)
   $("audit-form").addEventListener("submit", (event) => {
     event.preventDefault()
     audit(context, { reset: true })

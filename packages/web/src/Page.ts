@@ -29,9 +29,9 @@ export const oauth2Authorize: Page = { path: "/oauth2/authorize", file: "oauth2-
 export const oauth2Authorized: Page = { path: "/oauth2/authorized", file: "oauth2-authorized.html" }
 
 /**
- * `/staff`: the staff panel (statistics, the catalogue queue, users, the audit log). It signs in
- * with phone, password and 2FA and calls the public API only; non-staff are refused by the API's
- * 403 and told so.
+ * `/staff`: the staff panel (statistics, the catalogue queue, users and their Plus and boost
+ * grants, the audit log). It signs in with phone, password and 2FA and calls the public API only;
+ * non-staff are refused by the API's 403 and told so.
  */
 export const staffPanel: Page = { path: "/staff", file: "staff.html" }
 
@@ -45,12 +45,14 @@ export const assets: Readonly<Record<string, string>> = {
   "page.css": "text/css; charset=utf-8",
   "icon.svg": "image/svg+xml",
   "api.js": "text/javascript; charset=utf-8",
+  "sign-in.js": "text/javascript; charset=utf-8",
   "verify-email.js": "text/javascript; charset=utf-8",
   "reset-password.js": "text/javascript; charset=utf-8",
   "oauth2-authorize.js": "text/javascript; charset=utf-8",
   "permissions.js": "text/javascript; charset=utf-8",
   "staff.js": "text/javascript; charset=utf-8",
   "staff-views.js": "text/javascript; charset=utf-8",
+  "staff-grants.js": "text/javascript; charset=utf-8",
   "staff.css": "text/css; charset=utf-8"
 }
 

@@ -81,13 +81,13 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
 
   // Lock order: user, guild row, then the invite row (see the module header). The first read
   // only finds the guild; the invite is checked again once locked.
-  const accept: Service["accept"] = (code, userId, now, capped) =>
+  const accept: Service["accept"] = (code, userId, now, cap) =>
     transaction(
       Effect.gen(function* () {
         const [found] = yield* inviteRows(sql`SELECT * FROM guild_invites WHERE code = ${code}`)
         if (found === undefined || !isLive(toInvite(found), now)) return yield* new GuildsErrors.InviteNotFound()
         const guildId = id(found.guild_id)
-        if (capped) yield* lockUser(userId)
+        if (cap !== null) yield* lockUser(userId)
         yield* lockGuild(guildId)
         const [locked] = yield* inviteRows(sql`SELECT * FROM guild_invites WHERE code = ${code} FOR UPDATE`)
         const invite = locked === undefined ? undefined : toInvite(locked)
@@ -96,7 +96,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
         if (Option.isSome(existing)) return { invite, member: existing.value, joined: false }
         const checks = yield* joinChecks(guildId, userId)
         if (checks.banned) return yield* new GuildsErrors.BannedFromGuild()
-        if (capped && checks.joined >= Guild.MAX_GUILDS_PER_USER) return yield* new GuildsErrors.GuildLimitReached()
+        if (cap !== null && checks.joined >= cap) return yield* new GuildsErrors.GuildLimitReached()
         const member: Guild.Member = { guildId, userId, nick: null, roleIds: [], joinedAt: now }
         yield* addMember(member)
         const used: Guild.Invite = { ...invite, uses: invite.uses + 1 }

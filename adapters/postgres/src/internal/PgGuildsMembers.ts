@@ -3,7 +3,7 @@
  * transfer, removal, a user's guilds, member counts (kept in the guild row), and joining, editing
  * and leaving.
  */
-import { Guild, GuildsErrors, type GuildsRepo } from "@veche/guilds"
+import { GuildsErrors, type GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -34,11 +34,11 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
 
   // --- guilds
 
-  const create: Service["create"] = ({ guild, everyone, channels, owner }) =>
+  const create: Service["create"] = ({ guild, everyone, channels, owner }, cap) =>
     transaction(
       Effect.gen(function* () {
         yield* lockUser(owner.userId)
-        if ((yield* guildsJoined(owner.userId)) >= Guild.MAX_GUILDS_PER_USER) {
+        if ((yield* guildsJoined(owner.userId)) >= cap) {
           return yield* new GuildsErrors.GuildLimitReached()
         }
         yield* run(sql`INSERT INTO guilds ${sql.insert(guildRecord(guild, 1))}`)
@@ -98,15 +98,15 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
 
   // --- members
 
-  const join: Service["join"] = (member, capped) =>
+  const join: Service["join"] = (member, cap) =>
     transaction(
       Effect.gen(function* () {
-        if (capped) yield* lockUser(member.userId)
+        if (cap !== null) yield* lockUser(member.userId)
         if (!(yield* lockGuild(member.guildId))) return yield* noGuild
         if (Option.isSome(yield* findMember(member.guildId, member.userId))) return false
         const checks = yield* joinChecks(member.guildId, member.userId)
         if (checks.banned) return yield* new GuildsErrors.BannedFromGuild()
-        if (capped && checks.joined >= Guild.MAX_GUILDS_PER_USER) return yield* new GuildsErrors.GuildLimitReached()
+        if (cap !== null && checks.joined >= cap) return yield* new GuildsErrors.GuildLimitReached()
         yield* addMember(member)
         return true
       })

@@ -280,4 +280,40 @@ export const billingRepoContract = (it: BillingRepoIt) => {
       expect(after.boosts - before.boosts).toBe(1)
     })
   )
+
+  it.effect("forget: orders kept without the phone, Plus and slots gone, applied guilds answered once", () =>
+    Effect.gen(function* () {
+      const repo = yield* BillingRepo
+      const { guildId, owner } = yield* arrange("Forgotten")
+      const bystander = yield* user("billing_bystander")
+      const paid = yield* repo.createOrder(order(owner))
+      yield* repo.settle(succeeded(paid.id, T0, { savedMethodId: "pm-forgotten" }))
+      const kept = yield* repo.createOrder(order(bystander))
+      yield* repo.settle(succeeded(kept.id, T0, { savedMethodId: "pm-kept" }))
+      yield* boostSlots(repo, owner, 2)
+      yield* repo.applyBoost(owner, guildId, T0)
+      const before = yield* repo.money(T0, T0)
+
+      expect(yield* repo.forget(owner)).toEqual([guildId])
+      const orders = [...(yield* repo.orders(owner, 10))].sort((a, b) => b.amountRub - a.amountRub)
+      expect(orders.map((o) => [o.status, o.amountRub, o.phone])).toEqual([
+        ["succeeded", 199, ""],
+        ["succeeded", 149, ""]
+      ])
+      expect(orders[0]?.id).toBe(paid.id)
+      expect(yield* repo.plus(owner)).toEqual(Option.none())
+      expect(yield* repo.slots(owner, T0)).toEqual([])
+      expect(yield* repo.guildBoosts(guildId, T0)).toEqual([])
+      const after = yield* repo.money(T0, T0)
+      expect(before.plusActive - after.plusActive).toBe(1)
+      expect(before.boosts - after.boosts).toBe(2)
+      expect(after.paidMonthRub).toBe(before.paidMonthRub)
+      // another user's records are untouched; a second run finds nothing
+      expect(Option.map(yield* repo.plus(bystander), (p) => [p.paymentMethodId, p.receiptPhone])).toEqual(
+        Option.some(["pm-kept", "79001234567"])
+      )
+      expect((yield* repo.orders(bystander, 10)).map((o) => o.phone)).toEqual(["79001234567"])
+      expect(yield* repo.forget(owner)).toEqual([])
+    })
+  )
 }

@@ -82,13 +82,13 @@ export const make = ({ read, step }: Store): BansAndInvitesPart => ({
       if (invite === undefined) return [Effect.succeedNone, s]
       return [Effect.succeedSome(invite), { ...s, invites: s.invites.filter((i) => i.code !== code) }]
     }),
-  accept: (code, userId, now, capped) =>
+  accept: (code, userId, now, cap) =>
     step<Accepted, InviteNotFound | GuildLimitReached | BannedFromGuild>((s) => {
       const invite = s.invites.find((i) => i.code === code)
       if (invite === undefined || !isLive(invite, now)) return [Effect.fail(new InviteNotFound()), s]
       const existing = findMember(s, invite.guildId, userId)
       if (existing !== undefined) return [Effect.succeed({ invite, member: existing, joined: false }), s]
-      const refused = refusal(s, invite.guildId, userId, capped)
+      const refused = refusal(s, invite.guildId, userId, cap)
       if (refused !== undefined) return [Effect.fail(refused), s]
       const member: Member = { guildId: invite.guildId, userId, nick: null, roleIds: [], joinedAt: now }
       const used: Invite = { ...invite, uses: invite.uses + 1 }

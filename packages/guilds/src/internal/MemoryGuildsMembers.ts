@@ -4,10 +4,11 @@
  */
 import type { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Option } from "effect"
-import { type Guild, type GuildPatch, MAX_GUILDS_PER_USER, type MemberPatch } from "../Guild.ts"
+import type { Guild, GuildPatch, MemberPatch } from "../Guild.ts"
 import { type BannedFromGuild, GuildLimitReached, type NoSuchGuild } from "../GuildsErrors.ts"
 import type { GuildsAndMembersPart } from "../GuildsRepo.ts"
 import {
+  atCap,
   byUser,
   compareIds,
   findMember,
@@ -23,11 +24,9 @@ const countOf = (s: State, guildId: string) => s.members.filter((m) => m.guildId
 
 export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
   // --- guilds
-  create: (created) =>
+  create: (created, cap) =>
     step((s) => {
-      if (s.members.filter((m) => m.userId === created.owner.userId).length >= MAX_GUILDS_PER_USER) {
-        return [Effect.fail(new GuildLimitReached()), s]
-      }
+      if (atCap(s, created.owner.userId, cap)) return [Effect.fail(new GuildLimitReached()), s]
       return [
         Effect.void,
         {
@@ -115,11 +114,11 @@ export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
         limit: page.limit
       })
     ),
-  join: (member, capped) =>
+  join: (member, cap) =>
     step<boolean, GuildLimitReached | BannedFromGuild | NoSuchGuild>((s) => {
       if (!s.guilds.has(member.guildId)) return [noGuild, s]
       if (findMember(s, member.guildId, member.userId) !== undefined) return [Effect.succeed(false), s]
-      const refused = refusal(s, member.guildId, member.userId, capped)
+      const refused = refusal(s, member.guildId, member.userId, cap)
       if (refused !== undefined) return [Effect.fail(refused), s]
       return [Effect.succeed(true), { ...s, members: [...s.members, member] }]
     }),

@@ -4,16 +4,7 @@
  * from the state it changes), and the orderings, paging and join checks the parts apply to it.
  */
 import { DateTime, Effect, Option, Ref } from "effect"
-import {
-  type Ban,
-  type Channel,
-  type Guild,
-  type Invite,
-  MAX_GUILDS_PER_USER,
-  type Member,
-  type Page,
-  type Role
-} from "../Guild.ts"
+import type { Ban, Channel, Guild, GuildCap, Invite, Member, Page, Role } from "../Guild.ts"
 import { BannedFromGuild, GuildLimitReached, NoSuchGuild } from "../GuildsErrors.ts"
 
 export interface State {
@@ -85,17 +76,19 @@ export const isLive = (invite: Invite, now: DateTime.Utc): boolean =>
 export const findMember = (s: State, guildId: string, userId: string) =>
   s.members.find((m) => m.guildId === guildId && m.userId === userId)
 
+/** Whether the user is in `cap` guilds already. */
+export const atCap = (s: State, userId: string, cap: number): boolean =>
+  s.members.filter((m) => m.userId === userId).length >= cap
+
 /** Why a user may not become a member now (the checks `join` and `accept` share), if they may not. */
 export const refusal = (
   s: State,
   guildId: string,
   userId: string,
-  capped: boolean
+  cap: GuildCap
 ): GuildLimitReached | BannedFromGuild | undefined => {
   if (s.bans.some((ban) => ban.guildId === guildId && ban.userId === userId)) return new BannedFromGuild()
-  if (capped && s.members.filter((m) => m.userId === userId).length >= MAX_GUILDS_PER_USER) {
-    return new GuildLimitReached()
-  }
+  if (cap !== null && atCap(s, userId, cap)) return new GuildLimitReached()
   return undefined
 }
 

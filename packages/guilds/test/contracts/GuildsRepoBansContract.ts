@@ -4,6 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { MAX_GUILDS_PER_USER } from "../../src/Guild.ts"
 import {
   arrange,
   ascending,
@@ -25,7 +26,7 @@ export const bansContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId, owner } = yield* arrange()
       const target = yield* user()
-      yield* repo.join(newMember(guildId, target), true)
+      yield* repo.join(newMember(guildId, target), MAX_GUILDS_PER_USER)
       const ban = newBan(guildId, target, owner, { reason: "spam" })
       expect(yield* repo.ban(ban)).toBe(true)
       expect(Option.isNone(yield* repo.member(guildId, target))).toBe(true)
@@ -45,14 +46,16 @@ export const bansContract = (it: GuildsRepoIt) => {
       const invite = newInvite(guildId, textId)
       yield* repo.createInvite(invite, now)
       yield* repo.ban(newBan(guildId, target, owner))
-      expect((yield* Effect.flip(repo.join(newMember(guildId, target), false)))._tag).toBe("BannedFromGuild")
-      expect((yield* Effect.flip(repo.accept(invite.code, target, now, true)))._tag).toBe("BannedFromGuild")
+      expect((yield* Effect.flip(repo.join(newMember(guildId, target), null)))._tag).toBe("BannedFromGuild")
+      expect((yield* Effect.flip(repo.accept(invite.code, target, now, MAX_GUILDS_PER_USER)))._tag).toBe(
+        "BannedFromGuild"
+      )
       expect(Option.getOrThrow(yield* repo.invite(invite.code, now)).uses).toBe(0)
       expect(Option.isNone(yield* repo.member(guildId, target))).toBe(true)
       expect(yield* repo.unban(guildId, target)).toBe(true)
       expect(Option.isNone(yield* repo.findBan(guildId, target))).toBe(true)
       expect(yield* repo.unban(guildId, target)).toBe(false)
-      expect((yield* repo.accept(invite.code, target, now, true)).joined).toBe(true)
+      expect((yield* repo.accept(invite.code, target, now, MAX_GUILDS_PER_USER)).joined).toBe(true)
     })
   )
 

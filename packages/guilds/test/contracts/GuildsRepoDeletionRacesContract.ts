@@ -4,6 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { MAX_GUILDS_PER_USER } from "../../src/Guild.ts"
 import {
   arrange,
   type GuildsRepoIt,
@@ -28,7 +29,7 @@ export const deletionRacesContract = (it: GuildsRepoIt) => {
       const outcomes = yield* Effect.all([
         Effect.flip(repo.createRole(role)),
         Effect.flip(repo.createChannel(channel)),
-        Effect.flip(repo.join(newMember(guildId, joiner), true)),
+        Effect.flip(repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)),
         Effect.flip(repo.ban(newBan(guildId, joiner, owner))),
         Effect.flip(repo.createInvite(newInvite(guildId, textId), now))
       ])
@@ -58,7 +59,7 @@ export const deletionRacesContract = (it: GuildsRepoIt) => {
         const roles = yield* Effect.all(Array.from({ length: 3 }, () => newRole(guildId)))
         const attempts: ReadonlyArray<Effect.Effect<unknown, { readonly _tag: string }>> = [
           ...roles.map((role) => repo.createRole(role)),
-          ...joiners.map((joiner) => repo.join(newMember(guildId, joiner), true)),
+          ...joiners.map((joiner) => repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)),
           ...Array.from({ length: 3 }, () => repo.createInvite(newInvite(guildId, textId), now)),
           repo.remove(guildId)
         ]

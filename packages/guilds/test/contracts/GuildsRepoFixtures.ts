@@ -14,6 +14,7 @@ import {
   everyoneRole,
   type Guild,
   type Invite,
+  MAX_GUILDS_PER_USER,
   type Member,
   type NewGuild,
   type Role
@@ -122,7 +123,7 @@ export const arrange = Effect.fnUntraced(function* (name = "Guild") {
   const repo = yield* GuildsRepo
   const owner = yield* user("guild_owner")
   const created = yield* newGuild(owner, { name })
-  yield* repo.create(created)
+  yield* repo.create(created, MAX_GUILDS_PER_USER)
   return { repo, owner, created, guildId: created.guild.id, textId: created.textId }
 })
 
@@ -225,7 +226,8 @@ export const race = <A, E extends { readonly _tag: string }, R>(attempts: Readon
 export const userInGuilds = Effect.fnUntraced(function* (n: number) {
   const repo = yield* GuildsRepo
   const userId = yield* user("guild_many")
-  yield* bulk(n, (i) => Effect.flatMap(newGuild(userId, { name: `own${i}` }), repo.create))
+  // each creation under a cap of `n`: none of them is refused, whichever order they land in
+  yield* bulk(n, (i) => Effect.flatMap(newGuild(userId, { name: `own${i}` }), (created) => repo.create(created, n)))
   return userId
 })
 

@@ -34,7 +34,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const repo = yield* GuildsRepo
       const owner = yield* user("guild_owner")
       const created = yield* newGuild(owner, { name: "Вече" })
-      yield* repo.create(created)
+      yield* repo.create(created, MAX_GUILDS_PER_USER)
       expect(some(yield* repo.find(created.guild.id), guildView)).toEqual(guildView(created.guild))
       expect(yield* repo.roles(created.guild.id)).toEqual([created.everyone])
       expect(yield* repo.channels(created.guild.id)).toEqual(created.channels)
@@ -51,7 +51,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const repo = yield* GuildsRepo
       const owner = yield* userInGuilds(MAX_GUILDS_PER_USER - 3)
       const attempts = yield* Effect.all(Array.from({ length: 6 }, (_, i) => newGuild(owner, { name: `race${i}` })))
-      const { succeeded, failed } = yield* race(attempts.map((created) => repo.create(created)))
+      const { succeeded, failed } = yield* race(attempts.map((created) => repo.create(created, MAX_GUILDS_PER_USER)))
       expect(succeeded).toBe(3)
       expect(failed).toEqual(["GuildLimitReached", "GuildLimitReached", "GuildLimitReached"])
       expect(yield* repo.guildsOf(owner)).toHaveLength(MAX_GUILDS_PER_USER)
@@ -82,7 +82,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId, owner } = yield* arrange()
       const heir = yield* user()
-      yield* repo.join(newMember(guildId, heir), true)
+      yield* repo.join(newMember(guildId, heir), MAX_GUILDS_PER_USER)
       const moved = yield* repo.transfer(guildId, owner, heir)
       expect(Option.getOrThrow(moved).ownerId).toBe(heir)
       expect(Option.getOrThrow(yield* repo.find(guildId)).ownerId).toBe(heir)
@@ -98,7 +98,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const { repo, guildId, owner } = yield* arrange()
       const stranger = yield* user()
       const member = yield* user()
-      yield* repo.join(newMember(guildId, member), true)
+      yield* repo.join(newMember(guildId, member), MAX_GUILDS_PER_USER)
       expect(Option.isNone(yield* repo.transfer(guildId, owner, stranger))).toBe(true)
       expect(Option.isNone(yield* repo.transfer(guildId, member, owner))).toBe(true)
       expect(Option.isNone(yield* repo.transfer(yield* ids.next, owner, member))).toBe(true)
@@ -113,7 +113,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId, owner, textId } = yield* arrange()
       const other = yield* newGuild(owner, { name: "kept" })
-      yield* repo.create(other)
+      yield* repo.create(other, MAX_GUILDS_PER_USER)
       const member = yield* user()
       const banned = yield* user()
       const role = yield* newRole(guildId)
@@ -121,7 +121,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const invite = newInvite(guildId, textId)
       yield* repo.createRole(role)
       yield* repo.createChannel(channel)
-      yield* repo.join(newMember(guildId, member, { roleIds: [role.id] }), true)
+      yield* repo.join(newMember(guildId, member, { roleIds: [role.id] }), MAX_GUILDS_PER_USER)
       yield* repo.ban(newBan(guildId, banned, owner))
       yield* repo.createInvite(invite, now)
 
@@ -154,9 +154,9 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const third = yield* arrange("c")
       const repo = first.repo
       const joiner = yield* user()
-      yield* repo.join(newMember(second.guildId, joiner, { joinedAt: at(5) }), true)
-      yield* repo.join(newMember(third.guildId, joiner, { joinedAt: at(1) }), true)
-      yield* repo.join(newMember(first.guildId, joiner, { joinedAt: at(3) }), true)
+      yield* repo.join(newMember(second.guildId, joiner, { joinedAt: at(5) }), MAX_GUILDS_PER_USER)
+      yield* repo.join(newMember(third.guildId, joiner, { joinedAt: at(1) }), MAX_GUILDS_PER_USER)
+      yield* repo.join(newMember(first.guildId, joiner, { joinedAt: at(3) }), MAX_GUILDS_PER_USER)
       expect(yield* repo.guildsOf(joiner)).toEqual([third.guildId, first.guildId, second.guildId])
       expect(yield* repo.guildsOf(yield* user())).toEqual([])
     })
@@ -169,7 +169,7 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const guilds: Array<Guild> = []
       for (let i = 0; i < 5; i++) {
         const created = yield* newGuild(owner, { name: `p${i}`, id: oddId() })
-        yield* repo.create(created)
+        yield* repo.create(created, MAX_GUILDS_PER_USER)
         guilds.push(created.guild)
       }
       // A guild the user is not in stays out.
@@ -195,11 +195,11 @@ export const guildsContract = (it: GuildsRepoIt) => {
       const { repo, guildId, owner } = yield* arrange()
       const other = yield* arrange()
       const [a, b, c] = yield* Effect.all([user(), user(), user()])
-      expect(yield* repo.join(newMember(guildId, a), true)).toBe(true)
-      expect(yield* repo.join(newMember(guildId, b), true)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, a), MAX_GUILDS_PER_USER)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, b), MAX_GUILDS_PER_USER)).toBe(true)
       expect(yield* repo.memberCount(guildId)).toBe(3)
       expect(yield* repo.ownsGuildsWithOthers(owner)).toBe(true)
-      expect(yield* repo.join(newMember(guildId, a), true)).toBe(false)
+      expect(yield* repo.join(newMember(guildId, a), MAX_GUILDS_PER_USER)).toBe(false)
       expect(yield* repo.memberCount(guildId)).toBe(3)
       expect(yield* repo.removeMember(guildId, b)).toBe(true)
       expect(yield* repo.removeMember(guildId, b)).toBe(false)

@@ -28,9 +28,11 @@ export const membersContract = (it: GuildsRepoIt) => {
       const { repo, guildId } = yield* arrange()
       const joiner = yield* user()
       const member = newMember(guildId, joiner, { nick: "first", joinedAt: at(1) })
-      expect(yield* repo.join(member, true)).toBe(true)
+      expect(yield* repo.join(member, MAX_GUILDS_PER_USER)).toBe(true)
       expect(some(yield* repo.member(guildId, joiner), memberView)).toEqual(memberView(member))
-      expect(yield* repo.join(newMember(guildId, joiner, { nick: "second", joinedAt: at(2) }), true)).toBe(false)
+      expect(
+        yield* repo.join(newMember(guildId, joiner, { nick: "second", joinedAt: at(2) }), MAX_GUILDS_PER_USER)
+      ).toBe(false)
       expect(some(yield* repo.member(guildId, joiner), memberView)).toEqual(memberView(member))
       expect(yield* repo.guildsOf(joiner)).toEqual([guildId])
       expect(Option.isNone(yield* repo.member(guildId, yield* user()))).toBe(true)
@@ -44,7 +46,7 @@ export const membersContract = (it: GuildsRepoIt) => {
       yield* repo.createRole(role)
       const joiner = yield* user()
       const member = newMember(guildId, joiner)
-      yield* repo.join(member, true)
+      yield* repo.join(member, MAX_GUILDS_PER_USER)
       const changed = yield* repo.updateMember(guildId, joiner, { nick: "Ник", roleIds: [role.id] })
       expect(some(changed, memberView)).toEqual(memberView({ ...member, nick: "Ник", roleIds: [role.id] }))
       const cleared = yield* repo.updateMember(guildId, joiner, { nick: null })
@@ -60,13 +62,13 @@ export const membersContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId } = yield* arrange()
       const joiner = yield* user()
-      yield* repo.join(newMember(guildId, joiner), true)
+      yield* repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)
       expect(yield* repo.removeMember(guildId, joiner)).toBe(true)
       expect(Option.isNone(yield* repo.member(guildId, joiner))).toBe(true)
       expect(yield* repo.guildsOf(joiner)).toEqual([])
       expect(yield* repo.removeMember(guildId, joiner)).toBe(false)
       // They may come back.
-      expect(yield* repo.join(newMember(guildId, joiner), true)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)).toBe(true)
     })
   )
 
@@ -74,7 +76,7 @@ export const membersContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId, owner } = yield* arrange()
       const joiners = yield* Effect.all(Array.from({ length: 4 }, () => userWithId(oddId())))
-      for (const joiner of joiners) yield* repo.join(newMember(guildId, joiner), true)
+      for (const joiner of joiners) yield* repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)
       const sorted = ascending([owner, ...joiners])
       const page = (p: Parameters<typeof repo.members>[1]) =>
         Effect.map(repo.members(guildId, p), (members) => members.map((member) => member.userId))
@@ -92,11 +94,32 @@ export const membersContract = (it: GuildsRepoIt) => {
     Effect.gen(function* () {
       const { repo, guildId } = yield* arrange()
       const busy = yield* userInGuilds(MAX_GUILDS_PER_USER)
-      expect((yield* Effect.flip(repo.join(newMember(guildId, busy), true)))._tag).toBe("GuildLimitReached")
+      expect((yield* Effect.flip(repo.join(newMember(guildId, busy), MAX_GUILDS_PER_USER)))._tag).toBe(
+        "GuildLimitReached"
+      )
       expect(Option.isNone(yield* repo.member(guildId, busy))).toBe(true)
       expect(yield* repo.memberCount(guildId)).toBe(1)
-      expect(yield* repo.join(newMember(guildId, busy), false)).toBe(true)
+      expect(yield* repo.join(newMember(guildId, busy), null)).toBe(true)
       expect(yield* repo.guildsOf(busy)).toHaveLength(MAX_GUILDS_PER_USER + 1)
+    })
+  )
+
+  it.effect("the cap is the one passed (Plus: 200): past 100 under a higher cap, concurrent joins held to it", () =>
+    Effect.gen(function* () {
+      const busy = yield* userInGuilds(MAX_GUILDS_PER_USER)
+      const targets = yield* Effect.all(Array.from({ length: 5 }, () => arrange()))
+      const repo = yield* GuildsRepo
+      const [first, ...rest] = targets
+      if (first === undefined) throw new Error("five guilds were arranged")
+      expect(yield* repo.join(newMember(first.guildId, busy), MAX_GUILDS_PER_USER + 2)).toBe(true)
+      const { succeeded, failed } = yield* race(
+        rest.map(({ guildId }) => repo.join(newMember(guildId, busy), MAX_GUILDS_PER_USER + 2))
+      )
+      expect({ succeeded, failed }).toEqual({
+        succeeded: 1,
+        failed: ["GuildLimitReached", "GuildLimitReached", "GuildLimitReached"]
+      })
+      expect(yield* repo.guildsOf(busy)).toHaveLength(MAX_GUILDS_PER_USER + 2)
     })
   )
 
@@ -105,7 +128,9 @@ export const membersContract = (it: GuildsRepoIt) => {
       const busy = yield* userInGuilds(MAX_GUILDS_PER_USER - 1)
       const targets = yield* Effect.all(Array.from({ length: 5 }, () => arrange()))
       const repo = yield* GuildsRepo
-      const { succeeded, failed } = yield* race(targets.map(({ guildId }) => repo.join(newMember(guildId, busy), true)))
+      const { succeeded, failed } = yield* race(
+        targets.map(({ guildId }) => repo.join(newMember(guildId, busy), MAX_GUILDS_PER_USER))
+      )
       expect(succeeded).toBe(1)
       expect(failed).toEqual(Array.from({ length: 4 }, () => "GuildLimitReached"))
       expect(yield* repo.guildsOf(busy)).toHaveLength(MAX_GUILDS_PER_USER)

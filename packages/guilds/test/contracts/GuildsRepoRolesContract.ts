@@ -4,7 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { MAX_ROLES } from "../../src/Guild.ts"
+import { MAX_GUILDS_PER_USER, MAX_ROLES } from "../../src/Guild.ts"
 import * as Permissions from "../../src/Permissions.ts"
 import {
   arrange,
@@ -67,7 +67,7 @@ export const rolesContract = (it: GuildsRepoIt) => {
       yield* repo.createRole(doomed)
       yield* repo.createRole(kept)
       const member = yield* user()
-      yield* repo.join(newMember(guildId, member, { roleIds: [doomed.id, kept.id] }), true)
+      yield* repo.join(newMember(guildId, member, { roleIds: [doomed.id, kept.id] }), MAX_GUILDS_PER_USER)
       yield* repo.updateMember(guildId, owner, { roleIds: [doomed.id] })
       const overwrites = [
         { id: guildId, type: 0 as const, allow: 0n, deny: Permissions.Flags.SendMessages },

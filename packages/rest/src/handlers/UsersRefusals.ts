@@ -14,6 +14,9 @@ const table = {
   /** A refused upload: 400 50035 on the image's field, with media's code and message. */
   ImageRefused: (refusal: UsersErrors.ImageRefused) =>
     InvalidFormBody.field([refusal.field], refusal.code, refusal.message),
+  /** A banner without Plus: 400 50035 on `banner`, as the mirrored platform answers it. */
+  BannerRequiresPlus: () =>
+    InvalidFormBody.field(["banner"], "BANNER_REQUIRES_PREMIUM", "Profile banners require Veche Plus"),
   ImageStorageNotConnected: () => new NotImplemented(),
   ImageStorageUnavailable: () => new ServiceUnavailable()
 } as const

@@ -1,7 +1,8 @@
 /**
  * The users domain on memory repositories with its neighbours mocked: an event bus that records
  * what is published, servers from a fixed table (Memberships), an image store that accepts any
- * `data:` URI and records deletions (UserImages), and account details from the memory repositories
+ * `data:` URI and records deletions (UserImages), Plus for the users a test gives it to
+ * (ProfileEntitlements), and account details from the memory repositories
  * with a fixed contact record (AccountDetails).
  */
 import { type Dispatch, EventBus, Snowflake } from "@veche/platform"
@@ -9,6 +10,7 @@ import { Context, DateTime, Effect, Layer, Option, Ref, Stream } from "effect"
 import { AccountDetails, type Details } from "../../src/AccountDetails.ts"
 import { Memberships } from "../../src/Memberships.ts"
 import { PersonalData } from "../../src/PersonalData.ts"
+import { ProfileEntitlements } from "../../src/ProfileEntitlements.ts"
 import { ProfilesRepo } from "../../src/ProfilesRepo.ts"
 import type * as Relationship from "../../src/Relationship.ts"
 import { RelationshipsRepo } from "../../src/RelationshipsRepo.ts"
@@ -31,6 +33,10 @@ export class Recorded extends Context.Service<
     readonly removedImages: Ref.Ref<ReadonlyArray<string>>
     /** While set, the image store is down. */
     readonly storageDown: Ref.Ref<boolean>
+    /** How each stored image was asked to treat an animation, in order (`avatar keep`, …). */
+    readonly animations: Ref.Ref<ReadonlyArray<string>>
+    /** Users with Plus (ProfileEntitlements answers from it). */
+    readonly plus: Ref.Ref<ReadonlySet<string>>
   }
 >()("@veche/users/test/Recorded") {}
 
@@ -39,9 +45,24 @@ const recorded = Layer.effect(
   Effect.all({
     published: Ref.make<ReadonlyArray<Dispatch.Dispatch>>([]),
     removedImages: Ref.make<ReadonlyArray<string>>([]),
-    storageDown: Ref.make(false)
+    storageDown: Ref.make(false),
+    animations: Ref.make<ReadonlyArray<string>>([]),
+    plus: Ref.make<ReadonlySet<string>>(new Set())
   })
 )
+
+/** Banner and animated avatar for the users in `Recorded.plus`, neither for others. */
+const entitlements = Layer.effect(
+  ProfileEntitlements,
+  Effect.map(Effect.service(Recorded), (seen) => ({
+    of: (userId: Snowflake.Snowflake) =>
+      Effect.map(Ref.get(seen.plus), (plus) => ({ banner: plus.has(userId), animatedAvatar: plus.has(userId) }))
+  }))
+)
+
+/** Gives `userId` Plus in this world. */
+export const givePlus = (userId: Snowflake.Snowflake) =>
+  Effect.flatMap(Effect.service(Recorded), (seen) => Ref.update(seen.plus, (plus) => new Set([...plus, userId])))
 
 const events = Layer.effect(
   EventBus.EventBus,
@@ -60,8 +81,9 @@ const images = Layer.effect(
     const seen = yield* Recorded
     const counter = yield* Ref.make(0)
     return UserImages.of({
-      store: (kind: Kind, _userId, dataUri) =>
+      store: (kind: Kind, _userId, dataUri, animation) =>
         Effect.gen(function* () {
+          yield* Ref.update(seen.animations, (all) => [...all, `${kind} ${animation}`])
           if (yield* Ref.get(seen.storageDown)) return yield* new ImageStorageUnavailable()
           if (!dataUri.startsWith("data:")) {
             return yield* new ImageRefused({ field: kind, code: "IMAGE_INVALID", message: "Invalid image data" })
@@ -103,7 +125,7 @@ const accounts = Layer.effect(
 const memberships = Memberships.layerStatic({ [ALICE]: [GUILD_A, GUILD_B], [BOB]: [GUILD_B] })
 
 export const layer = UsersDomain.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(events, images, accounts, memberships)),
+  Layer.provideMerge(Layer.mergeAll(events, images, accounts, memberships, entitlements)),
   Layer.provideMerge(recorded),
   // where the users' part of a user's personal data registers (no privacy domain here)
   Layer.provideMerge(Layer.merge(UsersDomain.layerMemoryRepositories, PersonalData.layer))
