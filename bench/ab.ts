@@ -13,6 +13,10 @@
  *
  * Routes that need a user (`/api/v10/users/@me`): AB_BEARER=1 registers an account through the
  * first server (dev mode for both) and sends its access token.
+ *
+ *   AB_ROOT_A, AB_ROOT_B  the checkout each side's server runs from (default: this one), to compare
+ *                         two builds of the code: a copy of the tree with its own `dist` folders
+ *                         (`node_modules/.pnpm` may be a link to this one's)
  */
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
@@ -47,12 +51,14 @@ const limits = (): Record<string, string> => {
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-ab-"))
 chmodSync(dataDir, 0o755)
 
+const rootOf = (name: string): string => path.resolve(process.env[`AB_ROOT_${name}`] ?? ROOT)
+
 const start = async (name: string, database: Database.Database, env: Record<string, string>) => {
   const port = await Processes.freePort()
   const base = `http://127.0.0.1:${port}`
   const running = await Processes.start(
     name,
-    path.join(ROOT, NodeFlags.WORKSPACE_BIN),
+    path.join(rootOf(name), NodeFlags.WORKSPACE_BIN),
     {
       PORT: String(port),
       HOST: "127.0.0.1",

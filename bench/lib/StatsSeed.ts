@@ -1,7 +1,7 @@
 /**
  * The statistics bench's data: 100k users, 1000 guilds and 1M messages over the last 30 Moscow
  * days, written with generate_series straight into the source tables, and the rollups the domains
- * keep on write (migration 0026) filled from them as the migration's backfill does. Seconds, not
+ * keep on write (migrations 0026 and 0029) filled from them as the migrations' backfills do. Seconds, not
  * the hours the API would take.
  */
 import * as Pg from "./Pg.ts"
@@ -44,7 +44,9 @@ const STATEMENTS = [
   `INSERT INTO stats_user_active (user_id, day)
    SELECT id, ${MOSCOW_DAY("now()")} - floor(random() * 30)::int FROM users WHERE username LIKE 'bench_stats_%'`,
   `INSERT INTO stats_days (day, counter, shard, value)
-   SELECT day, 'active', user_id % 16, count(*) FROM stats_user_active GROUP BY 1, 3 ON CONFLICT (day, counter, shard) DO UPDATE SET value = stats_days.value + excluded.value`,
+   SELECT day, c.counter, user_id % 16, count(*) FROM stats_user_active
+   CROSS JOIN (VALUES ('active'), ('last_active')) AS c (counter)
+   GROUP BY 1, 2, 3 ON CONFLICT (day, counter, shard) DO UPDATE SET value = stats_days.value + excluded.value`,
   `INSERT INTO stats_gauges (gauge, value) VALUES ('users', ${USERS}), ('users_deleted', 0), ('with_email', 0), ('guilds', ${GUILDS})
    ON CONFLICT (gauge) DO UPDATE SET value = stats_gauges.value + excluded.value`,
   // As autovacuum leaves a live database: statistics, and the visibility map index-only scans rely on.

@@ -178,6 +178,17 @@ export const billingScenarios = (
           expect((yield* post(`${path}/plus`, { months: 25 }, staff.access_token)).status).toBe(400)
           expect((yield* post(`${path}/plus`, { months: 0 }, staff.access_token)).status).toBe(400)
           expect((yield* post(`${path}/boosts`, { count: 15, months: 1 }, staff.access_token)).status).toBe(400)
+          // no account with that id: nothing is granted to nobody
+          for (const kind of ["plus", "boosts"]) {
+            const nobody = yield* answer(
+              yield* post(
+                `${API}/moderation/billing/users/999999999999999999/${kind}`,
+                { count: 1, months: 1 },
+                staff.access_token
+              )
+            )
+            expect(nobody).toEqual({ status: 404, body: { code: 10013, message: "Unknown User" } })
+          }
           const granted = yield* answer(yield* post(`${path}/plus`, { months: 2 }, staff.access_token))
           expect(granted.status).toBe(200)
           const until = (granted.body as { premium_until: string }).premium_until

@@ -12,7 +12,7 @@ import { Snowflake } from "@veche/platform"
 import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
-import { json, post, type Registered, register, send } from "./Accounts.ts"
+import { json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
 import { animatedGif, gifFrames } from "./Gif.ts"
 import { accept, createGuild, inviteTo } from "./Guilds.ts"
 import { seedGuilds } from "./Plus.ts"
@@ -288,6 +288,41 @@ export const plusScenarios = (repositories?: () => Layer.Layer<TestHost.Reposito
             frames: 3
           })
         })
+      )
+    })
+  })
+
+  describe("Plus: the term ends", () => {
+    // Its own host: the clock moves a month. Memory only: on PostgreSQL every periodic worker wakes
+    // for each simulated interval (thousands of real round trips, 80 s). The end is the domain's
+    // comparison (Entitlements) of the stored premium_until with the clock, the same on both stores.
+    layer(host(), { timeout: "120 seconds" })((it) => {
+      it.effect.skipIf(repositories !== undefined)(
+        "a month after a one-month grant the free limits are back (signed in again over HTTP)",
+        () =>
+          Effect.gen(function* () {
+            const phone = "+79676555001"
+            const member = yield* register(phone, "plus_ends")
+            yield* grantPlus(member.user_id)
+            expect(yield* maxGuilds(member.access_token)).toBe(200)
+            const banner = { banner: dataUri(png(64)) }
+            expect((yield* send("PATCH", `${API}/users/@me`, banner, member.access_token)).status).toBe(200)
+            yield* (yield* TestHost.TestHost).adjustClock("32 days")
+            // the access token has ended too: a fresh sign-in, as the person would
+            const signedIn = yield* login({ login: phone, password: PASSWORD })
+            expect(signedIn.status).toBe(200)
+            const token = ((yield* json(signedIn)) as { access_token: string }).access_token
+            const status = (yield* json(yield* send("GET", `${API}/billing/status`, undefined, token))) as {
+              plus: { active: boolean }
+              limits: { max_guilds: number; message_length: number }
+            }
+            expect(status.plus.active).toBe(false)
+            expect(status.limits).toMatchObject({ max_guilds: 100, message_length: 2000 })
+            const refused = yield* Effect.flatMap(send("PATCH", `${API}/users/@me`, banner, token), answer)
+            expect(refused).toMatchObject({ status: 400, body: { code: 50035 } })
+            expect(JSON.stringify(refused.body)).toContain("BANNER_REQUIRES_PREMIUM")
+          }),
+        { timeout: 120_000 }
       )
     })
   })

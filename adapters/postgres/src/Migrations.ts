@@ -31,6 +31,7 @@ import applicationFlags0024 from "./migrations/0024_application_flags.ts"
 import billing0025 from "./migrations/0025_billing.ts"
 import stats0026 from "./migrations/0026_stats.ts"
 import staffAudit0027 from "./migrations/0027_staff_audit.ts"
+import statsRollups0029 from "./migrations/0029_stats_rollups.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -59,7 +60,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0024_application_flags": applicationFlags0024,
   "0025_billing": billing0025,
   "0026_stats": stats0026,
-  "0027_staff_audit": staffAudit0027
+  "0027_staff_audit": staffAudit0027,
+  "0029_stats_rollups": statsRollups0029
 })
 
 /**

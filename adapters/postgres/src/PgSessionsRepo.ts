@@ -9,6 +9,7 @@ import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
+import { SNAPSHOT_JOINS, SnapshotColumns, snapshotColumns, toSnapshot } from "./PgAccountSnapshots.ts"
 
 const SessionRow = Schema.Struct({
   id: Schema.BigInt,
@@ -52,6 +53,11 @@ const AccessRow = Schema.Struct({
   last_used_at: Schema.Date,
   ...BlockColumns
 })
+const AccessWithAccountRow = Schema.Struct({
+  ...AccessRow.fields,
+  ...SnapshotColumns,
+  guild_ids: Schema.Array(Schema.String)
+})
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
 const CountRow = Schema.Struct({ count: Schema.BigInt })
@@ -69,6 +75,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         Effect.orDie(Effect.flatMap(query, decode)) as Effect.Effect<ReadonlyArray<S["Type"]>>
     }
     const accessRows = rows(AccessRow)
+    const accessWithAccountRows = rows(AccessWithAccountRow)
     const spentRows = rows(SpentRow)
     const usedRows = rows(UsedRow)
     const countRows = rows(CountRow)
@@ -102,30 +109,64 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             RETURNING id AS session_id)
           ${insertTokens(tokens, "session")}`.pipe(Effect.asVoid, Effect.orDie)
 
-    const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now) =>
+    const expired = (row: typeof AccessRow.Type, now: DateTime.Utc) =>
+      row.token_expires_at !== null && row.token_expires_at.getTime() <= DateTime.toEpochMillis(now)
+    const validOf = (row: typeof AccessRow.Type) =>
+      ({
+        _tag: "Valid",
+        grant: { sessionId: snowflake(row.session_id), userId: snowflake(row.user_id) },
+        lastUsedAt: utc(row.last_used_at),
+        block: toBlock(row.user_id, row)
+      }) as const
+
+    // The token, its session, the account's block and the password check: joins on primary keys.
+    const ACCESS_FROM = `session_tokens t JOIN sessions s ON s.id = t.session_id
+            LEFT JOIN account_blocks b ON b.user_id = s.user_id
+            LEFT JOIN credentials c ON c.user_id = s.user_id`
+    const accessWhere = (digest: string, now: DateTime.Utc) =>
+      sql`t.digest = ${digest} AND t.kind = 'access'
+              AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
+
+    const findAccessOnly = (digest: string, now: DateTime.Utc) =>
       accessRows(
         // The account's block comes in the same round trip: a join on its primary key.
         sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
                    ${sql.unsafe(SELECT_BLOCK)}
-            FROM session_tokens t JOIN sessions s ON s.id = t.session_id
-            LEFT JOIN account_blocks b ON b.user_id = s.user_id
-            LEFT JOIN credentials c ON c.user_id = s.user_id
-            WHERE t.digest = ${digest} AND t.kind = 'access'
-              AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
+            FROM ${sql.unsafe(ACCESS_FROM)}
+            WHERE ${accessWhere(digest, now)}`
       ).pipe(
         Effect.map(([row]): SessionsRepo.AccessLookup => {
           if (row === undefined) return { _tag: "Unknown" }
-          if (row.token_expires_at !== null && row.token_expires_at.getTime() <= DateTime.toEpochMillis(now)) {
-            return { _tag: "Expired" }
-          }
+          return expired(row, now) ? { _tag: "Expired" } : validOf(row)
+        })
+      )
+
+    // GET /users/@me in one statement: the lookup above plus the account snapshot (PgAccountSnapshots'
+    // columns; `c` is already joined) and the user's guilds in join order (as PgGuildsMembers.guildsOf).
+    const findAccessWithAccount = (digest: string, now: DateTime.Utc) =>
+      accessWithAccountRows(
+        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
+                   ${sql.unsafe(SELECT_BLOCK)},
+                   ${snapshotColumns(sql, now)},
+                   ARRAY(SELECT m.guild_id::text FROM guild_members m
+                         WHERE m.user_id = s.user_id ORDER BY m.joined_at, m.guild_id) AS guild_ids
+            FROM ${sql.unsafe(ACCESS_FROM)}
+            LEFT JOIN users u ON u.id = s.user_id
+            ${sql.unsafe(SNAPSHOT_JOINS)}
+            WHERE ${accessWhere(digest, now)}`
+      ).pipe(
+        Effect.map(([row]): SessionsRepo.AccessLookup => {
+          if (row === undefined) return { _tag: "Unknown" }
+          if (expired(row, now)) return { _tag: "Expired" }
           return {
-            _tag: "Valid",
-            grant: { sessionId: snowflake(row.session_id), userId: snowflake(row.user_id) },
-            lastUsedAt: utc(row.last_used_at),
-            block: toBlock(row.user_id, row)
+            ...validOf(row),
+            account: { snapshot: toSnapshot(row), guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)) }
           }
         })
       )
+
+    const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now, withAccount) =>
+      withAccount === true ? findAccessWithAccount(digest, now) : findAccessOnly(digest, now)
 
     const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, now) =>
       Effect.gen(function* () {

@@ -7,7 +7,9 @@ import { Effect, Layer, type Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgDatabase from "./PgDatabase.ts"
 
-const freshName = () => `veche_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+/** A schema name no other run uses. */
+export const freshName = (): string =>
+  `veche_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
 
 const dropOnClose = (url: Redacted.Redacted<string>, schema: string) =>
   Layer.effectDiscard(
@@ -19,9 +21,10 @@ const dropOnClose = (url: Redacted.Redacted<string>, schema: string) =>
     )
   )
 
+/** `schema`: a name of the caller's (from `freshName`), to reach the same tables from a second client. */
 export const layer = (
-  url: Redacted.Redacted<string>
+  url: Redacted.Redacted<string>,
+  schema: string = freshName()
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgDatabase.Error> => {
-  const schema = freshName()
   return PgDatabase.layer({ url, schema, maxConnections: 4 }).pipe(Layer.provideMerge(dropOnClose(url, schema)))
 }

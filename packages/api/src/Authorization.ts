@@ -35,3 +35,12 @@ export const AdmitsOAuthTokens: Context.Reference<string | undefined> = Context.
   "@veche/api/AdmitsOAuthTokens",
   { defaultValue: () => undefined }
 )
+
+/**
+ * An endpoint annotation: the route shows the caller's own account (GET /users/@me), so the
+ * middleware asks the token's lookup to read that account too (one database round trip for the
+ * whole route where the store can). Read once per endpoint, when the routes are built.
+ */
+export const ReadsCurrentUser: Context.Reference<boolean> = Context.Reference<boolean>("@veche/api/ReadsCurrentUser", {
+  defaultValue: () => false
+})

@@ -15,7 +15,8 @@ import {
   MissingPermissions,
   NotFound,
   NotImplemented,
-  ServiceUnavailable
+  ServiceUnavailable,
+  UnknownUser
 } from "@veche/errors"
 import * as Snowflake from "@veche/platform/Snowflake"
 import { Schema } from "effect"
@@ -167,13 +168,13 @@ export class BillingApi extends HttpApiGroup.make("billing")
       params: UserParams,
       payload: GrantPlusBody,
       success: Schema.Struct({ premium_until: Timestamp }),
-      error: [...usersOnly, MissingPermissions, InvalidFormBody]
+      error: [...usersOnly, MissingPermissions, UnknownUser, InvalidFormBody]
     }),
     HttpApiEndpoint.post("grantBoosts", "/moderation/billing/users/:user_id/boosts", {
       params: UserParams,
       payload: GrantBoostsBody,
       success: Schema.Struct({ granted: Schema.Int }),
-      error: [...usersOnly, MissingPermissions, InvalidFormBody]
+      error: [...usersOnly, MissingPermissions, UnknownUser, InvalidFormBody]
     })
   )
   .middleware(Authorization)

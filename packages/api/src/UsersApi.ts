@@ -18,7 +18,7 @@ import * as Snowflake from "@veche/platform/Snowflake"
 import * as PublicUserShape from "@veche/users/PublicUser"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AdmitsOAuthTokens, Authorization } from "./Authorization.ts"
+import { AdmitsOAuthTokens, Authorization, ReadsCurrentUser } from "./Authorization.ts"
 import { EmailAddress, RegisterPhoneAnswer } from "./AuthPublicApi.ts"
 import * as Fields from "./Fields.ts"
 
@@ -129,7 +129,9 @@ const usersOnly = [BotsCannotUseThisEndpoint] as const
 
 export class UsersApi extends HttpApiGroup.make("users")
   .add(
-    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser }).annotate(AdmitsOAuthTokens, "identify"),
+    HttpApiEndpoint.get("me", me, { success: CurrentUser, error: UnknownUser })
+      .annotate(AdmitsOAuthTokens, "identify")
+      .annotate(ReadsCurrentUser, true),
     HttpApiEndpoint.patch("updateMe", me, {
       payload: ProfilePatch,
       success: CurrentUser,

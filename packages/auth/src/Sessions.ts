@@ -11,7 +11,7 @@ import * as Block from "./Block.ts"
 import type { AccessGrant, ClientInfo, Session } from "./Session.ts"
 import { SessionsConfig } from "./SessionsConfig.ts"
 import { AccountBlocked, RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
-import { SessionsRepo } from "./SessionsRepo.ts"
+import { type AccessAccount, SessionsRepo } from "./SessionsRepo.ts"
 import { type Minted, Tokens } from "./Tokens.ts"
 
 export interface TokenPair {
@@ -21,6 +21,11 @@ export interface TokenPair {
   readonly expiresIn: number
   readonly userId: Snowflake.Snowflake
   readonly sessionId: Snowflake.Snowflake
+}
+
+/** A valid access token's grant, with its account when it was asked for and read in the same lookup. */
+export interface Authenticated extends AccessGrant {
+  readonly account?: AccessAccount | undefined
 }
 
 export class Sessions extends Context.Service<
@@ -39,9 +44,14 @@ export class Sessions extends Context.Service<
     readonly refresh: (
       refreshToken: Redacted.Redacted<string>
     ) => Effect.Effect<TokenPair, RefreshRejected | AccountBlocked>
+    /**
+     * `withAccount`: read the account `GET /users/@me` shows in the token's lookup when the store
+     * can (then `account` is set; otherwise the caller reads it apart).
+     */
     readonly authenticate: (
-      accessToken: Redacted.Redacted<string>
-    ) => Effect.Effect<AccessGrant, TokenInvalid | TokenExpired | AccountBlocked>
+      accessToken: Redacted.Redacted<string>,
+      options?: { readonly withAccount?: boolean }
+    ) => Effect.Effect<Authenticated, TokenInvalid | TokenExpired | AccountBlocked>
     /** Refuses when the account is blocked now (login, recovery and refresh ask before a new pair). */
     readonly ensureNotBlocked: (userId: Snowflake.Snowflake) => Effect.Effect<void, AccountBlocked>
     readonly list: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Session>>
@@ -139,12 +149,15 @@ export class Sessions extends Context.Service<
 
       // Untraced: it runs on every authenticated request, and a traced Effect.fn captures a call
       // stack and opens a span each time (a tenth of the server's time on GET /users/@me).
-      const authenticate = Effect.fnUntraced(function* (accessToken: Redacted.Redacted<string>) {
+      const authenticate = Effect.fnUntraced(function* (
+        accessToken: Redacted.Redacted<string>,
+        options?: { readonly withAccount?: boolean }
+      ) {
         // Refusals without stack traces: unknown tokens are guessing traffic, answered cheaply.
         if (tokens.kindOf(accessToken) !== "access") return yield* unstacked(() => new TokenInvalid())
         const nowMs = yield* Clock.currentTimeMillis
         const now = DateTime.makeUnsafe(nowMs)
-        const found = yield* repo.findAccess(yield* tokens.digest(accessToken), now)
+        const found = yield* repo.findAccess(yield* tokens.digest(accessToken), now, options?.withAccount === true)
         if (found._tag === "Expired") return yield* unstacked(() => new TokenExpired())
         if (found._tag === "Unknown") return yield* unstacked(() => new TokenInvalid())
         if (found.block !== null && Block.isActive(found.block, now)) {
@@ -152,7 +165,7 @@ export class Sessions extends Context.Service<
         }
         if (nowMs - DateTime.toEpochMillis(found.lastUsedAt) >= touchEveryMs)
           yield* repo.touch(found.grant.sessionId, now)
-        return found.grant
+        return found.account === undefined ? found.grant : { ...found.grant, account: found.account }
       })
 
       return Sessions.of({

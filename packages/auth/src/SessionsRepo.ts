@@ -6,6 +6,7 @@
 import type { Snowflake } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Ref } from "effect"
 import { AccountBlocks } from "./AccountBlocks.ts"
+import type { Snapshot } from "./AccountSnapshot.ts"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import type { Block } from "./Block.ts"
 import type { AccessGrant, Session } from "./Session.ts"
@@ -15,6 +16,17 @@ export interface NewTokens {
   readonly refresh: { readonly digest: string }
 }
 
+/**
+ * What `GET /users/@me` shows of the token's account, read in the token's own lookup by a store
+ * that can (PostgreSQL: one statement, so the route costs one round trip).
+ */
+export interface AccessAccount {
+  /** None: the user is gone (an account deleted while a session of it lived). */
+  readonly snapshot: Option.Option<Snapshot>
+  /** The guilds the user is a member of, oldest membership first (as `Memberships.guildsOf`). */
+  readonly guildIds: ReadonlyArray<Snowflake.Snowflake>
+}
+
 export type AccessLookup =
   | {
       readonly _tag: "Valid"
@@ -22,6 +34,8 @@ export type AccessLookup =
       readonly lastUsedAt: DateTime.Utc
       /** The account's block, read in the same lookup (active or ended: the caller judges). */
       readonly block: Block | null
+      /** Present only when asked for and the store reads it in the same lookup. */
+      readonly account?: AccessAccount | undefined
     }
   | { readonly _tag: "Expired" }
   /**
@@ -52,8 +66,12 @@ export class SessionsRepo extends Context.Service<
   SessionsRepo,
   {
     readonly create: (session: Session, tokens: NewTokens) => Effect.Effect<void>
-    /** The access token's session, with its account's block, in one lookup of the store. */
-    readonly findAccess: (digest: string, now: DateTime.Utc) => Effect.Effect<AccessLookup>
+    /**
+     * The access token's session, with its account's block, in one lookup of the store.
+     * `withAccount`: also the account as `GET /users/@me` shows it, when the store can read it in
+     * that same lookup (PostgreSQL); the memory store leaves it out and the caller reads it apart.
+     */
+    readonly findAccess: (digest: string, now: DateTime.Utc, withAccount?: boolean) => Effect.Effect<AccessLookup>
     readonly rotate: (refreshDigest: string, next: NewTokens, now: DateTime.Utc) => Effect.Effect<Rotation>
     readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
     /** The user's sessions that are neither revoked, past their end nor of an old password, newest first. */

@@ -17,6 +17,7 @@ import {
   type ProviderUnavailable,
   UnknownBoost,
   UnknownPlan,
+  UnknownUser,
   UntrustedSource
 } from "./BillingErrors.ts"
 import {
@@ -123,13 +124,13 @@ export class Billing extends Context.Service<
       staffId: Snowflake.Snowflake,
       userId: Snowflake.Snowflake,
       months: number
-    ) => Effect.Effect<DateTime.Utc, NotStaff>
+    ) => Effect.Effect<DateTime.Utc, NotStaff | UnknownUser>
     readonly grantBoosts: (
       staffId: Snowflake.Snowflake,
       userId: Snowflake.Snowflake,
       count: number,
       months: number
-    ) => Effect.Effect<number, NotStaff>
+    ) => Effect.Effect<number, NotStaff | UnknownUser>
     /** Staff grants to a user, newest first (who gave what and when). */
     readonly grantsTo: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<StaffGrant>>
     /** The statistics' `money` counts (the paid sum over the current Moscow month). */
@@ -169,8 +170,11 @@ export class Billing extends Context.Service<
       const ids = yield* Snowflake.SnowflakeGenerator
       const plusLimits = Limits.plus(config.plusUploadBytes)
 
-      const requireStaff = (userId: Snowflake.Snowflake) =>
-        Effect.flatMap(staff.isStaff(userId), (yes) => (yes ? Effect.void : Effect.fail(new NotStaff())))
+      /** A grant comes from staff and goes to an account that exists (403 before 404, as the API orders them). */
+      const requireGrantee = Effect.fnUntraced(function* (staffId: Snowflake.Snowflake, userId: Snowflake.Snowflake) {
+        if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
+        if (!(yield* staff.accountExists(userId))) return yield* new UnknownUser()
+      })
 
       /** Settles the order from the provider's own account of the payment. */
       const settle = Effect.fnUntraced(function* (order: Order, payment: ProviderPayment) {
@@ -346,7 +350,7 @@ export class Billing extends Context.Service<
           yield* guilds.premiumChanged(guildId)
         }),
         grantPlus: Effect.fn("Billing.grantPlus")(function* (staffId, userId, months) {
-          yield* requireStaff(staffId)
+          yield* requireGrantee(staffId, userId)
           const now = yield* DateTime.now
           const until = yield* repo.grantPlus(
             { id: yield* ids.next, staffId, userId, kind: "plus", months, count: 0, createdAt: now },
@@ -356,7 +360,7 @@ export class Billing extends Context.Service<
           return until
         }),
         grantBoosts: Effect.fn("Billing.grantBoosts")(function* (staffId, userId, count, months) {
-          yield* requireStaff(staffId)
+          yield* requireGrantee(staffId, userId)
           const now = yield* DateTime.now
           const slotIds: Array<Snowflake.Snowflake> = []
           for (let i = 0; i < count; i++) slotIds.push(yield* ids.next)

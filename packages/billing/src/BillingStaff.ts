@@ -1,6 +1,7 @@
 /**
- * The port through which staff grants ask whether the caller is platform staff, and tell the staff
- * audit log what they granted (moderation answers both).
+ * The port through which staff grants ask whether the caller is platform staff and whether the
+ * account they grant to exists, and tell the staff audit log what they granted (moderation and the
+ * users domain answer, through the kit).
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, type DateTime, type Effect } from "effect"
@@ -21,6 +22,8 @@ export class BillingStaff extends Context.Service<
   BillingStaff,
   {
     readonly isStaff: (userId: Snowflake.Snowflake) => Effect.Effect<boolean>
+    /** The billing tables hold no reference to accounts: a grant asks before it writes. */
+    readonly accountExists: (userId: Snowflake.Snowflake) => Effect.Effect<boolean>
     readonly recordGrant: (grant: GrantRecord) => Effect.Effect<void>
   }
 >()("@veche/billing/BillingStaff") {}

@@ -33,6 +33,12 @@ import type {
 } from "./GuildsErrors.ts"
 import * as MemoryGuildsStore from "./internal/MemoryGuildsStore.ts"
 
+/** What a list of guilds shows of each: its name and how many members it has. */
+export interface GuildSummary {
+  readonly name: string
+  readonly members: number
+}
+
 export class GuildsRepo extends Context.Service<
   GuildsRepo,
   {
@@ -64,6 +70,10 @@ export class GuildsRepo extends Context.Service<
     readonly memberCounts: (
       guildIds: ReadonlyArray<Snowflake.Snowflake>
     ) => Effect.Effect<ReadonlyMap<Snowflake.Snowflake, number>>
+    /** Names and member counts of those of `guildIds` that exist, in one read (the statistics' top). */
+    readonly summaries: (
+      guildIds: ReadonlyArray<Snowflake.Snowflake>
+    ) => Effect.Effect<ReadonlyMap<Snowflake.Snowflake, GuildSummary>>
 
     // --- roles
     /** Roles by position, @everyone first. */
@@ -179,6 +189,7 @@ export type GuildsAndMembersPart = Part<
   | "ownsGuildsWithOthers"
   | "memberCount"
   | "memberCounts"
+  | "summaries"
   | "member"
   | "members"
   | "join"

@@ -17,7 +17,7 @@ import {
 import { AccountGuildCap, GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
-import { PersonalData, ProfileEntitlements } from "@veche/users"
+import { PersonalData, ProfileEntitlements, PublicUsers } from "@veche/users"
 import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
 import { billingSections } from "./BillingPersonalData.ts"
 
@@ -83,8 +83,10 @@ const billingStaff = Layer.effect(
   Effect.gen(function* () {
     const staff = yield* Staff.Staff
     const log = yield* AuditLog.AuditLog
+    const users = yield* PublicUsers.PublicUsers
     return BillingStaff.BillingStaff.of({
       isStaff: staff.isStaff,
+      accountExists: (userId) => Effect.map(users.find(userId), Option.isSome),
       recordGrant: (grant) =>
         Effect.asVoid(
           log.record({
@@ -134,6 +136,7 @@ export const layer: Layer.Layer<
   | GuildEvents.GuildEvents
   | Staff.Staff
   | AuditLog.AuditLog
+  | PublicUsers.PublicUsers
   | Snowflake.SnowflakeGenerator
 > = Layer.provideMerge(personalData, BillingDomain.layer).pipe(
   Layer.provide(Layer.mergeAll(boostGuilds, billingStaff, BillingConfig.BillingConfig.layerConfig))

@@ -1,7 +1,7 @@
 /**
  * The staff statistics over the domains that answer their ports: guild names and member counts from
  * the guilds' records, the listed count from the catalogue's, users online now from the gateway's
- * presence (with the sampler keeping each day's peak), money from billing's payments and slots, and
+ * presence (with the sampler keeping each day's peak; the running totals' recount runs beside it), money from billing's payments and slots, and
  * the sources still to come answering zeros (voice, push, referrals, the SMS balance). When one of
  * those lands, its answer replaces the `layerNone` (or the zero) here.
  */
@@ -9,9 +9,8 @@ import { Billing } from "@veche/billing"
 import { DiscoveryRepo } from "@veche/discovery"
 import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo } from "@veche/guilds"
-import { ModerationStats, OnlinePeaks, type Staff, StatsSources } from "@veche/moderation"
-import type { Snowflake } from "@veche/platform"
-import { Effect, Layer, Option } from "effect"
+import { ModerationStats, OnlinePeaks, type Staff, StatsSources, TotalsRecount } from "@veche/moderation"
+import { Effect, Layer } from "effect"
 
 const statsGuilds = Layer.effect(
   StatsSources.StatsGuilds,
@@ -19,18 +18,7 @@ const statsGuilds = Layer.effect(
     const guilds = yield* GuildsRepo.GuildsRepo
     const catalogue = yield* DiscoveryRepo.DiscoveryRepo
     return StatsSources.StatsGuilds.of({
-      facts: Effect.fn("StatsGuilds.facts")(function* (guildIds) {
-        const [found, members] = yield* Effect.all(
-          [Effect.forEach(guildIds, (id) => guilds.find(id), { concurrency: 8 }), guilds.memberCounts(guildIds)],
-          { concurrency: "unbounded" }
-        )
-        const facts = new Map<Snowflake.Snowflake, StatsSources.GuildFacts>()
-        for (const guild of found) {
-          if (Option.isNone(guild)) continue
-          facts.set(guild.value.id, { name: guild.value.name, members: members.get(guild.value.id) ?? 0 })
-        }
-        return facts
-      }),
+      facts: (guildIds) => guilds.summaries(guildIds),
       listed: catalogue.listedCount
     })
   })
@@ -72,4 +60,6 @@ export const layer: Layer.Layer<
   ModerationStats.ModerationStats,
   never,
   GuildsRepo.GuildsRepo | DiscoveryRepo.DiscoveryRepo | Staff.Staff | PresenceStore.PresenceStore | Billing.Billing
-> = Layer.merge(ModerationStats.ModerationStats.layer, OnlinePeaks.layer).pipe(Layer.provide(sources))
+> = Layer.mergeAll(ModerationStats.ModerationStats.layer, OnlinePeaks.layer, TotalsRecount.layer).pipe(
+  Layer.provide(sources)
+)

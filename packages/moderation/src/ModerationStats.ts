@@ -1,7 +1,7 @@
 /**
  * The staff statistics (`GET /moderation/stats`), in the spec's shape, read from the rollups the
- * domains keep on write (`Tallies` in @veche/platform: a few rows per Moscow day, per active guild
- * of the last week, and one per active user) and from the ports other domains answer
+ * domains keep on write (`Tallies` in @veche/platform: a few rows per Moscow day and per active
+ * guild of the last week, read at once by `snapshot`) and from the ports other domains answer
  * (StatsSources). Nothing here scans messages or users. Periods are Moscow days: "day" is today,
  * "week" today and the 6 days before, "month" and the series today and the 29 before; the funnel
  * counts the same 30 days. Reading also raises today's online peak with the current count, so the
@@ -76,42 +76,59 @@ export class ModerationStats extends Context.Service<
       // Read when the layer is built: the host provides the store with its repositories.
       const tallies = yield* Tallies.Tallies
 
+      // The day's calendar is worked out once a day, not per request (the date arithmetic showed in
+      // the route's profile).
+      let calendar = { today: "", days: [] as ReadonlyArray<string>, weekStart: "", monthStart: "" }
+      const calendarOf = (today: string) => {
+        if (calendar.today !== today) {
+          const days = MoscowDay.ending(today, SERIES_DAYS)
+          calendar = { today, days, weekStart: MoscowDay.minus(today, 6), monthStart: days[0] ?? today }
+        }
+        return calendar
+      }
+
       const read = Effect.fn("ModerationStats.read")(function* (staffId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
         const at = yield* DateTime.now
-        const today = MoscowDay.of(at)
-        const days = MoscowDay.ending(today, SERIES_DAYS)
-        const weekStart = MoscowDay.minus(today, 6)
-        const monthStart = days[0] ?? today
-        const onlineNow = yield* online.now
-        yield* tallies.peak(onlineNow, at)
-        const [rows, gauges, activeDay, activeWeek, activeMonth, guildWeek, listed, voiceNow, moneyNow, pushUsers] =
-          yield* Effect.all(
-            [
-              tallies.days(monthStart, today),
-              tallies.gauges,
-              tallies.activeSince(today),
-              tallies.activeSince(weekStart),
-              tallies.activeSince(monthStart),
-              tallies.guildsSince(weekStart, TOP_GUILDS),
-              guilds.listed,
-              voice.read(today),
-              money.read(today),
-              push.count
-            ],
-            { concurrency: "unbounded" }
-          )
-        const byDay = new Map<string, Map<Tallies.Counter, number>>()
-        for (const row of rows) {
-          const values = byDay.get(row.day) ?? new Map<Tallies.Counter, number>()
-          values.set(row.counter, row.value)
-          byDay.set(row.day, values)
+        const { today, days, weekStart, monthStart } = calendarOf(MoscowDay.of(at))
+        const [onlineNow, read, listed, voiceNow, moneyNow, pushUsers] = yield* Effect.all(
+          [
+            online.now,
+            tallies.snapshot({ from: monthStart, to: today, guildsFrom: weekStart, top: TOP_GUILDS }),
+            guilds.listed,
+            voice.read(today),
+            money.read(today),
+            push.count
+          ],
+          { concurrency: "unbounded" }
+        )
+        // Each counter's 30 values in day order, filled in one pass over the rows.
+        const dayIndex = new Map(days.map((day, index) => [day, index] as const))
+        const byCounter = new Map<Tallies.Counter, Array<number>>()
+        for (const row of read.days) {
+          const index = dayIndex.get(row.day)
+          if (index === undefined) continue
+          const values = byCounter.get(row.counter) ?? Array.from(days, () => 0)
+          values[index] = row.value
+          byCounter.set(row.counter, values)
         }
-        const on = (day: string, counter: Tallies.Counter) => byDay.get(day)?.get(counter) ?? 0
+        const zeros = Array.from(days, () => 0)
+        const series = (counter: Tallies.Counter): ReadonlyArray<number> => byCounter.get(counter) ?? zeros
+        const on = (day: string, counter: Tallies.Counter) => series(counter)[dayIndex.get(day) ?? -1] ?? 0
         const sum = (counter: Tallies.Counter, from: string) =>
-          days.reduce((total, day) => (day >= from ? total + on(day, counter) : total), 0)
-        const series = (counter: Tallies.Counter) => days.map((day) => on(day, counter))
-        const facts = yield* guilds.facts(guildWeek.top.map((guild) => guild.guildId))
+          series(counter)
+            .slice(dayIndex.get(from) ?? 0)
+            .reduce((total, value) => total + value, 0)
+        const gauges = read.gauges
+        const guildWeek = read.guilds
+        const [facts] = yield* Effect.all(
+          [
+            guilds.facts(guildWeek.top.map((guild) => guild.guildId)),
+            // Raising today's peak is a write: only when the count now is above the one stored.
+            onlineNow > on(today, "peak_online") ? tallies.peak(onlineNow, at) : Effect.void
+          ],
+          { concurrency: "unbounded" }
+        )
         const top = guildWeek.top.flatMap((guild): ReadonlyArray<TopGuild> => {
           const found = facts.get(guild.guildId)
           return found === undefined
@@ -129,7 +146,12 @@ export class ModerationStats extends Context.Service<
             deleted: gauges.users_deleted
           },
           online: { now: onlineNow, peak_day: Math.max(onlineNow, on(today, "peak_online")) },
-          active: { day: activeDay, week: activeWeek, month: activeMonth },
+          // A user active since a day has their last active day on it or later.
+          active: {
+            day: sum("last_active", today),
+            week: sum("last_active", weekStart),
+            month: sum("last_active", monthStart)
+          },
           messages: { day: on(today, "messages"), week: sum("messages", weekStart), dm_day: on(today, "dm_messages") },
           voice: voiceNow,
           guilds: {
@@ -151,8 +173,8 @@ export class ModerationStats extends Context.Service<
             new_users: series("new_users"),
             messages: series("messages"),
             active: series("active"),
-            peak_online: days.map((day) =>
-              day === today ? Math.max(onlineNow, on(day, "peak_online")) : on(day, "peak_online")
+            peak_online: series("peak_online").map((peak, index) =>
+              index === days.length - 1 ? Math.max(onlineNow, peak) : peak
             )
           }
         } satisfies Stats

@@ -5,6 +5,7 @@
  */
 import type { Principal } from "@veche/api"
 import { SessionsErrors } from "@veche/auth"
+import type { CurrentUserPrefetch } from "@veche/users"
 import { Clock, Context, Effect, Layer, Redacted } from "effect"
 
 export type Scheme = "Bearer" | "Bot"
@@ -26,6 +27,17 @@ export class Authenticator extends Context.Service<
       scheme: Scheme,
       token: Redacted.Redacted<string>
     ) => Effect.Effect<Principal.Principal, TokenInvalid | TokenExpired | AccountBlocked>
+    /**
+     * A `Bearer` token on a route that shows the caller's account (`ReadsCurrentUser`): the same
+     * answer as `authenticate`, with the account when the lookup read it in the same step (then the
+     * route reads nothing more). Optional: without it the middleware asks `authenticate`.
+     */
+    readonly authenticateReadingCurrentUser?: (
+      token: Redacted.Redacted<string>
+    ) => Effect.Effect<
+      { readonly principal: Principal.Principal; readonly prefetched: CurrentUserPrefetch.Prefetched | undefined },
+      TokenInvalid | TokenExpired | AccountBlocked
+    >
   }
 >()("@veche/rest/Authenticator") {
   /** No credential is valid: the state of a host with no accounts domain wired in. */

@@ -8,9 +8,14 @@
  * OAuth access tokens (`Bearer voa_…`) authenticate only on routes annotated `AdmitsOAuthTokens`
  * (GET /users/@me); on every other route they answer exactly as an invalid token (401 50014). The
  * annotation is read only for such a principal, so session and bot requests pay nothing for it.
+ *
+ * On a route annotated `ReadsCurrentUser` (GET /users/@me) a `Bearer` token's lookup also reads the
+ * caller's account when the authenticator can (`authenticateReadingCurrentUser`), and the request
+ * gets it as `CurrentUserPrefetch`: the route then costs one database round trip, not two.
  */
 import { Authorization, Principal } from "@veche/api"
 import { type Banned, InvalidAuthenticationToken, Unauthorized, unstacked } from "@veche/errors"
+import { CurrentUserPrefetch } from "@veche/users"
 import { Clock, Context, Effect, Layer, Redacted, Result } from "effect"
 import { HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
@@ -21,7 +26,13 @@ import { KnownTokens } from "./KnownTokens.ts"
 // Tokens are opaque base64url strings with a type prefix; anything else cannot be ours.
 const TOKEN_SHAPE = /^[A-Za-z0-9._~+/=-]{1,512}$/
 
-type Outcome = Result.Result<Principal.Principal, Unauthorized | InvalidAuthenticationToken | Banned>
+interface Authenticated {
+  readonly principal: Principal.Principal
+  readonly prefetched: CurrentUserPrefetch.Prefetched | undefined
+}
+type Outcome = Result.Result<Authenticated, Unauthorized | InvalidAuthenticationToken | Banned>
+
+const withoutPrefetch = (principal: Principal.Principal): Authenticated => ({ principal, prefetched: undefined })
 
 const parse = (header: string | undefined): { scheme: Scheme; token: string } | "missing" | "malformed" => {
   if (header === undefined || header.trim() === "") return "missing"
@@ -41,23 +52,30 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
     const authenticator = yield* Authenticator
     const known = yield* KnownTokens
 
-    const authenticate = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Outcome> => {
+    const readingCurrentUser = authenticator.authenticateReadingCurrentUser
+    const authenticate = (
+      request: HttpServerRequest.HttpServerRequest,
+      readsCurrentUser: boolean
+    ): Effect.Effect<Outcome> => {
       const parsed = parse(request.headers.authorization)
       // Refusals without stack traces: token guessing is traffic to answer cheaply.
       if (parsed === "missing") return Effect.succeed(Result.fail(unstacked(() => new Unauthorized())))
       if (parsed === "malformed") return Effect.succeed(Result.fail(unstacked(() => new InvalidAuthenticationToken())))
       // Expired → 401 40001, not valid → 401 50014, blocked → 403 40007: the accounts domain's table.
-      return authenticator
-        .authenticate(parsed.scheme, Redacted.make(parsed.token))
-        .pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
+      const token = Redacted.make(parsed.token)
+      const authenticated =
+        readsCurrentUser && parsed.scheme === "Bearer" && readingCurrentUser !== undefined
+          ? readingCurrentUser(token)
+          : Effect.map(authenticator.authenticate(parsed.scheme, token), withoutPrefetch)
+      return authenticated.pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
     }
 
     // An OAuth token where the route does not take one, or without the scope it asks, is no
     // credential at all here.
     const admitted = (outcome: Outcome, endpoint: HttpApiEndpoint.Top): Outcome => {
-      if (Result.isFailure(outcome) || outcome.success.oauth === undefined) return outcome
+      if (Result.isFailure(outcome) || outcome.success.principal.oauth === undefined) return outcome
       const scope = Context.get(endpoint.annotations, Authorization.AdmitsOAuthTokens)
-      return scope !== undefined && outcome.success.oauth.scopes.includes(scope)
+      return scope !== undefined && outcome.success.principal.oauth.scopes.includes(scope)
         ? outcome
         : Result.fail(unstacked(() => new InvalidAuthenticationToken()))
     }
@@ -68,11 +86,13 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
     const outcomes = new WeakMap<HttpServerRequest.HttpServerRequest, Outcome>()
     const run =
       (reuse: boolean) =>
-      <A, E, R>(httpEffect: Effect.Effect<A, E, R>, options: { readonly endpoint: HttpApiEndpoint.Top }) =>
-        Effect.gen(function* () {
+      <A, E, R>(httpEffect: Effect.Effect<A, E, R>, options: { readonly endpoint: HttpApiEndpoint.Top }) => {
+        // Once per endpoint, when the routes are built.
+        const readsCurrentUser = Context.get(options.endpoint.annotations, Authorization.ReadsCurrentUser)
+        return Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const reused = reuse ? outcomes.get(request) : undefined
-          const outcome = admitted(reused ?? (yield* authenticate(request)), options.endpoint)
+          const outcome = admitted(reused ?? (yield* authenticate(request, readsCurrentUser)), options.endpoint)
           const header = request.headers.authorization
           if (Result.isFailure(outcome)) {
             outcomes.set(request, outcome)
@@ -80,8 +100,13 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
             return yield* Effect.fail(outcome.failure)
           }
           if (header !== undefined) known.remember(header, yield* Clock.currentTimeMillis)
-          return yield* Effect.provideService(httpEffect, Principal.CurrentPrincipal, outcome.success)
+          const { principal, prefetched } = outcome.success
+          const withPrincipal = Effect.provideService(httpEffect, Principal.CurrentPrincipal, principal)
+          return yield* prefetched === undefined
+            ? withPrincipal
+            : Effect.provideService(withPrincipal, CurrentUserPrefetch.CurrentUserPrefetch, prefetched)
         })
+      }
 
     return Authorization.Authorization.of({ bearer: run(false), bot: run(true) })
   })

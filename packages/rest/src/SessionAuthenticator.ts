@@ -6,13 +6,17 @@
  * provider's to judge (a user principal marked with its grant; the middleware admits it only where
  * a route takes OAuth tokens).
  */
+
+import type { Principal } from "@veche/api"
 import { Applications } from "@veche/applications"
-import { Sessions } from "@veche/auth"
+import { AuthAccountDetails, Sessions } from "@veche/auth"
 import { unstacked } from "@veche/errors"
 import { OAuthSecrets, OAuthTokens } from "@veche/oauth"
 import { Tallies } from "@veche/platform"
-import { DateTime, Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { Authenticator, TokenInvalid } from "./Authenticator.ts"
+
+const WITH_ACCOUNT = { withAccount: true } as const
 
 export const layer: Layer.Layer<
   Authenticator,
@@ -25,6 +29,25 @@ export const layer: Layer.Layer<
     const applications = yield* Applications.Applications
     const oauth = yield* OAuthTokens.OAuthTokens
     const tallies = yield* Tallies.Tallies
+    // A user's request makes them active today (the statistics; the store counts each once a day).
+    const session = (token: Redacted.Redacted<string>, withAccount: boolean) =>
+      sessions
+        .authenticate(token, withAccount ? WITH_ACCOUNT : undefined)
+        .pipe(Effect.tap((grant) => Effect.flatMap(DateTime.now, (now) => tallies.active(grant.userId, now))))
+    const userOf = (grant: Sessions.Authenticated): Principal.Principal => ({
+      kind: "user",
+      userId: grant.userId,
+      sessionId: grant.sessionId
+    })
+    const oauthUser = (token: Redacted.Redacted<string>) =>
+      Effect.map(
+        oauth.authenticate(token),
+        (grant): Principal.Principal => ({
+          kind: "user",
+          userId: grant.userId,
+          oauth: { applicationId: grant.applicationId, scopes: grant.scopes }
+        })
+      )
     return Authenticator.of({
       authenticate: (scheme, token) => {
         if (scheme === "Bot") {
@@ -34,19 +57,25 @@ export const layer: Layer.Layer<
               : Effect.fail(unstacked(() => new TokenInvalid()))
           )
         }
-        if (OAuthSecrets.isAccessToken(token)) {
-          return Effect.map(oauth.authenticate(token), (grant) => ({
-            kind: "user" as const,
-            userId: grant.userId,
-            oauth: { applicationId: grant.applicationId, scopes: grant.scopes }
-          }))
-        }
+        if (OAuthSecrets.isAccessToken(token)) return oauthUser(token)
         // The sessions' token errors are the port's own (one set): they pass through as they are.
-        return sessions.authenticate(token).pipe(
-          // A user's request makes them active today (the statistics; the store counts each once a day).
-          Effect.tap((grant) => Effect.flatMap(DateTime.now, (now) => tallies.active(grant.userId, now))),
-          Effect.map((grant) => ({ kind: "user" as const, userId: grant.userId, sessionId: grant.sessionId }))
-        )
+        return Effect.map(session(token, false), userOf)
+      },
+      authenticateReadingCurrentUser: (token) => {
+        if (OAuthSecrets.isAccessToken(token)) {
+          return Effect.map(oauthUser(token), (principal) => ({ principal, prefetched: undefined }))
+        }
+        return Effect.map(session(token, true), (grant) => ({
+          principal: userOf(grant),
+          prefetched:
+            grant.account === undefined
+              ? undefined
+              : {
+                  userId: grant.userId,
+                  details: Option.map(grant.account.snapshot, AuthAccountDetails.detailsOf),
+                  guildIds: grant.account.guildIds
+                }
+        }))
       }
     })
   })

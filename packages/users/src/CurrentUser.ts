@@ -2,11 +2,13 @@
  * The caller's own user as the API shows it (what `GET /users/@me` answers, and every route that
  * changes the account answers after the change): the public fields, the account's contact details
  * and two-factor state from the accounts domain (AccountDetails, one step: the hot path of every
- * client start) and the guild order over the servers the user is in (Memberships).
+ * client start) and the guild order over the servers the user is in (Memberships). When the
+ * request's token lookup already read both (`CurrentUserPrefetch`), nothing is read again.
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
-import { AccountDetails } from "./AccountDetails.ts"
+import { AccountDetails, type Details } from "./AccountDetails.ts"
+import { CurrentUserPrefetch } from "./CurrentUserPrefetch.ts"
 import { effectiveOrder, Memberships } from "./Memberships.ts"
 import * as PublicUser from "./PublicUser.ts"
 import { NoSuchUser } from "./UsersErrors.ts"
@@ -28,6 +30,20 @@ export interface View extends PublicUser.PublicUser {
   readonly guild_order: ReadonlyArray<Snowflake.Snowflake>
 }
 
+const render = (account: Details, joined: ReadonlyArray<Snowflake.Snowflake>, bot: boolean): View => ({
+  ...PublicUser.view(account.user, account.profile, bot),
+  bio: account.profile.bio ?? "",
+  flags: 0,
+  premium_type: 0,
+  mfa_enabled: account.mfaEnabled,
+  locale: account.profile.locale,
+  verified: account.emailVerified,
+  email: account.email,
+  ...(account.emailPending === null ? {} : { email_pending: account.emailPending }),
+  phone: account.maskedPhone,
+  guild_order: effectiveOrder(account.profile.guildOrder, joined)
+})
+
 export class CurrentUser extends Context.Service<
   CurrentUser,
   {
@@ -43,25 +59,14 @@ export class CurrentUser extends Context.Service<
       return CurrentUser.of({
         // Untraced: GET /users/@me is the hottest route there is (see Sessions.authenticate).
         view: Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
-          const [found, joined] = yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], {
-            concurrency: "unbounded"
-          })
+          const prefetched = yield* CurrentUserPrefetch
+          const [found, joined] =
+            prefetched !== undefined && prefetched.userId === userId
+              ? [prefetched.details, prefetched.guildIds]
+              : yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], { concurrency: "unbounded" })
           // A valid token whose account is gone (deleted): the account is unknown now.
           if (Option.isNone(found)) return yield* new NoSuchUser()
-          const account = found.value
-          return {
-            ...PublicUser.view(account.user, account.profile, bot),
-            bio: account.profile.bio ?? "",
-            flags: 0,
-            premium_type: 0,
-            mfa_enabled: account.mfaEnabled,
-            locale: account.profile.locale,
-            verified: account.emailVerified,
-            email: account.email,
-            ...(account.emailPending === null ? {} : { email_pending: account.emailPending }),
-            phone: account.maskedPhone,
-            guild_order: effectiveOrder(account.profile.guildOrder, joined)
-          } satisfies View
+          return render(found.value, joined, bot)
         })
       })
     })

@@ -5,6 +5,7 @@
  */
 export * as AccountDetails from "./AccountDetails.ts"
 export * as CurrentUser from "./CurrentUser.ts"
+export * as CurrentUserPrefetch from "./CurrentUserPrefetch.ts"
 export * as Memberships from "./Memberships.ts"
 export * as PersonalData from "./PersonalData.ts"
 export * as Profile from "./Profile.ts"

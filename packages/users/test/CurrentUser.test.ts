@@ -1,14 +1,17 @@
 /**
  * CurrentUser on memory repositories with mocked neighbours: what `GET /users/@me` shows, the
- * guild order over the servers the user is in, and an account gone while its token lived.
+ * guild order over the servers the user is in, an account gone while its token lived, and an
+ * account its request already read (CurrentUserPrefetch, set by the middleware of GET /users/@me).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { DateTime, Effect, Option } from "effect"
 import { CurrentUser } from "../src/CurrentUser.ts"
+import { CurrentUserPrefetch } from "../src/CurrentUserPrefetch.ts"
+import * as Profile from "../src/Profile.ts"
 import { Profiles } from "../src/Profiles.ts"
 import * as World from "./support/UsersWorld.ts"
 
-const { ALICE, BOB, GUILD_A, GUILD_B } = World
+const { ALICE, BOB, CAROL, GUILD_A, GUILD_B } = World
 
 describe("CurrentUser", () => {
   layer(World.layer)((it) => {
@@ -57,6 +60,49 @@ describe("CurrentUser", () => {
       Effect.gen(function* () {
         const refused = yield* Effect.flip((yield* CurrentUser).view(GUILD_A, false))
         expect(refused._tag).toBe("NoSuchUser")
+      })
+    )
+
+    it.effect("a prefetched account of the same user is shown as read; another user's is ignored", () =>
+      Effect.gen(function* () {
+        const current = yield* CurrentUser
+        const prefetched = {
+          userId: ALICE,
+          details: Option.some({
+            user: {
+              id: ALICE,
+              username: "alice_read",
+              displayName: "Read",
+              createdAt: DateTime.makeUnsafe(Date.UTC(2026, 0, 1))
+            },
+            profile: { ...Profile.DEFAULT, guildOrder: [GUILD_B] },
+            maskedPhone: null,
+            email: null,
+            emailVerified: false,
+            mfaEnabled: true,
+            emailPending: null
+          }),
+          guildIds: [GUILD_A, GUILD_B]
+        }
+        const shown = yield* current.view(ALICE, false).pipe(Effect.provideService(CurrentUserPrefetch, prefetched))
+        expect(shown).toMatchObject({
+          username: "alice_read",
+          global_name: "Read",
+          mfa_enabled: true,
+          email: null,
+          guild_order: [GUILD_B, GUILD_A]
+        })
+        // CAROL's view reads CAROL's account even with ALICE's prefetch in place
+        yield* World.addUser(CAROL, "carol")
+        const carol = yield* current.view(CAROL, false).pipe(Effect.provideService(CurrentUserPrefetch, prefetched))
+        expect(carol).toMatchObject({ id: CAROL, username: "carol", mfa_enabled: false, guild_order: [] })
+        // a prefetch that found the account gone is NoSuchUser, as a read would be
+        const gone = yield* Effect.flip(
+          current
+            .view(ALICE, false)
+            .pipe(Effect.provideService(CurrentUserPrefetch, { ...prefetched, details: Option.none() }))
+        )
+        expect(gone._tag).toBe("NoSuchUser")
       })
     )
   })

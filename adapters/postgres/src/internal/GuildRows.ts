@@ -87,6 +87,7 @@ const InviteRow = Schema.Struct({
 })
 const CountRow = Schema.Struct({ n: Schema.Int })
 const GuildCountRow = Schema.Struct({ id: Schema.BigInt, n: Schema.Int })
+const GuildSummaryRow = Schema.Struct({ id: Schema.BigInt, name: Schema.String, n: Schema.Int })
 const ChecksRow = Schema.Struct({ banned: Schema.Boolean, joined: Schema.Int })
 
 /** Rows decoded with their schema; a query or decoding failure is a defect (infrastructure). */
@@ -103,6 +104,7 @@ export const banRows = decode(BanRow)
 export const inviteRows = decode(InviteRow)
 export const countRows = decode(CountRow)
 export const guildCountRows = decode(GuildCountRow)
+export const guildSummaryRows = decode(GuildSummaryRow)
 export const checksRows = decode(ChecksRow)
 
 export const toGuild = (row: typeof GuildRow.Type): Guild.Guild => ({

@@ -16,7 +16,16 @@ import {
   memberRecord,
   roleRecord
 } from "./GuildRecords.ts"
-import { countRows, guildCountRows, guildRows, id, memberRows, toGuild, toMember } from "./GuildRows.ts"
+import {
+  countRows,
+  guildCountRows,
+  guildRows,
+  guildSummaryRows,
+  id,
+  memberRows,
+  toGuild,
+  toMember
+} from "./GuildRows.ts"
 import { type Locks, noGuild } from "./PgGuildLocks.ts"
 import type { Queries } from "./PgGuildQueries.ts"
 
@@ -96,6 +105,15 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
           (rows) => new Map(rows.map((row) => [id(row.id), row.n] as const))
         )
 
+  const summaries: Service["summaries"] = (guildIds) =>
+    guildIds.length === 0
+      ? Effect.succeed(new Map())
+      : Effect.map(
+          guildSummaryRows(sql`
+            SELECT id, name, member_count AS n FROM guilds WHERE id = ANY(${`{${guildIds.join(",")}}`}::bigint[])`),
+          (rows) => new Map(rows.map((row) => [id(row.id), { name: row.name, members: row.n }] as const))
+        )
+
   // --- members
 
   const join: Service["join"] = (member, cap) =>
@@ -155,6 +173,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
     memberCount: (guildId) =>
       Effect.map(countRows(sql`SELECT member_count AS n FROM guilds WHERE id = ${guildId}`), (rows) => rows[0]?.n ?? 0),
     memberCounts,
+    summaries,
 
     member: findMember,
     members: (guildId, page) =>

@@ -6,7 +6,7 @@ import type { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Option } from "effect"
 import type { Guild, GuildPatch, MemberPatch } from "../Guild.ts"
 import { type BannedFromGuild, GuildLimitReached, type NoSuchGuild } from "../GuildsErrors.ts"
-import type { GuildsAndMembersPart } from "../GuildsRepo.ts"
+import type { GuildSummary, GuildsAndMembersPart } from "../GuildsRepo.ts"
 import {
   atCap,
   byUser,
@@ -103,6 +103,15 @@ export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
       const counts = new Map<Snowflake.Snowflake, number>()
       for (const guildId of guildIds) if (s.guilds.has(guildId)) counts.set(guildId, countOf(s, guildId))
       return counts
+    }),
+  summaries: (guildIds) =>
+    read((s) => {
+      const found = new Map<Snowflake.Snowflake, GuildSummary>()
+      for (const guildId of guildIds) {
+        const guild = s.guilds.get(guildId)
+        if (guild !== undefined) found.set(guildId, { name: guild.name, members: countOf(s, guildId) })
+      }
+      return found
     }),
 
   // --- members

@@ -215,6 +215,16 @@ export const guildsContract = (it: GuildsRepoIt) => {
       expect(counts.get(other.guildId)).toBe(1)
       // An unknown guild is either left out or counted as 0.
       expect(counts.get(unknown) ?? 0).toBe(0)
+      // Names with the counts, in one read; an unknown guild is left out.
+      const names = yield* Effect.all([repo.find(guildId), repo.find(other.guildId)])
+      const summaries = yield* repo.summaries([guildId, other.guildId, unknown])
+      expect([...summaries].sort(([x], [y]) => (x < y ? -1 : 1))).toEqual(
+        [
+          [guildId, { name: Option.getOrThrow(names[0]).name, members: 1 }],
+          [other.guildId, { name: Option.getOrThrow(names[1]).name, members: 1 }]
+        ].sort(([x], [y]) => (String(x) < String(y) ? -1 : 1))
+      )
+      expect((yield* repo.summaries([])).size).toBe(0)
       expect(yield* repo.memberCount(unknown)).toBe(0)
       yield* repo.remove(guildId)
       expect(yield* repo.memberCount(guildId)).toBe(0)

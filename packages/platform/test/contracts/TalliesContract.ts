@@ -8,12 +8,71 @@ import { expect, type Vitest } from "@effect/vitest"
 import { DateTime, Effect } from "effect"
 import * as MoscowDay from "../../src/MoscowDay.ts"
 import { Snowflake } from "../../src/Snowflake.ts"
-import { Tallies } from "../../src/Tallies.ts"
+import { type DayValue, Tallies, type TalliesShape } from "../../src/Tallies.ts"
 
 export type TalliesIt = Vitest.MethodsNonLive<never>
 
 const at = (iso: string) => DateTime.makeUnsafe(iso)
 const id = (n: number) => Snowflake.make(String(1_300_000_000_000_000_000n + BigInt(n)))
+
+/**
+ * Users active over three Moscow days, each day's requests all at once (several per user, spread
+ * over the `nodes`, each with its own memory of whom it counted): then each user's later days in a
+ * shuffled order. `days`, `activeSince` and `snapshot` must equal a count of who did what. Users
+ * are numbered from `base` so that runs in one store do not meet.
+ */
+export const activityRace = (nodes: readonly [TalliesShape, ...Array<TalliesShape>], base: number) =>
+  Effect.gen(function* () {
+    const node = (n: number): TalliesShape => nodes[n % nodes.length] ?? nodes[0]
+    const users = Array.from({ length: 30 }, (_, n) => id(base + n))
+    const dayOf = ["2027-02-01", "2027-02-02", "2027-02-03", "2027-02-04", "2027-02-05"]
+    const noon = (day: string) => at(`${day}T09:00:00Z`)
+    // Day d: the users whose number is not a multiple of d + 2, each four requests at once.
+    const activeOn = (d: number) => users.filter((_, n) => n % (d + 2) !== 0)
+    for (let d = 0; d < 3; d++) {
+      const day = dayOf[d] ?? ""
+      yield* Effect.all(
+        activeOn(d).flatMap((user, n) =>
+          [0, 1, 2, 3].map((k) => Effect.suspend(() => node(n + k).active(user, noon(day))))
+        ),
+        { concurrency: "unbounded" }
+      )
+    }
+    const rows = yield* node(0).days(dayOf[0] ?? "", dayOf[2] ?? "")
+    const value = (day: string, counter: string) =>
+      rows.find((row) => row.day === day && row.counter === counter)?.value ?? 0
+    for (let d = 0; d < 3; d++) expect(value(dayOf[d] ?? "", "active")).toBe(activeOn(d).length)
+    const lastDay = (n: number) => [2, 1, 0].find((d) => n % (d + 2) !== 0) ?? -1
+    for (let d = 0; d < 3; d++) {
+      expect(value(dayOf[d] ?? "", "last_active")).toBe(users.filter((_, n) => lastDay(n) === d).length)
+      expect(yield* node(1).activeSince(dayOf[d] ?? "")).toBe(users.filter((_, n) => lastDay(n) >= d).length)
+    }
+
+    // Days 3 and 4 for the first ten users in a shuffled order, all at once: a user's last day only
+    // moves forward, so whatever the order each ends on day 4, counted there once.
+    const late = users
+      .slice(0, 10)
+      .flatMap((user, n) => [4, 3, 4, 3].map((d, k) => ({ user, day: dayOf[d] ?? "", node: n + k })))
+    yield* Effect.all(
+      late.map(({ user, day, node: n }) => Effect.suspend(() => node(n).active(user, noon(day)))),
+      { concurrency: "unbounded" }
+    )
+    const snapshot = yield* node(0).snapshot({
+      from: dayOf[0] ?? "",
+      to: dayOf[4] ?? "",
+      guildsFrom: dayOf[0] ?? "",
+      top: 1
+    })
+    const lastActive = (day: string) =>
+      snapshot.days.find((row) => row.day === day && row.counter === "last_active")?.value ?? 0
+    expect(lastActive(dayOf[4] ?? "")).toBe(10)
+    expect(lastActive(dayOf[3] ?? "")).toBe(0)
+    expect(dayOf.reduce((total, day) => total + lastActive(day), 0)).toBe(
+      users.filter((_, n) => n < 10 || lastDay(n) >= 0).length
+    )
+    expect(yield* node(0).activeSince(dayOf[3] ?? "")).toBe(10)
+    expect(snapshot.days.every((row) => row.value > 0)).toBe(true)
+  })
 
 export const talliesContract = (it: TalliesIt) => {
   it.effect("days are Moscow days: 20:59 UTC is the day, 21:00 UTC the next", () =>
@@ -81,6 +140,42 @@ export const talliesContract = (it: TalliesIt) => {
       expect(yield* tallies.activeSince("2026-05-01")).toBe(2)
       expect(yield* tallies.activeSince("2026-05-02")).toBe(1)
       expect(yield* tallies.activeSince("2026-05-03")).toBe(0)
+      // Users by their last active day: 10 moved on to the 2nd, 11 stayed on the 1st.
+      expect(rows.filter((row) => row.counter === "last_active").sort((a, b) => (a.day < b.day ? -1 : 1))).toEqual([
+        { day: "2026-05-01", counter: "last_active", value: 1 },
+        { day: "2026-05-02", counter: "last_active", value: 1 }
+      ])
+    })
+  )
+
+  it.effect("the snapshot answers what days, gauges and guildsSince answer", () =>
+    Effect.gen(function* () {
+      const tallies = yield* Tallies
+      yield* tallies.message({ guildId: id(500), at: at("2026-06-11T10:00:00Z") })
+      yield* tallies.message({ guildId: id(501), at: at("2026-06-12T10:00:00Z") })
+      yield* tallies.message({ guildId: id(501), at: at("2026-06-13T10:00:00Z") })
+      yield* tallies.message({ guildId: null, at: at("2026-06-13T10:00:00Z") })
+      yield* tallies.count("new_guilds", at("2026-06-12T10:00:00Z"))
+      yield* tallies.active(id(502), at("2026-06-11T10:00:00Z"))
+      yield* tallies.active(id(502), at("2026-06-13T10:00:00Z"))
+      yield* tallies.gauge("guilds", 2)
+      const sorted = (rows: ReadonlyArray<DayValue>) =>
+        [...rows].sort((a, b) => (a.day + a.counter < b.day + b.counter ? -1 : 1))
+      const snapshot = yield* tallies.snapshot({
+        from: "2026-06-11",
+        to: "2026-06-13",
+        guildsFrom: "2026-06-12",
+        top: 1
+      })
+      expect(sorted(snapshot.days)).toEqual(sorted(yield* tallies.days("2026-06-11", "2026-06-13")))
+      expect(snapshot.gauges).toEqual(yield* tallies.gauges)
+      expect(snapshot.guilds).toEqual(yield* tallies.guildsSince("2026-06-12", 1))
+      expect(snapshot.guilds).toEqual({ active: 1, top: [{ guildId: id(501), messages: 2 }] })
+      // The user moved from the 1st to the 3rd: no row left at 0 on the 1st.
+      expect(snapshot.days.filter((row) => row.counter === "last_active")).toEqual([
+        { day: "2026-06-13", counter: "last_active", value: 1 }
+      ])
+      expect(snapshot.days.filter((row) => row.counter === "messages").map((row) => row.value)).toEqual([1, 1, 2])
     })
   )
 
@@ -119,5 +214,9 @@ export const talliesContract = (it: TalliesIt) => {
       expect(week.active).toBe(4)
       expect(week.top.map((guild) => guild.messages)).toEqual([10, 10, 10, 10])
     })
+  )
+
+  it.effect("concurrent activity over days: active per day, last days and active since a day are exact", () =>
+    Effect.flatMap(Tallies, (tallies) => activityRace([tallies], 1000))
   )
 }

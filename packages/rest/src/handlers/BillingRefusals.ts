@@ -11,7 +11,8 @@ import {
   MissingAccess,
   MissingPermissions,
   NotFound,
-  NotImplemented
+  NotImplemented,
+  UnknownUser
 } from "@veche/errors"
 import * as RefusalTable from "./RefusalTable.ts"
 
@@ -25,7 +26,8 @@ const table = {
   NotYourBoost: () => new MissingPermissions(),
   UnknownBoost: () => new NotFound(),
   NotGuildMember: () => new MissingAccess(),
-  NotStaff: () => new MissingPermissions()
+  NotStaff: () => new MissingPermissions(),
+  UnknownUser: () => new UnknownUser()
 } as const
 
 /** The API error a refusal becomes; other errors stay as they are. */
