@@ -11,6 +11,10 @@
  * - send: `POST /channels/{id}/messages` req/s and p99 (autocannon, BENCH_CONNECTIONS 50, for
  *   BENCH_SECONDS 10) while 100 sessions of the guild listen (each message reaches all of them).
  *
+ * BENCH_HEAP_SNAPSHOT_DIR=<dir>: the server writes a V8 heap snapshot there once the sessions are
+ * open (before the fan-out), to see what an idle session keeps. BENCH_SETTLE_MS (2000): the wait
+ * between opening the sessions and reading the server's RSS.
+ *
  * The sessions are one user's (the server started with that user's identify limit lifted; each is a
  * full session with READY and its GUILD_CREATE). Figures on a loaded machine are provisional.
  */
@@ -33,6 +37,7 @@ const wanted = (name: string) => ONLY.includes(name)
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000)
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30)
 const ROOT = path.resolve(import.meta.dirname, "..")
+const HEAP_SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-gw-"))
 chmodSync(dataDir, 0o755)
 
@@ -116,7 +121,9 @@ const main = async () => {
         REDIS_URL: ""
       },
       `${base}/api/v10/version`,
-      NodeFlags.WORKSPACE_FLAGS
+      HEAP_SNAPSHOT_DIR === undefined
+        ? NodeFlags.WORKSPACE_FLAGS
+        : [...NodeFlags.WORKSPACE_FLAGS, "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_SNAPSHOT_DIR}`]
     )
     servers.push(veche)
     const floorPort = await Processes.freePort()
@@ -160,8 +167,15 @@ const main = async () => {
         )
       })
     const ours = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, SESSIONS, identify)
-    await new Promise((resolve) => setTimeout(resolve, 2000))
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
     const withSessionsMb = await veche.rssMb()
+    if (HEAP_SNAPSHOT_DIR !== undefined) {
+      process.kill(veche.pid, "SIGUSR2")
+      // the snapshot is written synchronously by the server's main thread: wait until it answers again
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      await fetch(`${base}/api/v10/version`)
+      console.log(`heap snapshot written to ${HEAP_SNAPSHOT_DIR}`)
+    }
     console.log(`\nVeche gateway bench: ${SESSIONS} sessions of one guild, ${EVENTS} events (median; p99)\n`)
     console.log("| scenario | Veche | floor | ratio | p99 publish→last delivery | target |")
     console.log("|---|---|---|---|---|---|")

@@ -6,7 +6,7 @@
  */
 import { GuildSnapshots } from "@veche/guilds"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
-import { Clock, Duration, Effect, Exit, Option, Redacted } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Option, Redacted, Schedule, Scope } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
@@ -29,6 +29,21 @@ export interface Params {
   readonly encoding: string | undefined
   /** Bytes written and not yet sent to the client (the host's socket), when the host can tell. */
   readonly bufferedAmount?: (() => number) | undefined
+  /**
+   * The host's own socket, handed over once open, when the host can (Node: the `ws` WebSocket).
+   * The connection then keeps no fiber: frames arrive by callback, and every write (the fan-out's
+   * included) is a synchronous send, where a write through the Socket's writer costs a fiber run.
+   */
+  readonly takeOver?: (() => HostSocket | undefined) | undefined
+}
+
+/** An open WebSocket as its host hands it over (see `Params.takeOver`). */
+export interface HostSocket {
+  /** One text frame, written now (synchronously, in order). */
+  readonly send: (text: string) => void
+  readonly close: (code: number, reason: string) => void
+  /** From now on: each frame from the client as text, then its close (the code it sent, or 1005/1006). */
+  readonly listen: (onText: (text: string) => void, onClose: (code: number) => void) => void
 }
 
 /** Gateway versions served: the platform's current two (the same protocol here). */
@@ -37,6 +52,9 @@ export const VERSIONS: ReadonlySet<string> = new Set(["9", "10"])
 /** Guilds one shard may carry before the platform asks for more shards (close 4011). */
 export const MAX_GUILDS_PER_SHARD = 2500
 export const MAX_SHARDS = 4096
+
+/** How often heartbeat deadlines are checked (each connection's, in one sweep). */
+export const HEARTBEAT_SWEEP_MS = 1000
 
 /** The connection's close, once known: ours (code) or the client's. */
 const clientCloseCode = (error: Socket.SocketError): number | undefined =>
@@ -54,6 +72,29 @@ export const make = Effect.gen(function* () {
   const random = yield* SecureRandom.SecureRandom
   const presence = yield* Presence
   const memberRequests = yield* MemberRequests.make
+  // Connections outlive the upgrade request that opened them: each is served by a fiber of the
+  // gateway's own scope (interrupted when the node stops), not by the request's fiber, whose
+  // middleware and handler frames would otherwise be kept for every idle connection.
+  const connectionsScope = yield* Effect.scope
+  // What a handed-over connection's steps run with: the gateway's own services and clock, one
+  // context for all (the upgrade request's, per connection, would be kept alive by each).
+  const runStep = Effect.runForkWith(yield* Effect.context<never>())
+  // Once the node stops, a socket's late close only closes it (the sessions and presence are gone).
+  let stopped = false
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      stopped = true
+    })
+  )
+
+  // Heartbeat deadlines: one shared sweep over every connection instead of a sleeping fiber each.
+  // A check runs at most `HEARTBEAT_SWEEP_MS` (or a quarter interval, if shorter) after its moment.
+  const heartbeatChecks = new Set<(now: number) => Effect.Effect<void>>()
+  const sweepMs = Math.max(1, Math.min(HEARTBEAT_SWEEP_MS, Math.floor(config.heartbeatIntervalMs / 4)))
+  yield* Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    for (const check of [...heartbeatChecks]) yield* check(now)
+  }).pipe(Effect.repeat(Schedule.spaced(Duration.millis(sweepMs))), Effect.forkScoped)
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -64,12 +105,32 @@ export const make = Effect.gen(function* () {
     }
   })
 
+  /**
+   * Serves one connection in a fiber of the gateway's scope; done once the socket is open (or failed
+   * to open), so the upgrade request ends there and its fiber is freed.
+   */
   const connect = (socket: Socket.Socket, params: Params): Effect.Effect<void> =>
-    Effect.scoped(
-      Effect.gen(function* () {
+    Effect.gen(function* () {
+      const opened = yield* Deferred.make<void>()
+      yield* serve(socket, params, opened).pipe(
+        Effect.ensuring(Deferred.succeed(opened, undefined)),
+        Effect.forkIn(connectionsScope)
+      )
+      yield* Deferred.await(opened)
+    })
+
+  const serve = (socket: Socket.Socket, params: Params, opened: Deferred.Deferred<void>): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      // The connection's scope holds the socket (closing it closes the socket): closed when the
+      // connection ends, which is not when this fiber does if the host hands its socket over.
+      const socketScope = yield* Scope.make()
+      const closeSocket = Scope.close(socketScope, Exit.void)
+      yield* Effect.gen(function* () {
         // The reader first: the socket's writes wait until it is open.
         const pull = yield* Socket.readerString(socket)
         const writer = yield* socket.writer
+        yield* Deferred.succeed(opened, undefined)
+        const host = params.takeOver?.()
         // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
         // A client that stops reading: past the limit its connection is closed (4000, resumable)
         // and nothing more is written to it (its session keeps what it missed for the resume).
@@ -81,29 +142,58 @@ export const make = Effect.gen(function* () {
         const sink: Session.Sink = {
           send: (text) => {
             if (overflowed) return
-            Effect.runSyncExit(writer.write(text))
+            if (host !== undefined) host.send(text)
+            else Effect.runSyncExit(writer.write(text))
             if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
               overflowed = true
-              Effect.runSyncExit(writer.write(new Socket.CloseEvent(CloseCodes.UNKNOWN_ERROR, "Reconnect")))
+              sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
             }
           },
           close: (code, reason) => {
-            Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
+            if (host !== undefined) host.close(code, reason)
+            else Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
           }
         }
         const closeNow = (code: CloseCodes.CloseCode) => sink.close(code, CloseCodes.REASONS[code])
         connections.add(sink)
-        yield* Effect.addFinalizer(() => Effect.sync(() => connections.delete(sink)))
-
-        if (params.version !== undefined && !VERSIONS.has(params.version))
-          return closeNow(CloseCodes.INVALID_API_VERSION)
-        // Only JSON is spoken here; `compress` is ignored (text frames only).
-        if (params.encoding !== undefined && params.encoding !== "json") return closeNow(CloseCodes.DECODE_ERROR)
-        const version = params.version === undefined ? 10 : Number(params.version)
 
         let [state, hello] = SessionMachine.start(yield* Clock.currentTimeMillis, config.heartbeatIntervalMs)
         let session: Session.Session | undefined
         let closedWith: CloseCodes.CloseCode | undefined
+        let checkHeartbeat: ((now: number) => Effect.Effect<void>) | undefined
+        let ended = false
+        const open = () => state.phase !== "Closed" && !ended
+
+        // The connection is over (the client closed, or we did): its session is kept for a resume or
+        // ends, and the socket is closed.
+        const end = (clientCode: number | undefined): Effect.Effect<void> =>
+          Effect.suspend(() => {
+            if (ended) return Effect.void
+            ended = true
+            connections.delete(sink)
+            if (checkHeartbeat !== undefined) heartbeatChecks.delete(checkHeartbeat)
+            const held = session
+            if (stopped || held === undefined || held.sink !== sink) return closeSocket
+            const ends = overflowed
+              ? false
+              : closedWith !== undefined
+                ? CloseCodes.ENDS_SESSION.has(closedWith)
+                : clientCode === 1000 || clientCode === 1001
+            return presence
+              .detached(held)
+              .pipe(Effect.andThen(sessions.detach(held, ends)), Effect.ensuring(closeSocket))
+          })
+
+        if (params.version !== undefined && !VERSIONS.has(params.version)) {
+          closeNow(CloseCodes.INVALID_API_VERSION)
+          return yield* end(undefined)
+        }
+        // Only JSON is spoken here; `compress` is ignored (text frames only).
+        if (params.encoding !== undefined && params.encoding !== "json") {
+          closeNow(CloseCodes.DECODE_ERROR)
+          return yield* end(undefined)
+        }
+        const version = params.version === undefined ? 10 : Number(params.version)
 
         const identify = Effect.fnUntraced(function* (data: Frames.IdentifyData) {
           const found = yield* identities.identify(Redacted.make(data.token))
@@ -172,7 +262,7 @@ export const make = Effect.gen(function* () {
             ...(settings === undefined ? {} : { user_settings: settings })
           }
           bursting = true
-          Session.emit(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
+          Session.emitWithoutReplay(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
           if ((intents & Intents.GUILDS) !== 0) {
             const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
             for (const guildId of mine) {
@@ -186,7 +276,7 @@ export const make = Effect.gen(function* () {
                 (intents & Intents.GUILD_PRESENCES) === 0
                   ? guild.value
                   : { ...guild.value, presences: yield* presence.inGuild(guildId) }
-              Session.emit(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
+              Session.emitWithoutReplay(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
             }
           }
           Session.started(opened)
@@ -250,43 +340,83 @@ export const make = Effect.gen(function* () {
 
         yield* apply([state, hello])
 
-        // Heartbeat deadline: asks once, then closes with 4009.
-        yield* Effect.gen(function* () {
-          while (state.phase !== "Closed") {
-            const now = yield* Clock.currentTimeMillis
-            const wait = SessionMachine.nextCheckAt(state) - now
-            if (wait > 0) yield* Effect.sleep(Duration.millis(wait))
-            else yield* apply(SessionMachine.tick(state, now))
-          }
-        }).pipe(Effect.forkScoped)
+        // After each step: a connection we closed is over at once (not when the client answers).
+        const endIfClosed = Effect.suspend(() => (state.phase === "Closed" ? end(undefined) : Effect.void))
+        // Heartbeat deadline (the shared sweep): asks once, then closes with 4009.
+        const check = (now: number) =>
+          now < SessionMachine.nextCheckAt(state)
+            ? Effect.void
+            : Effect.andThen(apply(SessionMachine.tick(state, now)), endIfClosed)
+        checkHeartbeat = check
+        heartbeatChecks.add(check)
+        const receive = (text: string): Effect.Effect<void> =>
+          Effect.suspend(() =>
+            open()
+              ? Effect.flatMap(Clock.currentTimeMillis, (now) => apply(SessionMachine.receive(state, text, now)))
+              : Effect.void
+          ).pipe(Effect.andThen(endIfClosed))
 
-        const open = () => state.phase !== "Closed"
-        const ended = yield* Effect.gen(function* () {
+        if (host !== undefined) {
+          // Frames and the close come by callback, handled one at a time in order, each step on a
+          // short fiber of its own; no fiber waits while the connection is idle.
+          const steps: Array<Effect.Effect<void>> = []
+          let draining = false
+          const drain = Effect.gen(function* () {
+            for (;;) {
+              const next = steps.shift()
+              if (next === undefined) {
+                draining = false
+                return
+              }
+              yield* next.pipe(
+                Effect.catchCause((cause) =>
+                  Effect.logError("gateway: a connection failed", cause).pipe(
+                    Effect.andThen(
+                      Effect.sync(() => {
+                        state = SessionMachine.closeWith(state, CloseCodes.UNKNOWN_ERROR)[0]
+                        closeNow(CloseCodes.UNKNOWN_ERROR)
+                      })
+                    ),
+                    Effect.andThen(end(undefined))
+                  )
+                )
+              )
+            }
+          })
+          const enqueue = (step: Effect.Effect<void>) => {
+            steps.push(step)
+            if (draining) return
+            draining = true
+            runStep(drain)
+          }
+          host.listen(
+            (text) => enqueue(receive(text)),
+            (code) => enqueue(end(code))
+          )
+          return
+        }
+
+        // A host that cannot hand its socket over: this fiber reads it until it closes.
+        const read = yield* Effect.gen(function* () {
           while (open()) {
             const frames = yield* pull
             for (const text of frames) {
               if (!open()) break
-              yield* apply(SessionMachine.receive(state, text, yield* Clock.currentTimeMillis))
+              yield* receive(text)
             }
           }
         }).pipe(Effect.exit)
-
-        const clientCode = Exit.isFailure(ended)
-          ? Option.getOrUndefined(Option.map(Exit.findErrorOption(ended), clientCloseCode))
-          : undefined
-        if (session !== undefined && session.sink === sink) {
-          const ends = overflowed
-            ? false
-            : closedWith !== undefined
-              ? CloseCodes.ENDS_SESSION.has(closedWith)
-              : clientCode === 1000 || clientCode === 1001
-          yield* presence.detached(session)
-          yield* sessions.detach(session, ends)
-        }
+        yield* end(
+          Exit.isFailure(read)
+            ? Option.getOrUndefined(Option.map(Exit.findErrorOption(read), clientCloseCode))
+            : undefined
+        )
       }).pipe(
+        Scope.provide(socketScope),
         // the socket failed before it opened (the client went away during the upgrade): nothing to serve
-        Effect.catchTag("SocketError", () => Effect.void)
+        Effect.catchTag("SocketError", () => closeSocket),
+        Effect.onInterrupt(() => closeSocket)
       )
-    )
+    })
   return { connect, closeAll }
 })

@@ -20,6 +20,7 @@ import type { PresenceStore } from "./PresenceStore.ts"
 import { Sessions } from "./Sessions.ts"
 
 export type Params = Connection.Params
+export type HostSocket = Connection.HostSocket
 
 export class Gateway extends Context.Service<
   Gateway,

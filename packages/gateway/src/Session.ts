@@ -25,8 +25,15 @@ export interface Session {
   /** The guilds whose dispatches this session receives (in its shard, for a bot). */
   readonly guildIds: Set<string>
   seq: number
-  /** The last dispatches sent, oldest first, for a resume. */
-  readonly replay: Array<{ readonly seq: number; readonly text: string }>
+  /**
+   * The last dispatches sent, for a resume: a ring of up to `replayLimit`, grown as they come (not
+   * allocated up front), the newest at `replayEnd - 1`. Sequence numbers are consecutive, so an
+   * entry's is implied by its place; entries are the shared serialised parts, the same object for
+   * every session a dispatch went to (one pointer each, not a copy of the frame per session).
+   */
+  readonly replay: Array<Frames.DispatchText>
+  /** Where the next entry goes once the ring is full (the oldest entry's index). */
+  replayEnd: number
   readonly replayLimit: number
   sink: Sink | undefined
   /** While READY and its GUILD_CREATEs are being built, live dispatches wait here in order. */
@@ -50,6 +57,7 @@ export const make = (fields: {
   guildIds: new Set(),
   seq: 0,
   replay: [],
+  replayEnd: 0,
   pending: [],
   detachedAt: undefined
 })
@@ -57,10 +65,32 @@ export const make = (fields: {
 /** Sends one dispatch now: the next sequence number, kept for replay, written if attached. */
 export const emit = (session: Session, parts: Frames.DispatchText): void => {
   session.seq += 1
-  const text = Frames.dispatchText(parts, session.seq)
-  session.replay.push({ seq: session.seq, text })
-  if (session.replay.length > session.replayLimit) session.replay.splice(0, session.replay.length - session.replayLimit)
-  session.sink?.send(text)
+  keep(session, parts)
+  session.sink?.send(Frames.dispatchText(parts, session.seq))
+}
+
+/**
+ * READY and its GUILD_CREATEs: numbered and sent, not kept for a resume. They are the one burst of a
+ * session's own state (kilobytes each, per session); a client resuming from before their end has
+ * not got its state and gets op 9 to identify afresh, which is what it needs anyway.
+ */
+export const emitWithoutReplay = (session: Session, parts: Frames.DispatchText): void => {
+  session.seq += 1
+  // the ring holds consecutive numbers: what it held before this frame cannot be replayed past it
+  session.replay.length = 0
+  session.replayEnd = 0
+  session.sink?.send(Frames.dispatchText(parts, session.seq))
+}
+
+const keep = (session: Session, parts: Frames.DispatchText): void => {
+  const replay = session.replay
+  if (replay.length < session.replayLimit) {
+    replay.push(parts)
+    return
+  }
+  if (replay.length === 0) return
+  replay[session.replayEnd] = parts
+  session.replayEnd = (session.replayEnd + 1) % replay.length
 }
 
 /** A live dispatch: now, or after READY when the session is still starting. */
@@ -81,9 +111,18 @@ export const missedAfter = (session: Session, seq: number | null): ReadonlyArray
   const seen = seq ?? 0
   if (seen > session.seq || seen < 0) return undefined
   if (seen === session.seq) return []
-  const oldest = session.replay[0]?.seq
-  if (oldest === undefined || oldest > seen + 1) return undefined
-  return session.replay.filter((entry) => entry.seq > seen).map((entry) => entry.text)
+  const replay = session.replay
+  const kept = replay.length
+  // the oldest kept entry is seq - kept + 1
+  if (session.seq - seen > kept) return undefined
+  const missed: Array<string> = []
+  for (let seq = seen + 1; seq <= session.seq; seq++) {
+    // the ring's oldest entry sits at replayEnd (0 until it is full)
+    const at = (session.replayEnd + kept - (session.seq - seq) - 1) % kept
+    const parts = replay[at]
+    if (parts !== undefined) missed.push(Frames.dispatchText(parts, seq))
+  }
+  return missed
 }
 
 /** Whether a bot's shard carries this guild (the platform's `(guild_id >> 22) % num_shards`). */

@@ -102,6 +102,24 @@ export class Sessions extends Context.Service<
           for (const guildId of [...session.guildIds]) yield* leaveGuild(session, guildId)
         })
 
+      // The sessions of the topics a dispatch names, each once. One guild's event (the common case)
+      // is that guild's own set, not a copy of a thousand sessions per dispatch: the delivery loop
+      // never suspends for a guild's event (only the user's GUILD_CREATE/DELETE join or leave topics).
+      const none: ReadonlySet<Session.Session> = new Set()
+      const targetsOf = (
+        userIds: ReadonlyArray<string>,
+        guildIds: ReadonlyArray<string>
+      ): ReadonlySet<Session.Session> => {
+        const [only] = guildIds
+        if (userIds.length === 0 && guildIds.length === 1 && only !== undefined)
+          return topics.get(guildTopic(only)) ?? none
+        const targets = new Set<Session.Session>()
+        for (const userId of userIds) for (const session of topics.get(userTopic(userId)) ?? []) targets.add(session)
+        for (const guildId of guildIds)
+          for (const session of topics.get(guildTopic(guildId)) ?? []) targets.add(session)
+        return targets
+      }
+
       const recipients = (targets: ReadonlySet<Session.Session>) => {
         const userIds = new Set<Snowflake.Snowflake>()
         for (const session of targets) userIds.add(session.userId)
@@ -112,11 +130,7 @@ export class Sessions extends Context.Service<
         for (const observer of observers) observer(dispatch)
         const guildIds = dispatch.guildIds ?? []
         const toGuild = guildIds.length > 0
-        const targets = new Set<Session.Session>()
-        for (const userId of dispatch.userIds)
-          for (const session of topics.get(userTopic(userId)) ?? []) targets.add(session)
-        for (const guildId of guildIds)
-          for (const session of topics.get(guildTopic(guildId)) ?? []) targets.add(session)
+        const targets = targetsOf(dispatch.userIds, guildIds)
         if (targets.size === 0) return views.observe(dispatch)
         // a dispatch about one channel goes to those who may see it (one guild per such dispatch)
         const channelGuild = toGuild && guildIds.length === 1 ? guildIds[0] : undefined

@@ -146,18 +146,51 @@ describe("Session replay", () => {
     Session.deliver(session, { head: '{"op":0,"t":"LIVE","s":', tail: ',"d":{}}' })
     Session.emit(session, { head: '{"op":0,"t":"READY","s":', tail: ',"d":{}}' })
     Session.started(session)
-    expect(session.replay.map((e) => e.text)).toEqual([
+    expect(Session.missedAfter(session, 0)).toEqual([
       '{"op":0,"t":"READY","s":1,"d":{}}',
       '{"op":0,"t":"LIVE","s":2,"d":{}}'
     ])
     Session.deliver(session, { head: '{"op":0,"t":"A","s":', tail: ',"d":{}}' })
     Session.deliver(session, { head: '{"op":0,"t":"B","s":', tail: ',"d":{}}' })
     // only the last 3 kept
-    expect(session.replay.map((e) => e.seq)).toEqual([2, 3, 4])
+    expect(session.replay).toHaveLength(3)
+    expect(Session.missedAfter(session, 1)).toEqual([
+      '{"op":0,"t":"LIVE","s":2,"d":{}}',
+      '{"op":0,"t":"A","s":3,"d":{}}',
+      '{"op":0,"t":"B","s":4,"d":{}}'
+    ])
     expect(Session.missedAfter(session, 2)).toEqual(['{"op":0,"t":"A","s":3,"d":{}}', '{"op":0,"t":"B","s":4,"d":{}}'])
     expect(Session.missedAfter(session, 4)).toEqual([])
     expect(Session.missedAfter(session, 0)).toBeUndefined() // seq 1 no longer kept
     expect(Session.missedAfter(session, 5)).toBeUndefined() // from the future
+  })
+
+  it("keeps the newest in order as the ring wraps around, each frame as the client got it", () => {
+    sent.length = 0
+    const session = make(4)
+    Session.started(session)
+    const parts = (name: string) => ({ head: `{"op":0,"t":"${name}","s":`, tail: ',"d":{}}' })
+    for (let i = 1; i <= 11; i++) Session.deliver(session, parts(`E${i}`))
+    expect(session.replay).toHaveLength(4)
+    expect(Session.missedAfter(session, 7)).toEqual(sent.slice(7))
+    expect(Session.missedAfter(session, 9)).toEqual(sent.slice(9))
+    expect(Session.missedAfter(session, 6)).toBeUndefined()
+    const none = make(0)
+    Session.started(none)
+    Session.deliver(none, parts("E"))
+    expect(Session.missedAfter(none, 1)).toEqual([])
+    expect(Session.missedAfter(none, 0)).toBeUndefined()
+  })
+
+  it("does not keep READY and its GUILD_CREATEs: a resume from before their end gets op 9", () => {
+    const session = make(10)
+    Session.deliver(session, { head: '{"op":0,"t":"LIVE","s":', tail: ',"d":{}}' })
+    Session.emitWithoutReplay(session, { head: '{"op":0,"t":"READY","s":', tail: ',"d":{}}' })
+    Session.emitWithoutReplay(session, { head: '{"op":0,"t":"GUILD_CREATE","s":', tail: ',"d":{}}' })
+    Session.started(session)
+    expect(Session.missedAfter(session, 2)).toEqual(['{"op":0,"t":"LIVE","s":3,"d":{}}'])
+    expect(Session.missedAfter(session, 1)).toBeUndefined()
+    expect(Session.missedAfter(session, 0)).toBeUndefined()
   })
 
   it("puts a guild in a bot's shard as the platform does", () => {

@@ -31,6 +31,71 @@ const bufferedAmountOf = (source: object): (() => number) | undefined => {
   }
 }
 
+/** The part of a `ws` WebSocket the gateway uses once it takes the socket over. */
+interface WsSocket {
+  binaryType: string
+  readonly readyState: number
+  readonly send: (text: string) => void
+  readonly close: (code: number, reason: string) => void
+  readonly on: (event: string, listener: (...args: Array<never>) => void) => unknown
+  readonly listeners: (event: string) => ReadonlyArray<object>
+  readonly removeListener: (event: string, listener: never) => unknown
+}
+
+/**
+ * Listeners added with `addEventListener` (the Socket's reader's): `ws` wraps each, the wrapper
+ * marked with its own `Symbol("kListener")`. The server's own `on("close")` (client tracking, which
+ * its close waits on) is not one of them.
+ */
+const addedAsEventListener = (listener: object) =>
+  Object.getOwnPropertySymbols(listener).some((symbol) => symbol.description === "kListener")
+
+const isWsSocket = (value: unknown): value is WsSocket =>
+  typeof value === "object" &&
+  value !== null &&
+  ["send", "close", "on", "listeners", "removeListener"].every((name) => typeof Reflect.get(value, name) === "function")
+
+/**
+ * Node's upgraded connection handed to the gateway as it is: the `ws` WebSocket that took over the
+ * TCP socket (`ws` marks the socket with it under its own, unexported `Symbol("websocket")`). The
+ * Socket's reader stops listening (its event listeners removed: it would buffer frames nobody pulls), and
+ * the gateway listens and sends itself, so an idle connection keeps no fiber and a fan-out write is
+ * `ws.send`. Closing the Socket's scope later still closes the WebSocket (already closed by then).
+ * Another host, or a `ws` that no longer marks the socket: undefined, and the gateway reads and
+ * writes through the Socket.
+ */
+/** `WebSocket.CLOSED`. */
+const CLOSED = 3
+
+const takeOverOf =
+  (source: object): (() => Gateway.HostSocket | undefined) =>
+  () => {
+    const socket: unknown = Reflect.get(source, "socket")
+    if (typeof socket !== "object" || socket === null) return undefined
+    const mark = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "websocket")
+    const ws: unknown = mark === undefined ? undefined : Reflect.get(socket, mark)
+    if (!isWsSocket(ws)) return undefined
+    for (const event of ["message", "close", "error"])
+      for (const listener of ws.listeners(event))
+        if (addedAsEventListener(listener)) ws.removeListener(event, listener as never)
+    ws.binaryType = "nodebuffer"
+    // an error is always followed by the close, which is what the gateway acts on
+    ws.on("error", () => {})
+    return {
+      send: (text) => ws.send(text),
+      close: (code, reason) => ws.close(code, reason),
+      listen: (onText, onClose) => {
+        // text and binary frames alike as UTF-8 text, as the Socket's reader decoded them
+        ws.on("message", (data: Buffer | ReadonlyArray<Buffer>) =>
+          onText(Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8"))
+        )
+        ws.on("close", (code: number) => onClose(code))
+        // closed before these listeners (its close went to the reader): over now, or never told
+        if (ws.readyState === CLOSED) onClose(1006)
+      }
+    }
+  }
+
 const upgradeRequired = HttpServerResponse.jsonUnsafe(ErrorBody.general(426), { status: 426 })
 
 export const route = HttpRouter.use((router) =>
@@ -40,8 +105,13 @@ export const route = HttpRouter.use((router) =>
       Effect.gen(function* () {
         if (request.headers.upgrade?.toLowerCase() !== "websocket") return upgradeRequired
         const socket = yield* request.upgrade
-        yield* gateway.connect(socket, { ...paramsOf(request.url), bufferedAmount: bufferedAmountOf(request.source) })
-        // never written after an upgrade (the socket has answered); the access log reads its status
+        yield* gateway.connect(socket, {
+          ...paramsOf(request.url),
+          bufferedAmount: bufferedAmountOf(request.source),
+          takeOver: takeOverOf(request.source)
+        })
+        // the socket is open and served by the gateway's own fiber: this request ends here (a 101 in
+        // the access log at the upgrade). Never written after an upgrade (the socket has answered).
         return HttpServerResponse.empty({ status: 101 })
       }).pipe(Effect.catchTag("HttpServerError", () => Effect.succeed(upgradeRequired)))
     )
