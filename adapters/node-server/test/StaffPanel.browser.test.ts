@@ -282,6 +282,21 @@ describe.skipIf(!available)("the staff panel in Chromium", () => {
     await page.emulateMedia({ colorScheme: "light" })
     await page.setViewportSize({ width: 800, height: 760 })
 
+    // A term that has ended and a single slot held by a guild, in words (the lookup's answer
+    // rewritten in flight: a month does not pass in this test).
+    await page.route("**/moderation/users?*", async (route) => {
+      const real = await route.fetch()
+      const body = (await real.json()) as Record<string, unknown>
+      const billing = { plus_active: false, premium_until: "2026-01-01T00:00:00.000Z", boosts_total: 1, boosts_free: 0 }
+      await route.fulfill({ response: real, json: { ...body, billing } })
+    })
+    await page.getByRole("button", { name: "Find" }).click()
+    await expect
+      .poll(async () => page.locator("#plus-now").textContent())
+      .toBe("Now: no Plus (it ended 2026-01-01 00:00 UTC).")
+    await expect(page.locator("#boosts-now").textContent()).resolves.toBe("Now: 1 boost slot, 0 free.")
+    await page.unrouteAll()
+
     // The wrong-first-step 401 (60003), the unknown number's 404 and the refused grant's 400 are
     // logged by the browser as failed requests; nothing else.
     expect(problems.filter((p) => !/status of (401|404|400)/.test(p))).toEqual([])
