@@ -1,10 +1,11 @@
 /**
- * The staff panel's session in Chromium against a reference server whose access tokens live three
- * seconds (SERVICE_ACCESS_TOKEN_TTL): the panel keeps working past each token's end by refreshing
+ * The pages' sessions (sign-in.js) in Chromium against a reference server whose access tokens live
+ * three seconds (SERVICE_ACCESS_TOKEN_TTL). The staff panel keeps working past each token's end by refreshing
  * (sign-in.js), two calls that find the token expired together cause exactly one refresh (the API
  * ends the whole session when a used refresh token comes again, so a second would sign the person
  * out), a reload keeps the session, and a session ended on the server sends the person back to
- * sign in after one refused refresh.
+ * sign in after one refused refresh. The OAuth consent page, signed in before its token ended,
+ * still sends the person's answer.
  */
 import * as fs from "node:fs"
 import type { Page } from "playwright-core"
@@ -18,7 +19,7 @@ const TTL_MS = 3_000
 /** Past the access token's end (the server compares whole instants: a little more). */
 const outlive = () => new Promise((resolve) => setTimeout(resolve, TTL_MS + 700))
 
-describe.skipIf(!available)("the staff panel's session in Chromium (access tokens of 3 s)", () => {
+describe.skipIf(!available)("the pages' sessions in Chromium (access tokens of 3 s)", () => {
   const dataDir = tempDataDir()
   let server: Running
   let browser: Awaited<ReturnType<typeof launch>>
@@ -161,6 +162,48 @@ describe.skipIf(!available)("the staff panel's session in Chromium (access token
     expect(sent.count("POST /auth/refresh")).toBe(1)
     expect(sent.count("GET /moderation/audit-log")).toBe(2)
     await expect(page.evaluate("window.sessionStorage.length")).resolves.toBe(0)
+    expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([])
+    await page.close()
+  }, 60_000)
+
+  it("the consent page sends the answer after its access token has ended", async () => {
+    const api = person(server)
+    const developer = await api.register("+79051260003", "session_dev")
+    const created = await api.call("POST", "/applications", { name: "Session Client" }, developer)
+    expect(created.status).toBe(201)
+    const appId = (created.body as { id: string }).id
+    // The server's own page stands in for the application's callback.
+    const callback = `${server.base}/oauth2/authorized`
+    expect((await api.call("PATCH", `/applications/${appId}`, { redirect_uris: [callback] }, developer)).status).toBe(
+      200
+    )
+    await api.register("+79051260004", "session_person")
+    const { page, problems } = await open(browser.context)
+    const sent = recorded(page)
+    const query = new URLSearchParams({
+      client_id: appId,
+      response_type: "code",
+      scope: "identify",
+      redirect_uri: callback,
+      state: "late-1"
+    })
+    await page.goto(`${server.base}/oauth2/authorize?${query}`)
+    await page.getByLabel("Phone number or e-mail").fill("+79051260004")
+    await page.getByLabel("Password").fill(PASSWORD)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await page.getByRole("heading", { name: "Session Client wants to access your account" }).waitFor()
+    await outlive()
+    await page.getByRole("button", { name: "Authorize" }).click()
+    await page.waitForURL((url) => url.href.startsWith(callback))
+    const landed = new URL(page.url())
+    expect(landed.searchParams.get("state")).toBe("late-1")
+    expect(landed.searchParams.get("code")).toMatch(/.+/)
+    expect(sent.answers.filter((a) => a.startsWith("POST /"))).toEqual([
+      "POST /auth/login 200",
+      "POST /oauth2/authorize 401",
+      "POST /auth/refresh 200",
+      "POST /oauth2/authorize 200"
+    ])
     expect(problems.filter((p) => !/status of 401/.test(p))).toEqual([])
     await page.close()
   }, 60_000)
