@@ -181,9 +181,8 @@ const load = async () => {
   if (session.get() === null) return show("login")
   const result = await session.call("GET", `/oauth2/authorize${query}`)
   if (result.status === 200 && result.body !== null) return showConsent(result.body)
-  if (result.status === 401 && result.body?.code !== 60003) {
-    // The session ended (signed out elsewhere, expired): sign in again.
-    session.clear()
+  if (result.status === 401 && session.get() === null) {
+    // The session ended (signed out elsewhere, its refresh refused): sign in again.
     login.say("Your session has ended. Sign in again.")
     return show("login")
   }
@@ -247,8 +246,7 @@ const answer = async (authorize) => {
   }
   idle()
   other.disabled = false
-  if (result.status === 401) {
-    session.clear()
+  if (result.status === 401 && session.get() === null) {
     login.say("Your session has ended. Sign in again, then answer once more.")
     return show("login")
   }

@@ -39,6 +39,9 @@ export const tokenStore = (prefix) => {
     }
   }
   let pair = { access: read(keys.access), refresh: read(keys.refresh) }
+  // Which session this is: a sign-in or sign-out starts another (a refresh keeps the same one), so a
+  // call made for one session is never sent again as another person's.
+  let generation = 0
   const keep = (next) => {
     pair = next
     write(keys.access, next.access)
@@ -56,7 +59,7 @@ export const tokenStore = (prefix) => {
       if (used === null) return "ended"
       const result = await call("POST", "/auth/refresh", { body: { refresh_token: used } })
       // Signed out or in again while the answer came: that session is not this one any more.
-      if (pair.refresh !== used) return pair.access === null ? "ended" : "renewed"
+      if (pair.refresh !== used) return "ended"
       const renewed = result.status === 200 ? pairOf(result.body) : null
       if (renewed !== null) {
         keep(renewed)
@@ -74,26 +77,39 @@ export const tokenStore = (prefix) => {
 
   const store = {
     get: () => pair.access,
-    /** Keeps the pair from a TokenPair answer (login, registration, refresh). */
-    set: (body) => keep(pairOf(body) ?? { access: null, refresh: null }),
-    clear: () => keep({ access: null, refresh: null }),
+    /** Keeps the pair from a TokenPair answer (login); an answer without a refresh token keeps the access token alone. */
+    set: (body) => {
+      generation++
+      keep({
+        access: typeof body?.access_token === "string" ? body.access_token : null,
+        refresh: typeof body?.refresh_token === "string" ? body.refresh_token : null
+      })
+    },
+    clear: () => {
+      generation++
+      keep({ access: null, refresh: null })
+    },
     /**
      * The API (as api.js `call`) with this session's token. When the API says the token has
      * expired, the pair is refreshed (once, whoever else is waiting) and the request sent again with
-     * the new token; when the refresh is refused the session is cleared and the first 401 answered.
+     * the new token; when the refresh is refused the session is cleared and the first 401 answered
+     * (so a 401 with `get()` null means: sign in again).
      */
     call: async (method, path, options = {}) => {
       const sent = pair.access
+      const made = generation
       const first = await call(method, path, { ...options, token: sent })
       if (!tokenRefused(first) || sent === null) return first
       // Another call may have renewed the pair while this one was on its way.
       if (pair.access === sent) {
         const outcome = await refresh()
-        if (outcome === "ended") return first
-        if (outcome !== "renewed") return outcome
+        if (outcome !== "renewed" && outcome !== "ended") return outcome
       }
-      if (pair.access === null) return first
-      return call(method, path, { ...options, token: pair.access })
+      if (generation !== made || pair.access === null) return first
+      const again = await call(method, path, { ...options, token: pair.access })
+      // Refused with a token just renewed: the session was ended meanwhile.
+      if (tokenRefused(again) && generation === made) store.clear()
+      return again
     },
     /**
      * Ends the session on the server too, not only in this tab. The tab forgets it at once (a new
@@ -105,6 +121,8 @@ export const tokenStore = (prefix) => {
       store.clear()
       if (ending.access === null) return
       const out = await call("POST", "/auth/logout", { token: ending.access })
+      // (A refresh of this pair still on its way makes the one below a reuse, which ends the
+      // session on the server as well.)
       if (!tokenRefused(out) || ending.refresh === null) return
       const renewed = pairOf((await call("POST", "/auth/refresh", { body: { refresh_token: ending.refresh } })).body)
       if (renewed !== null) await call("POST", "/auth/logout", { token: renewed.access })

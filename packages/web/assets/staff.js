@@ -32,8 +32,8 @@ const signOut = async () => {
  */
 const api = async (method, path, body) => {
   const result = await session.call(method, path, body === undefined ? {} : { body })
-  if (result.status === 401) {
-    session.clear()
+  // (A 401 for a session already replaced by a new sign-in leaves the new one alone.)
+  if (result.status === 401 && session.get() === null) {
     login.say("Your session has ended. Sign in again.")
     show("login")
   }
