@@ -6,7 +6,7 @@
  */
 import { GuildSnapshots } from "@veche/guilds"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
-import { Clock, Deferred, Duration, Effect, Exit, Option, Redacted, Schedule, Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Option, Redacted, Schedule, Scope, Semaphore } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
@@ -159,6 +159,8 @@ export const make = Effect.gen(function* () {
 
         let [state, hello] = SessionMachine.start(yield* Clock.currentTimeMillis, config.heartbeatIntervalMs)
         let session: Session.Session | undefined
+        /** A session opened by an IDENTIFY that has not sent READY and its guilds yet. */
+        let starting: Session.Session | undefined
         let closedWith: CloseCodes.CloseCode | undefined
         let checkHeartbeat: ((now: number) => Effect.Effect<void>) | undefined
         let ended = false
@@ -172,6 +174,13 @@ export const make = Effect.gen(function* () {
             ended = true
             connections.delete(sink)
             if (checkHeartbeat !== undefined) heartbeatChecks.delete(checkHeartbeat)
+            const unstarted = starting
+            starting = undefined
+            if (!stopped && unstarted !== undefined)
+              // never READY: nothing to resume (a resume of a session still starting would wait forever)
+              return presence
+                .detached(unstarted)
+                .pipe(Effect.andThen(sessions.detach(unstarted, true)), Effect.ensuring(closeSocket))
             const held = session
             if (stopped || held === undefined || held.sink !== sink) return closeSocket
             const ends = overflowed
@@ -237,9 +246,13 @@ export const make = Effect.gen(function* () {
             replayLimit: config.replayLimit,
             sink
           })
-          session = opened
+          // Steps take turns, so the connection cannot end while this one waits; should it all the
+          // same (a step that failed, the node stopping), no session is opened for a dead socket.
+          if (ended) return [state, []] as const
           // Listening before READY is built: what happens meanwhile follows READY and its guilds.
           yield* sessions.open(opened)
+          // until READY and its guilds are out, an end (this step failing) forgets the session
+          starting = opened
           const mine = guildIds.filter((guildId) => !bot || Session.inShard(shard, guildId))
           for (const guildId of mine) yield* sessions.joinGuild(opened, guildId)
           // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
@@ -281,6 +294,10 @@ export const make = Effect.gen(function* () {
           }
           Session.started(opened)
           bursting = false
+          starting = undefined
+          // ended meanwhile: the end forgot the session
+          if (ended) return [state, []] as const
+          session = opened
           return [SessionMachine.ready(state), []] as const
         })
 
@@ -294,8 +311,12 @@ export const make = Effect.gen(function* () {
           const held = yield* sessions.find(data.session_id)
           if (Option.isNone(held) || held.value.userId !== found.value.userId) return invalid
           const resumed = held.value
+          // still sending its READY elsewhere (or never will): not resumable
+          if (resumed.pending !== undefined) return invalid
           const missed = Session.missedAfter(resumed, data.seq)
           if (missed === undefined) return invalid
+          // not attached to a socket that is gone (see IDENTIFY)
+          if (ended) return [state, []] as const
           // A socket still attached (a zombie connection) gives the session up to this one.
           const previous = resumed.sink
           resumed.sink = sink
@@ -342,11 +363,27 @@ export const make = Effect.gen(function* () {
 
         // After each step: a connection we closed is over at once (not when the client answers).
         const endIfClosed = Effect.suspend(() => (state.phase === "Closed" ? end(undefined) : Effect.void))
-        // Heartbeat deadline (the shared sweep): asks once, then closes with 4009.
+        // Runs a step after the connection's others (set below for the host's socket or our fiber).
+        let ordered: (step: Effect.Effect<void>) => void = () => {}
+        // Heartbeat deadline (the shared sweep): asks once, then closes with 4009. The sweep only
+        // queues the step: run on the sweep's fiber it would close the connection in the middle of
+        // an IDENTIFY or a RESUME suspended on the database, which then went on for a dead socket.
+        let checkQueued = false
+        const tickNow = Effect.suspend(() => {
+          checkQueued = false
+          if (!open()) return Effect.void
+          return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            now < SessionMachine.nextCheckAt(state)
+              ? Effect.void
+              : Effect.andThen(apply(SessionMachine.tick(state, now)), endIfClosed)
+          )
+        })
         const check = (now: number) =>
-          now < SessionMachine.nextCheckAt(state)
-            ? Effect.void
-            : Effect.andThen(apply(SessionMachine.tick(state, now)), endIfClosed)
+          Effect.sync(() => {
+            if (checkQueued || now < SessionMachine.nextCheckAt(state)) return
+            checkQueued = true
+            ordered(tickNow)
+          })
         checkHeartbeat = check
         heartbeatChecks.add(check)
         const receive = (text: string): Effect.Effect<void> =>
@@ -389,6 +426,7 @@ export const make = Effect.gen(function* () {
             draining = true
             runStep(drain)
           }
+          ordered = enqueue
           host.listen(
             (text) => enqueue(receive(text)),
             (code) => enqueue(end(code))
@@ -396,13 +434,18 @@ export const make = Effect.gen(function* () {
           return
         }
 
-        // A host that cannot hand its socket over: this fiber reads it until it closes.
+        // A host that cannot hand its socket over: this fiber reads it until it closes. Its steps and
+        // the heartbeat's take turns.
+        const turn = yield* Semaphore.make(1)
+        ordered = (step) => {
+          runStep(turn.withPermit(step))
+        }
         const read = yield* Effect.gen(function* () {
           while (open()) {
             const frames = yield* pull
             for (const text of frames) {
               if (!open()) break
-              yield* receive(text)
+              yield* turn.withPermit(receive(text))
             }
           }
         }).pipe(Effect.exit)
