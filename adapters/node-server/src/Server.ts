@@ -9,7 +9,7 @@ import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"
-import { Gateway, GatewayConfig } from "@veche/gateway"
+import { Frames, Gateway, GatewayConfig } from "@veche/gateway"
 import { GifsConfig } from "@veche/gifs"
 import { Veche } from "@veche/kit"
 import { MmdbGeoIp } from "@veche/maxmind"
@@ -195,7 +195,9 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     const listener = NodeHttpServer.layer(() => ClientErrors.installed(createServer(serverOptions)), {
       host: config.host,
       port: config.port,
-      gracefulShutdownTimeout: config.shutdownTimeout
+      gracefulShutdownTimeout: config.shutdownTimeout,
+      // a gateway frame is at most 4096 characters: nothing much bigger is buffered (ws closes 1009)
+      websocket: { maxPayload: Frames.MAX_INBOUND_BYTES }
     }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
     // Built after the listener, so torn down before it: every gateway session gets op 7 and its
     // socket closed, and the listener's graceful shutdown does not wait on open WebSockets.

@@ -67,3 +67,20 @@ describe("the gateway on the reference server", () => {
     expect(Date.now() - stoppedAt).toBeLessThan(8_000)
   }, 60_000)
 })
+
+describe("the reference server's gateway socket", () => {
+  it("closes a connection sending a frame far over 4096 characters before buffering it (1009)", async () => {
+    const server = await start({ DATABASE_URL: "", SERVICE_DATA_DIR: dataDir })
+    const gateway = (await getJson(`${server.base}/api/v10/gateway`)).body as { url: string }
+    // just over the limit: the gateway reads it and closes with 4002 (decode error), as the platform
+    const over = await RawClient.connect(`${gateway.url}?v=10&encoding=json`)
+    await over.next()
+    over.send(`{"op":1,"d":null,"x":"${"a".repeat(5000)}"}`)
+    expect((await over.closed).code).toBe(4002)
+    // far over it, unauthenticated: refused by the socket itself (ws's default would take 100 MiB)
+    const huge = await RawClient.connect(`${gateway.url}?v=10&encoding=json`)
+    await huge.next()
+    huge.send(`{"op":1,"d":null,"x":"${"a".repeat(1024 * 1024)}"}`)
+    expect((await huge.closed).code).toBe(1009)
+  }, 60_000)
+})

@@ -9,6 +9,13 @@ import * as Opcodes from "./Opcodes.ts"
 
 /** The largest frame a client may send (the platform's limit, 4096 bytes); larger is a decode error. */
 export const MAX_INBOUND_LENGTH = 4096
+/**
+ * The largest frame the host's socket takes in, in bytes: 4096 characters of UTF-8 at 3 bytes each
+ * (so every frame `decode` would judge still reaches it, and gets 4002 past 4096 characters). Past
+ * this the host closes with 1009 before buffering more: its default (ws: 100 MiB) let anyone, signed
+ * in or not, make the server hold that much per connection.
+ */
+export const MAX_INBOUND_BYTES = MAX_INBOUND_LENGTH * 3
 
 const Int = Schema.Int
 
