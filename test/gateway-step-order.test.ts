@@ -9,13 +9,17 @@ import { GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer } from "effect"
-import { register } from "./support/Accounts.ts"
+import { post, register, send } from "./support/Accounts.ts"
 import * as GatewayServer from "./support/GatewayServer.ts"
+import { accept, createGuild, guildWith, inviteTo } from "./support/Guilds.ts"
 
 const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
 
-/** While set, reading this user's guilds waits until `release` resolves (after calling `entered`). */
-let gate: { userId: string; entered: () => void; release: Promise<void> } | undefined
+/**
+ * While set, this user's `call`-th guild list read (from 1) waits until `release` resolves, after
+ * calling `entered`: before the read, or after it when `readFirst` (the answer then is from before).
+ */
+let gate: { userId: string; call: number; readFirst: boolean; entered: () => void; release: Promise<void> } | undefined
 
 const memory = TestHost.layerMemoryRepositories
 /** The memory repositories, with the guild list read through the gate. */
@@ -29,18 +33,22 @@ const gatedRepositories = Layer.effect(
         Effect.suspend(() => {
           const held = gate
           if (held === undefined || userId !== held.userId) return inner.guildsOf(userId)
+          held.call -= 1
+          if (held.call > 0) return inner.guildsOf(userId)
           gate = undefined
-          held.entered()
-          return Effect.andThen(
-            Effect.promise(() => held.release),
-            inner.guildsOf(userId)
+          const wait = Effect.andThen(
+            Effect.sync(() => held.entered()),
+            Effect.promise(() => held.release)
           )
+          return held.readFirst
+            ? Effect.tap(inner.guildsOf(userId), () => wait)
+            : Effect.andThen(wait, inner.guildsOf(userId))
         })
     })
   })
 ).pipe(Layer.provideMerge(memory))
 
-const hold = (userId: string) => {
+const hold = (userId: string, call = 1, readFirst = false) => {
   let entered = () => {}
   let release = () => {}
   const reached = new Promise<void>((resolve) => {
@@ -48,18 +56,20 @@ const hold = (userId: string) => {
   })
   gate = {
     userId,
+    call,
+    readFirst,
     entered: () => entered(),
     release: new Promise<void>((resolve) => {
       release = resolve
     })
   }
-  return {
-    reached,
-    open: () => {
-      release()
-    }
-  }
+  return { reached, open: () => release() }
 }
+
+const identify = (token: string) => ({
+  op: 2,
+  d: { token, properties: { os: "l", browser: "t", device: "t" } }
+})
 
 describe("a gateway connection's steps", () => {
   layer(GatewayServer.layer({ repositories: gatedRepositories, presenceGraceMs: 1000 }), {
@@ -73,7 +83,7 @@ describe("a gateway connection's steps", () => {
         const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
         expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
         const held = hold(user.user_id)
-        client.send({ op: 2, d: { token: user.access_token, properties: { os: "l", browser: "t", device: "t" } } })
+        client.send(identify(user.access_token))
         yield* promise(() => held.reached)
         // past the deadline and its grace while IDENTIFY waits: the 4009 waits its turn
         yield* host.adjustClock("62 seconds")
@@ -96,6 +106,62 @@ describe("a gateway connection's steps", () => {
         )
         expect(present.size).toBe(0)
       })
+    )
+
+    it.effect("a member removed while their IDENTIFY runs gets none of that guild's events after READY", () =>
+      Effect.gen(function* () {
+        const listening = yield* GatewayServer.Listening
+        const owner = yield* register("+79050019402", "gw_order_owner")
+        const member = yield* register("+79050019403", "gw_order_member")
+        const guild = yield* guildWith(owner.access_token, [member.access_token], "Kick Race")
+        const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
+        expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
+        // the list IDENTIFY joins from is read (with the guild), then the member is removed
+        const held = hold(member.user_id, 2, true)
+        client.send(identify(member.access_token))
+        yield* promise(() => held.reached)
+        const kicked = yield* send(
+          "DELETE",
+          `/api/v10/guilds/${guild.id}/members/${member.user_id}`,
+          undefined,
+          owner.access_token
+        )
+        expect(kicked.status).toBe(204)
+        held.open()
+        yield* promise(() => client.nextDispatch("READY"))
+        // the guild's later events do not reach the removed member
+        const renamed = yield* send("PATCH", `/api/v10/guilds/${guild.id}`, { name: "Renamed" }, owner.access_token)
+        expect(renamed.status).toBe(200)
+        const rest = yield* promise(() => client.unread(400))
+        expect(rest.filter((frame) => frame.t === "GUILD_UPDATE")).toEqual([])
+        yield* promise(() => client.close(1000))
+      })
+    )
+
+    it.effect(
+      "a guild joined while the IDENTIFY runs reaches the session: GUILD_CREATE after READY, then its events",
+      () =>
+        Effect.gen(function* () {
+          const listening = yield* GatewayServer.Listening
+          const owner = yield* register("+79050019404", "gw_order_owner2")
+          const member = yield* register("+79050019405", "gw_order_joiner")
+          const guild = yield* createGuild(owner.access_token, "Join Race")
+          const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
+          const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
+          // the list IDENTIFY joins from is read (without the guild), then the user joins it
+          const held = hold(member.user_id, 2, true)
+          client.send(identify(member.access_token))
+          yield* promise(() => held.reached)
+          expect((yield* accept(member.access_token, code)).status).toBe(200)
+          held.open()
+          yield* promise(() => client.nextDispatch("READY"))
+          expect(yield* promise(() => client.nextDispatch("GUILD_CREATE"))).toMatchObject({ d: { id: guild.id } })
+          const renamed = yield* send("PATCH", `/api/v10/guilds/${guild.id}`, { name: "Renamed" }, owner.access_token)
+          expect(renamed.status).toBe(200)
+          expect(yield* promise(() => client.nextDispatch("GUILD_UPDATE"))).toMatchObject({ d: { name: "Renamed" } })
+          yield* promise(() => client.close(1000))
+        })
     )
   })
 })

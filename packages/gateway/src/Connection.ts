@@ -217,8 +217,9 @@ export const make = Effect.gen(function* () {
           const shard = data.shard ?? [0, 1]
           if (shard[1] < 1 || shard[1] > MAX_SHARDS || shard[0] < 0 || shard[0] >= shard[1])
             return SessionMachine.closeWith(state, CloseCodes.INVALID_SHARD)
-          const guildIds = yield* memberships.guildsOf(identity.userId)
-          if (bot && guildIds.length > MAX_GUILDS_PER_SHARD * shard[1])
+          // a bot's guild count, before its identify budget is spent (the list itself is read again
+          // once its session listens, below)
+          if (bot && (yield* memberships.guildsOf(identity.userId)).length > MAX_GUILDS_PER_SHARD * shard[1])
             return SessionMachine.closeWith(state, CloseCodes.SHARDING_REQUIRED)
           const outcome = bot
             ? yield* limits.start(identity.userId, shard[0])
@@ -249,12 +250,17 @@ export const make = Effect.gen(function* () {
           // Steps take turns, so the connection cannot end while this one waits; should it all the
           // same (a step that failed, the node stopping), no session is opened for a dead socket.
           if (ended) return [state, []] as const
-          // Listening before READY is built: what happens meanwhile follows READY and its guilds.
+          // Listening before READY is built, and before the guild list is read: what happens meanwhile
+          // follows READY and its guilds, and a guild left or joined meanwhile (GUILD_DELETE/CREATE to
+          // the user) is not joined, or is, whichever side of the read it fell.
           yield* sessions.open(opened)
           // until READY and its guilds are out, an end (this step failing) forgets the session
           starting = opened
-          const mine = guildIds.filter((guildId) => !bot || Session.inShard(shard, guildId))
-          for (const guildId of mine) yield* sessions.joinGuild(opened, guildId)
+          const listed = yield* memberships.guildsOf(identity.userId)
+          for (const guildId of listed)
+            if (!bot || Session.inShard(shard, guildId)) yield* sessions.joinGuild(opened, guildId)
+          // the listed guilds still joined (not left meanwhile), in the list's order
+          const mine = listed.filter((guildId) => opened.guildIds.has(guildId))
           // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
           yield* presence.connected(opened, data.presence)
           const ready = {

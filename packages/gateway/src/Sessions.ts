@@ -81,8 +81,12 @@ export class Sessions extends Context.Service<
         if (topic.startsWith("guild:")) views.forget(topic.slice("guild:".length))
         return source.unsubscribe(topic)
       }
+      // Guilds a session still starting was told it left (GUILD_DELETE): its IDENTIFY may have read
+      // the guild list before the removal, and must not join them after it.
+      const leftWhileStarting = new WeakMap<Session.Session, Set<string>>()
       const joinGuild = (session: Session.Session, guildId: string) => {
         if (session.guildIds.has(guildId)) return Effect.void
+        if (session.pending !== undefined && leftWhileStarting.get(session)?.has(guildId) === true) return Effect.void
         session.guildIds.add(guildId)
         // what the member sees now, so that a later change of it can be told (CHANNEL_CREATE/DELETE)
         return Effect.andThen(
@@ -154,8 +158,14 @@ export class Sessions extends Context.Service<
           // a guild joined or left, told to the member alone: the session's guild topics follow
           if (!toGuild && dispatch.type === "GUILD_CREATE") {
             if (session.bot && !Session.inShard(session.shard, dispatch.data.id)) continue
+            leftWhileStarting.get(session)?.delete(dispatch.data.id)
             yield* joinGuild(session, dispatch.data.id)
           } else if (!toGuild && dispatch.type === "GUILD_DELETE") {
+            if (session.pending !== undefined) {
+              const left = leftWhileStarting.get(session) ?? new Set<string>()
+              left.add(dispatch.data.id)
+              leftWhileStarting.set(session, left)
+            }
             yield* leaveGuild(session, dispatch.data.id)
           }
           if (needed !== 0 && (session.intents & needed) === 0) continue
