@@ -34,12 +34,45 @@ export const IdentifyProperties = Schema.Struct({
   device: Schema.optionalKey(Schema.String)
 })
 
+/** The activity types a client may set: playing, streaming, listening, watching, custom, competing. */
+export const ACTIVITY_TYPES: ReadonlySet<number> = new Set([0, 1, 2, 3, 4, 5])
+export const ACTIVITY_STREAMING = 1
+export const MAX_ACTIVITY_TEXT = 128
+/** Where a streaming activity may point (as on the platform): Twitch and YouTube, over https. */
+const STREAM_URL = /^https:\/\/(www\.)?(twitch\.tv|youtube\.com)\/[^\s\u0000-\u001f]*$/
+
+/** Shown to others as given: 1..128 characters, no control characters (NUL among them). */
+const shownText = (text: string): boolean =>
+  text.length >= 1 && text.length <= MAX_ACTIVITY_TEXT && !/[\u0000-\u001f\u007f]/.test(text)
+
+/**
+ * One activity as a client sets it, checked as the platform does before guildmates see it: a known
+ * type, a short printable name (and state), a URL only on a stream and only to Twitch or YouTube.
+ */
 export const Activity = Schema.Struct({
   name: Schema.String,
   type: Int,
   state: Schema.optionalKey(Schema.NullOr(Schema.String)),
   url: Schema.optionalKey(Schema.NullOr(Schema.String))
-})
+}).pipe(
+  Schema.check(
+    Schema.makeFilter(
+      (activity: {
+        readonly name: string
+        readonly type: number
+        readonly state?: string | null
+        readonly url?: string | null
+      }) =>
+        ACTIVITY_TYPES.has(activity.type) &&
+        shownText(activity.name) &&
+        (activity.state === undefined || activity.state === null || shownText(activity.state)) &&
+        (activity.url === undefined ||
+          activity.url === null ||
+          (activity.type === ACTIVITY_STREAMING && STREAM_URL.test(activity.url))),
+      { message: "Invalid activity." }
+    )
+  )
+)
 
 /** op 3, and IDENTIFY's `presence`. */
 export const PresenceData = Schema.Struct({
