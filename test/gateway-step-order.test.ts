@@ -163,5 +163,40 @@ describe("a gateway connection's steps", () => {
           yield* promise(() => client.close(1000))
         })
     )
+
+    it.effect("a resume from before earlier resumes replays what was missed, not their RESUMED", () =>
+      Effect.gen(function* () {
+        const listening = yield* GatewayServer.Listening
+        const user = yield* register("+79050019406", "gw_order_resumer")
+        const guild = yield* createGuild(user.access_token, "Resume Twice")
+        const url = `${listening.gatewayUrl}?v=10`
+        const first = yield* promise(() => GatewayServer.RawClient.connect(url))
+        yield* promise(() => first.next())
+        first.send(identify(user.access_token))
+        const sessionId = ((yield* promise(() => first.nextDispatch("READY"))).d as { session_id: string }).session_id
+        const seen = (yield* promise(() => first.nextDispatch("GUILD_CREATE"))).s
+        yield* promise(() => first.close(4000))
+        const resume = (seq: number | null) =>
+          Effect.gen(function* () {
+            const client = yield* promise(() => GatewayServer.RawClient.connect(url))
+            yield* promise(() => client.next())
+            client.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq } })
+            return client
+          })
+        for (let round = 0; round < 2; round++) {
+          const client = yield* resume(seen)
+          expect(yield* promise(() => client.nextDispatch("RESUMED"))).toMatchObject({ op: 0 })
+          yield* promise(() => client.close(4000))
+        }
+        expect(
+          (yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "missed" }, user.access_token)).status
+        ).toBe(201)
+        const last = yield* resume(seen)
+        const replayed = [yield* promise(() => last.next()), yield* promise(() => last.next())]
+        expect(replayed.map((frame) => frame.t)).toEqual(["CHANNEL_CREATE", "RESUMED"])
+        expect(yield* promise(() => last.unread(200))).toEqual([])
+        yield* promise(() => last.close(1000))
+      })
+    )
   })
 })

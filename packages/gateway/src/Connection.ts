@@ -332,7 +332,7 @@ export const make = Effect.gen(function* () {
           yield* presence.resumed(resumed)
           bursting = true
           for (const text of missed) sink.send(text)
-          Session.emit(resumed, Frames.dispatchParts("RESUMED", "{}"))
+          Session.emit(resumed, Frames.RESUMED)
           bursting = false
           return [SessionMachine.ready(state), []] as const
         })

@@ -211,3 +211,6 @@ export const dispatchParts = (name: string, payloadJson: string): DispatchText =
 })
 
 export const dispatchText = (parts: DispatchText, seq: number): string => `${parts.head}${seq}${parts.tail}`
+
+/** RESUMED, one object for all: numbered and kept like any dispatch, never replayed (see `Session.missedAfter`). */
+export const RESUMED: DispatchText = dispatchParts("RESUMED", "{}")

@@ -120,7 +120,8 @@ export const missedAfter = (session: Session, seq: number | null): ReadonlyArray
     // the ring's oldest entry sits at replayEnd (0 until it is full)
     const at = (session.replayEnd + kept - (session.seq - seq) - 1) % kept
     const parts = replay[at]
-    if (parts !== undefined) missed.push(Frames.dispatchText(parts, seq))
+    // an earlier resume's RESUMED is not news: kept only so that the ring's numbers stay consecutive
+    if (parts !== undefined && parts !== Frames.RESUMED) missed.push(Frames.dispatchText(parts, seq))
   }
   return missed
 }
