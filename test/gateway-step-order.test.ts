@@ -21,6 +21,9 @@ const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
  */
 let gate: { userId: string; call: number; readFirst: boolean; entered: () => void; release: Promise<void> } | undefined
 
+/** While set, counting this guild's members fails once (a defect, as a lost database connection would be). */
+let failingGuild: string | undefined
+
 const memory = TestHost.layerMemoryRepositories
 /** The memory repositories, with the guild list read through the gate. */
 const gatedRepositories = Layer.effect(
@@ -29,6 +32,12 @@ const gatedRepositories = Layer.effect(
     const inner = yield* GuildsRepo.GuildsRepo
     return GuildsRepo.GuildsRepo.of({
       ...inner,
+      memberCount: (guildId) =>
+        Effect.suspend(() => {
+          if (guildId !== failingGuild) return inner.memberCount(guildId)
+          failingGuild = undefined
+          return Effect.die(new Error("the database went away"))
+        }),
       guildsOf: (userId) =>
         Effect.suspend(() => {
           const held = gate
@@ -196,6 +205,32 @@ describe("a gateway connection's steps", () => {
         expect(replayed.map((frame) => frame.t)).toEqual(["CHANNEL_CREATE", "RESUMED"])
         expect(yield* promise(() => last.unread(200))).toEqual([])
         yield* promise(() => last.close(1000))
+      })
+    )
+
+    it.effect("an IDENTIFY failing after READY leaves no session to resume (op 9), and the next IDENTIFY works", () =>
+      Effect.gen(function* () {
+        const listening = yield* GatewayServer.Listening
+        const user = yield* register("+79050019407", "gw_order_failed")
+        const guild = yield* createGuild(user.access_token, "Fails Once")
+        const url = `${listening.gatewayUrl}?v=10`
+        const first = yield* promise(() => GatewayServer.RawClient.connect(url))
+        yield* promise(() => first.next())
+        // READY goes out, then building the guild's GUILD_CREATE fails
+        failingGuild = guild.id
+        first.send(identify(user.access_token))
+        const sessionId = ((yield* promise(() => first.nextDispatch("READY"))).d as { session_id: string }).session_id
+        expect((yield* promise(() => first.closed)).code).toBe(4000)
+        const second = yield* promise(() => GatewayServer.RawClient.connect(url))
+        yield* promise(() => second.next())
+        second.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq: 1 } })
+        expect(yield* promise(() => second.next())).toMatchObject({ op: 9, d: false })
+        const third = yield* promise(() => GatewayServer.RawClient.connect(url))
+        yield* promise(() => third.next())
+        third.send(identify(user.access_token))
+        yield* promise(() => third.nextDispatch("READY"))
+        expect(yield* promise(() => third.nextDispatch("GUILD_CREATE"))).toMatchObject({ d: { id: guild.id } })
+        yield* promise(() => third.close(1000))
       })
     )
   })
