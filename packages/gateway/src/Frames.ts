@@ -39,11 +39,19 @@ export const ACTIVITY_TYPES: ReadonlySet<number> = new Set([0, 1, 2, 3, 4, 5])
 export const ACTIVITY_STREAMING = 1
 export const MAX_ACTIVITY_TEXT = 128
 /** Where a streaming activity may point (as on the platform): Twitch and YouTube, over https. */
-const STREAM_URL = /^https:\/\/(www\.)?(twitch\.tv|youtube\.com)\/[^\s\u0000-\u001f]*$/
+const STREAM_URL = /^https:\/\/(www\.)?(twitch\.tv|youtube\.com)\/\S*$/
 
-/** Shown to others as given: 1..128 characters, no control characters (NUL among them). */
-const shownText = (text: string): boolean =>
-  text.length >= 1 && text.length <= MAX_ACTIVITY_TEXT && !/[\u0000-\u001f\u007f]/.test(text)
+/** A control character (C0, NUL among them, or DEL): never shown to others. */
+const hasControl = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/** Shown to others as given: 1..128 characters, no control characters. */
+const shownText = (text: string): boolean => text.length >= 1 && text.length <= MAX_ACTIVITY_TEXT && !hasControl(text)
 
 /**
  * One activity as a client sets it, checked as the platform does before guildmates see it: a known
@@ -68,7 +76,7 @@ export const Activity = Schema.Struct({
         (activity.state === undefined || activity.state === null || shownText(activity.state)) &&
         (activity.url === undefined ||
           activity.url === null ||
-          (activity.type === ACTIVITY_STREAMING && STREAM_URL.test(activity.url))),
+          (activity.type === ACTIVITY_STREAMING && STREAM_URL.test(activity.url) && !hasControl(activity.url))),
       { message: "Invalid activity." }
     )
   )
