@@ -3,20 +3,20 @@
  * PostgreSQL in adapters/postgres/test/StaffRoutes.test.ts): the audit log of staff actions,
  * finding an account by id or phone, the staff-edited disallowed words, and the catalogue check
  * (the durable job hiding listed guilds that no longer meet the conditions, and listing them again)
- * driven by the host's test clock. Every staff route answers non-staff 403 and no token 401.
+ * driven by the host's test clock, and an account's Plus and boost slots as the lookup shows them. Every staff route answers non-staff 403 and no token 401.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { DiscoveryRepo } from "@veche/discovery"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
-import { type Registered, register, send } from "./Accounts.ts"
+import { login, PASSWORD, type Registered, register, send } from "./Accounts.ts"
 import { accept, createGuild, inviteTo } from "./Guilds.ts"
 
 const API = "/api/v10"
 const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
 /** Staff phones: one per test (a host lives per describe block, an account registers once). */
-const STAFF_PHONES = ["+79674999991", "+79674999992", "+79674999993"] as const
+const STAFF_PHONES = ["+79674999991", "+79674999992", "+79674999993", "+79674999994"] as const
 const MISSING_PERMISSIONS = { status: 403, body: { code: 50013, message: "Missing Permissions" } }
 
 /** Status and body (null for an empty one: 204). */
@@ -43,7 +43,15 @@ interface Entry {
 /** Real time passing (the host's worker runs on its own fibers after the test clock moves). */
 const pause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
 
-export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Repositories>) => {
+/**
+ * `clockJumps: false` leaves out the part that moves the host's clock a month (the durable jobs'
+ * rounds of that month on PostgreSQL take minutes); the store's side of a term's end is in the
+ * BillingRepo contract.
+ */
+export const staffScenarios = (
+  repositories?: () => Layer.Layer<TestHost.Repositories>,
+  options: { readonly clockJumps?: boolean } = {}
+) => {
   const host = TestHost.layer({
     rateLimits: { enabled: false },
     repositories: repositories?.(),
@@ -60,6 +68,12 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
       )
     )
   )
+
+  const paidHost = TestHost.layer({
+    rateLimits: { enabled: false },
+    repositories: repositories?.(),
+    staff: { phones: [...STAFF_PHONES] }
+  })
 
   let phone = 79674000000
   const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
@@ -217,7 +231,8 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               phone: `+${phone}`,
               created_at: expect.any(String),
               block: null,
-              restriction: null
+              restriction: null,
+              billing: { plus_active: false, premium_until: null, boosts_total: 0, boosts_free: 0 }
             }
           })
           expect(
@@ -274,6 +289,55 @@ export const staffScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           ])
             expect(yield* put(body)).toMatchObject({ status: 400, body: { code: 50035 } })
         })
+      )
+    })
+  })
+
+  // Its own host: the month the clock moves on would run the catalogue check of the block above
+  // every 15 minutes of it.
+  describe("Staff: an account's Plus and boost slots in the lookup (the test clock moves a month on)", () => {
+    layer(paidHost, { timeout: "120 seconds" })((it) => {
+      it.effect(
+        "the lookup shows the account's Plus and boost slots: granted, applied, and ended",
+        () =>
+          Effect.gen(function* () {
+            const staffPhone = STAFF_PHONES[3]
+            const token = (yield* register(staffPhone, "staff_billing")).access_token
+            const target = yield* user("staff_paid")
+            const look = (bearer: string) =>
+              Effect.map(
+                call("GET", `/moderation/users?id=${target.user_id}`, undefined, bearer),
+                (answered) => answered.body as { billing: Record<string, unknown> }
+              )
+            const grants = `/moderation/billing/users/${target.user_id}`
+            const plus = yield* call("POST", `${grants}/plus`, { months: 1 }, token)
+            expect(plus.status).toBe(200)
+            const until = (plus.body as { premium_until: string }).premium_until
+            expect((yield* call("POST", `${grants}/boosts`, { count: 3, months: 1 }, token)).status).toBe(200)
+            expect((yield* look(token)).billing).toEqual({
+              plus_active: true,
+              premium_until: until,
+              boosts_total: 3,
+              boosts_free: 3
+            })
+            // one slot applied to the account's own guild: still counted, no longer free
+            const guild = yield* createGuild(target.access_token, "Boosted by staff")
+            expect((yield* call("POST", `/guilds/${guild.id}/boosts`, {}, target.access_token)).status).toBe(200)
+            expect((yield* look(token)).billing).toMatchObject({ boosts_total: 3, boosts_free: 2 })
+            if (options.clockJumps === false) return
+            // past both terms: Plus ended (its end still shown), no slot in force
+            const testHost = yield* TestHost.TestHost
+            yield* testHost.adjustClock("32 days")
+            const again = yield* answer(yield* login({ login: staffPhone, password: PASSWORD }))
+            expect(again.status).toBe(200)
+            expect((yield* look((again.body as { access_token: string }).access_token)).billing).toEqual({
+              plus_active: false,
+              premium_until: until,
+              boosts_total: 0,
+              boosts_free: 0
+            })
+          }),
+        { timeout: 180_000 }
       )
     })
   })

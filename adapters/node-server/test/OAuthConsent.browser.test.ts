@@ -150,12 +150,12 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     await icon.waitFor()
     await expect(icon.getAttribute("src")).resolves.toBe(`/api/v10/app-icons/${app.id}/${app.icon}.png`)
     await expect(page.evaluate("document.querySelector('#app-mark img').naturalWidth")).resolves.toBe(64)
-    // Only the access token is kept, and only for this tab.
+    // Only the token pair is kept, and only for this tab.
     // (A string: this project's types have no DOM.)
     const stored = await page.evaluate(
-      "({ session: Object.keys(window.sessionStorage), local: Object.keys(window.localStorage) })"
+      "({ session: Object.keys(window.sessionStorage).sort(), local: Object.keys(window.localStorage) })"
     )
-    expect(stored).toEqual({ session: ["veche.access_token"], local: [] })
+    expect(stored).toEqual({ session: ["veche.access_token", "veche.refresh_token"], local: [] })
     await shot(page, "oauth2-3-consent-identify")
 
     // Keyboard only: Tab from the heading reaches the buttons, Enter on Authorize answers.
@@ -215,12 +215,15 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
     // "Not you?" ends the page's session, on the server too, and asks to sign in again.
     const first = String(await page.evaluate("window.sessionStorage.getItem('veche.access_token')"))
+    const firstRefresh = String(await page.evaluate("window.sessionStorage.getItem('veche.refresh_token')"))
     expect((await api.call("GET", "/users/@me", undefined, first)).status).toBe(200)
     await page.getByRole("button", { name: "Not you? Sign in as someone else" }).click()
     await page.getByRole("heading", { name: "Sign in to continue" }).waitFor()
     await expect(page.locator(":focus").getAttribute("id")).resolves.toBe("login-title")
     await expect(page.evaluate("window.sessionStorage.length")).resolves.toBe(0)
     await expect.poll(async () => (await api.call("GET", "/users/@me", undefined, first)).status).toBe(401)
+    // The refresh token the tab kept ended with the session.
+    expect((await api.call("POST", "/auth/refresh", { refresh_token: firstRefresh })).status).toBe(401)
     await signIn(page, "+79051240003")
     await page.getByRole("heading", { name: "Story Client wants to access your account" }).waitFor()
     const landed = client.landed.length

@@ -1,7 +1,8 @@
 /**
  * The staff scenarios of test/support/StaffScenarios.ts on PostgreSQL: the audit log, the edited
  * words and the catalogue check (claims with SKIP LOCKED, conditional state changes) on the real
- * store, each describe block in a fresh schema.
+ * store, and an account's Plus and boost slots in the lookup (without the month the clock would move),
+ * each describe block in a fresh schema.
  */
 import { describe } from "@effect/vitest"
 import { Layer, Redacted } from "effect"
@@ -12,7 +13,8 @@ import * as PgTestSchema from "../src/PgTestSchema.ts"
 const url = process.env.DATABASE_URL
 
 describe.runIf(url !== undefined && url !== "")("Staff routes (PostgreSQL)", () => {
-  staffScenarios(() =>
-    PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie)
+  staffScenarios(
+    () => PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie),
+    { clockJumps: false }
   )
 })

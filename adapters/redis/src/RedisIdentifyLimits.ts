@@ -4,8 +4,7 @@
  * each `max_concurrency` bucket a key set for 5 s (`SET NX PX`); the check, the bucket and the count
  * are one script, so two starts at the end of a day cannot both pass and a crash between INCR and
  * PEXPIRE cannot leave a day that never ends.
- * A user's identifies: a 5-second window and a day, each a counter made and given its expiry in one
- * script.
+ * A user's identifies: a 5-second window and a day, both counted in one script for the same reasons.
  */
 import { NodeRedis } from "@effect/platform-node"
 import { IdentifyLimits } from "@veche/gateway"
@@ -20,11 +19,18 @@ export interface Options {
   readonly prefix?: string
 }
 
-/** One more in a fixed window: the count, the window starting (with its expiry) at the first. */
-const COUNT_IN_WINDOW = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
+/**
+ * A user's start: 0 the day is used up, 1 past the burst window, 2 started and counted. Each window
+ * starts (with its expiry) at its first count.
+ */
+const START_USER = `
+local day = tonumber(redis.call('GET', KEYS[1]) or '0')
+if day >= tonumber(ARGV[1]) then return 0 end
+local burst = redis.call('INCR', KEYS[2])
+if burst == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+if burst > tonumber(ARGV[2]) then return 1 end
+if redis.call('INCR', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 2
 `
 
 /** A bot's start: 0 the day is used up, 1 the concurrency bucket is taken, 2 started and counted. */
@@ -47,8 +53,6 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
       const prefix = options.prefix ?? "veche:identify:"
       const userLimits = options.userLimits ?? IdentifyLimits.DEFAULT_USER_LIMITS
       const dayKey = (botId: string) => `${prefix}day:${botId}`
-      const countIn = (key: string, windowMs: number) =>
-        Effect.map(redis.send("EVAL", COUNT_IN_WINDOW, "1", key, String(windowMs)), asNumber)
       // Redis down: no session starts (op 9, the client retries), rather than an unlimited budget.
       const orBusy = <A>(effect: Effect.Effect<A, Redis.RedisError>, busy: A) =>
         effect.pipe(
@@ -79,14 +83,27 @@ export const layer = (options: Options): Layer.Layer<IdentifyLimits.IdentifyLimi
           ),
         startUser: (userId) =>
           orBusy(
-            Effect.gen(function* () {
-              const userDay = `${prefix}user-day:${userId}`
-              if (asNumber(yield* redis.send("GET", userDay)) >= userLimits.total) return "DailyLimitReached" as const
-              if ((yield* countIn(`${prefix}user-burst:${userId}`, IdentifyLimits.BUCKET_MS)) > userLimits.burst)
-                return "BucketBusy" as const
-              yield* countIn(userDay, IdentifyLimits.DAY_MS)
-              return "Started" as const
-            }),
+            Effect.map(
+              redis.send(
+                "EVAL",
+                START_USER,
+                "2",
+                `${prefix}user-day:${userId}`,
+                `${prefix}user-burst:${userId}`,
+                String(userLimits.total),
+                String(userLimits.burst),
+                String(IdentifyLimits.BUCKET_MS),
+                String(IdentifyLimits.DAY_MS)
+              ),
+              (outcome) => {
+                const code = asNumber(outcome)
+                return code === 0
+                  ? ("DailyLimitReached" as const)
+                  : code === 1
+                    ? ("BucketBusy" as const)
+                    : ("Started" as const)
+              }
+            ),
             "BucketBusy" as const
           ),
         budget: (botId) =>

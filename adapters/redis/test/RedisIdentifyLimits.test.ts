@@ -59,6 +59,23 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RedisIdentifyLimits",
     )
   )
 
+  it.live("a user's last starts of the day go to exactly as many racing nodes as are left", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const prefix = `veche:test:identify-user-race:${process.pid}:${Date.now()}:`
+        const userLimits = { total: 3, burst: 100 }
+        const nodes = yield* Effect.forEach(Array.from({ length: 8 }), () =>
+          node(prefix, { total: 1, maxConcurrency: 1 }, userLimits)
+        )
+        const outcomes = yield* Effect.forEach(nodes, (limitsOf) => limitsOf.startUser("u"), {
+          concurrency: "unbounded"
+        })
+        expect(outcomes.filter((outcome) => outcome === "Started")).toHaveLength(3)
+        expect(outcomes.filter((outcome) => outcome === "DailyLimitReached")).toHaveLength(5)
+      })
+    )
+  )
+
   it.live(
     "counts a user's burst and day across nodes; the burst window expires on its own",
     () =>

@@ -68,7 +68,10 @@ export const UserLookupQuery = {
   phone: Schema.optionalKey(Phone.PhoneNumber)
 }
 
-/** An account as staff see it: the public user, its phone, when it was made, and its sanctions. */
+/**
+ * An account as staff see it: the public user, its phone, when it was made, its sanctions, and its
+ * paid state (beyond the spec: the staff panel shows it beside its grants).
+ */
 export const StaffUserView = Schema.Struct({
   user: Schema.Struct({
     id: Snowflake.Snowflake,
@@ -80,7 +83,15 @@ export const StaffUserView = Schema.Struct({
   phone: Schema.NullOr(Schema.String),
   created_at: Schema.NullOr(Schema.String),
   block: Schema.NullOr(BlockView),
-  restriction: Schema.NullOr(RestrictionView)
+  restriction: Schema.NullOr(RestrictionView),
+  billing: Schema.Struct({
+    plus_active: Schema.Boolean,
+    /** The end of the Plus term, past or future; null when the account never had Plus. */
+    premium_until: Schema.NullOr(Schema.String),
+    /** Boost slots in force, and of those the ones not applied to a guild. */
+    boosts_total: Schema.Int,
+    boosts_free: Schema.Int
+  })
 })
 
 const Count = Schema.Int

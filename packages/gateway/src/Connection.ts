@@ -6,7 +6,7 @@
  */
 import { GuildSnapshots } from "@veche/guilds"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
-import { Clock, Deferred, Duration, Effect, Exit, Option, Redacted, Schedule, Scope } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Latch, Option, Redacted, Scope } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
@@ -95,12 +95,18 @@ export const make = Effect.gen(function* () {
 
   // Heartbeat deadlines: one shared sweep over every connection instead of a sleeping fiber each.
   // A check runs at most `HEARTBEAT_SWEEP_MS` (or a quarter interval, if shorter) after its moment.
+  // With no connection the sweep waits for one (a test clock moved 60 days would otherwise wake it
+  // five million times).
   const heartbeatChecks = new Set<(now: number) => Effect.Effect<void>>()
+  const someWatched = yield* Latch.make(false)
   const sweepMs = Math.max(1, Math.min(HEARTBEAT_SWEEP_MS, Math.floor(config.heartbeatIntervalMs / 4)))
   yield* Effect.gen(function* () {
+    yield* someWatched.await
+    yield* Effect.sleep(Duration.millis(sweepMs))
     const now = yield* Clock.currentTimeMillis
     for (const check of [...heartbeatChecks]) yield* check(now)
-  }).pipe(Effect.repeat(Schedule.spaced(Duration.millis(sweepMs))), Effect.forkScoped)
+    if (heartbeatChecks.size === 0) someWatched.closeUnsafe()
+  }).pipe(Effect.forever, Effect.forkScoped)
 
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
@@ -365,6 +371,7 @@ export const make = Effect.gen(function* () {
             : Effect.andThen(apply(SessionMachine.tick(state, now)), endIfClosed)
         checkHeartbeat = check
         heartbeatChecks.add(check)
+        someWatched.openUnsafe()
         const receive = (text: string): Effect.Effect<void> =>
           Effect.suspend(() =>
             open()

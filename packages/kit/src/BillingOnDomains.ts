@@ -15,7 +15,7 @@ import {
   type PaymentProvider
 } from "@veche/billing"
 import { AccountGuildCap, GuildEvents, GuildPremium, GuildsRepo } from "@veche/guilds"
-import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
+import { AccountBilling, AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
 import { PersonalData, ProfileEntitlements, PublicUsers } from "@veche/users"
 import { type Config, Context, DateTime, Effect, Layer, Option } from "effect"
@@ -76,6 +76,30 @@ export const entitlementPorts: Layer.Layer<never, Config.ConfigError, BillingRep
     )
   )
 ).pipe(Layer.provide(Entitlements.Entitlements.layer), Layer.provide(BillingConfig.BillingConfig.layerConfig))
+
+/**
+ * What staff see of an account's Plus and boost slots when they look it up (moderation sits below
+ * billing in the stack), read from billing's store as `Billing.status` reads it: Plus is in force
+ * while its term has not ended, slots count while theirs has not.
+ */
+export const accountBilling: Layer.Layer<never, never, BillingRepo.BillingRepo> = Layer.effectContext(
+  Effect.map(Effect.service(BillingRepo.BillingRepo), (repo) =>
+    Context.make(AccountBilling.AccountBilling, {
+      of: (userId: Snowflake.Snowflake) =>
+        Effect.gen(function* () {
+          const now = yield* DateTime.now
+          const [plus, slots] = yield* Effect.all([repo.plus(userId), repo.slots(userId, now)])
+          const premiumUntil = Option.getOrNull(Option.map(plus, (p) => p.premiumUntil))
+          return {
+            plusActive: premiumUntil !== null && DateTime.isGreaterThan(premiumUntil, now),
+            premiumUntil,
+            boostsTotal: slots.length,
+            boostsFree: slots.filter((slot) => slot.guildId === null).length
+          }
+        })
+    })
+  )
+)
 
 // staff grants are checked against moderation's staff list and written to its audit log
 const billingStaff = Layer.effect(

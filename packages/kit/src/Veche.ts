@@ -111,8 +111,9 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
     )
   ),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'
-  // AccountStandings); it reads who is staff and the lookups below
-  Layer.provideMerge(ModerationDomain.layer),
+  // AccountStandings); it reads who is staff and the lookups below, and an account's Plus and boost
+  // slots from billing's store (AccountBilling; none by default)
+  Layer.provideMerge(ModerationDomain.layer.pipe(Layer.provide(BillingOnDomains.accountBilling))),
   // what the domains below auth and users read of them, over their repositories alone: users as
   // everybody sees them (guilds, moderation), an account's phone and verification (moderation)
   Layer.provideMerge(Layer.merge(UsersDomain.layerDirectory, AccountLookup.AccountLookup.layer)),

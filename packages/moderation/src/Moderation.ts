@@ -14,6 +14,7 @@ import { AccountLookup, type Block, type Phone } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
+import * as AccountBilling from "./AccountBilling.ts"
 import { ACTIONS } from "./AuditEntry.ts"
 import { AuditLog } from "./AuditLog.ts"
 import {
@@ -55,7 +56,10 @@ interface Rules<View, OnSelf, EndInPast> {
   readonly liftAction: string
 }
 
-/** What staff see of an account they look up: the user, its phone, and its sanctions (active or ended). */
+/**
+ * What staff see of an account they look up: the user, its phone, its sanctions (active or ended),
+ * and its Plus and boost slots.
+ */
 export interface Looked {
   readonly user: PublicUser.PublicUser
   readonly phone: Phone.PhoneNumber | null
@@ -63,6 +67,7 @@ export interface Looked {
   readonly createdAt: DateTime.Utc | null
   readonly block: Option.Option<Block.Block>
   readonly restriction: Option.Option<Sanction.Restriction>
+  readonly billing: AccountBilling.Facts
 }
 
 const BLOCK: Rules<Block.Block, CannotBlockSelf, BlockEndInPast> = {
@@ -127,6 +132,7 @@ export class Moderation extends Context.Service<
       const users = yield* PublicUsers.PublicUsers
       const audit = yield* AuditLog
       const accounts = yield* AccountLookup.AccountLookup
+      const billing = yield* AccountBilling.AccountBilling
 
       const authorise = Effect.fnUntraced(function* (staffId: Snowflake.Snowflake, userId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
@@ -194,16 +200,18 @@ export class Moderation extends Context.Service<
         if (Option.isNone(userId)) return yield* new NoSuchUser()
         const [user, facts] = yield* Effect.all([users.find(userId.value), accounts.read(userId.value)])
         if (Option.isNone(user)) return yield* new NoSuchUser()
-        const [block, restricted] = yield* Effect.all([
+        const [block, restricted, paid] = yield* Effect.all([
           sanctions.find(userId.value, "block"),
-          sanctions.find(userId.value, "restriction")
+          sanctions.find(userId.value, "restriction"),
+          billing.of(userId.value)
         ])
         return {
           user: user.value,
           phone: Option.match(facts, { onNone: () => null, onSome: (found) => found.phone }),
           createdAt: Option.match(facts, { onNone: () => null, onSome: (found) => found.createdAt }),
           block: Option.map(block, Sanction.toBlock),
-          restriction: Option.map(restricted, Sanction.toRestriction)
+          restriction: Option.map(restricted, Sanction.toRestriction),
+          billing: paid
         } satisfies Looked
       })
 

@@ -1,4 +1,5 @@
 /** @veche/moderation: platform staff, sanctions on accounts (blocks and restrictions), the staff audit log, and the staff statistics. */
+export * as AccountBilling from "./AccountBilling.ts"
 export * as AuditEntry from "./AuditEntry.ts"
 export * as AuditLog from "./AuditLog.ts"
 export * as AuditLogRepo from "./AuditLogRepo.ts"

@@ -1,9 +1,9 @@
-// The OAuth consent page. It signs the person in when this tab has no session yet (the access token
-// is kept in sessionStorage only: it dies with the tab), asks the API what the address's request
+// The OAuth consent page. It signs the person in when this tab has no session yet (the token pair
+// is kept in sessionStorage only: it dies with the tab; sign-in.js renews an expired one), asks the API what the address's request
 // means (GET /oauth2/authorize with the page's own query), shows it, and sends the answer
 // (POST /oauth2/authorize); the API answers where to go next. A request the API refuses (unknown
 // application, unregistered redirect_uri…) is explained here and never sent anywhere.
-import { apiBase, call, explain, fieldMessages, showError } from "./api.js"
+import { apiBase, explain, fieldMessages, showError } from "./api.js"
 import { canGrant, PERMISSIONS, parsePermissions } from "./permissions.js"
 import { busy, markInvalid, signInForm, tokenStore } from "./sign-in.js"
 
@@ -20,7 +20,7 @@ const show = (name, { focus = true } = {}) => {
   if (focus) $(`${name}-title`).focus()
 }
 
-const session = tokenStore("veche.access_token")
+const session = tokenStore("veche")
 const login = signInForm({ store: session, loginWords: "phone number, e-mail", onSignedIn: () => load() })
 
 // ---- what the application asks ----------------------------------------------------------------
@@ -179,11 +179,10 @@ const showConsent = (answer) => {
 /** Asks the API about the request in the address; signs in first when this tab has no session. */
 const load = async () => {
   if (session.get() === null) return show("login")
-  const result = await call("GET", `/oauth2/authorize${query}`, { token: session.get() })
+  const result = await session.call("GET", `/oauth2/authorize${query}`)
   if (result.status === 200 && result.body !== null) return showConsent(result.body)
-  if (result.status === 401 && result.body?.code !== 60003) {
-    // The session ended (signed out elsewhere, expired): sign in again.
-    session.clear()
+  if (result.status === 401 && session.get() === null) {
+    // The session ended (signed out elsewhere, its refresh refused): sign in again.
     login.say("Your session has ended. Sign in again.")
     return show("login")
   }
@@ -239,7 +238,7 @@ const answer = async (authorize) => {
   other.disabled = true
   const idle = busy(button, authorize ? "Authorizing…" : "Cancelling…")
   showError(consentError, null)
-  const result = await call("POST", `/oauth2/authorize${query}`, { body, token: session.get() })
+  const result = await session.call("POST", `/oauth2/authorize${query}`, { body })
   if (result.status === 200 && typeof result.body?.location === "string") {
     show("sending")
     window.location = result.body.location
@@ -247,8 +246,7 @@ const answer = async (authorize) => {
   }
   idle()
   other.disabled = false
-  if (result.status === 401) {
-    session.clear()
+  if (result.status === 401 && session.get() === null) {
     login.say("Your session has ended. Sign in again, then answer once more.")
     return show("login")
   }

@@ -3,7 +3,8 @@
 // grants, not purchases, so they work with payments off; the server writes them to the audit log
 // (billing.plus, billing.boosts). Each form checks the spec's ranges before sending, says the
 // server's refusal in words beside itself, and is disabled while its request runs (a double click
-// grants once).
+// grants once). Each form says what the account has now (Plus and its end, boost slots in force
+// and free: the lookup's `billing`), and says it again after a grant, read back from the server.
 import { explain, showError } from "./api.js"
 import { busy, markInvalid } from "./sign-in.js"
 
@@ -26,6 +27,25 @@ const utc = (iso) => {
   return time
 }
 
+/** What the account has of Plus, from the lookup's `billing`. */
+const plusNow = (billing) => {
+  if (billing.plus_active) return ["Now: Plus until ", utc(billing.premium_until), "."]
+  if (billing.premium_until !== null) return ["Now: no Plus (it ended ", utc(billing.premium_until), ")."]
+  return ["Now: no Plus."]
+}
+
+/** What the account has of boost slots, from the lookup's `billing`. */
+const boostsNow = (billing) =>
+  billing.boosts_total === 0
+    ? ["Now: no boost slots."]
+    : [`Now: ${plural(billing.boosts_total, "boost slot", "boost slots")}, ${billing.boosts_free} free.`]
+
+/** Shows what the found account has now beside the forms that add to it. */
+export const showBilling = (user) => {
+  $("plus-now").replaceChildren(...plusNow(user.billing))
+  $("boosts-now").replaceChildren(...boostsNow(user.billing))
+}
+
 /** How the user is named in a result line. */
 const who = (user) => `@${user.user.username}`
 
@@ -42,8 +62,9 @@ const explainGrant = (result, labels) => {
 /**
  * One grant form: `fields` maps the request's field names to their inputs and ranges; `path` is the
  * route under the user; `said` turns the answer's body into the result line's parts (text and nodes).
+ * After a grant the account is read again and handed to `reshow` (its Plus and slots changed).
  */
-const grantForm = (context, currentUser, { name, fields, path, said, busyText }) => {
+const grantForm = (context, currentUser, reshow, { name, fields, path, said, busyText }) => {
   const form = $(`${name}-form`)
   const error = $(`${name}-error`)
   const result = $(`${name}-result`)
@@ -83,6 +104,9 @@ const grantForm = (context, currentUser, { name, fields, path, said, busyText })
     if (answer.status === 200 && answer.body !== null) {
       markInvalid(inputs, [], button)
       result.replaceChildren(...said(user, answer.body, body))
+      const again = await context.api("GET", `/moderation/users?id=${user.user.id}`)
+      // Still the account shown (staff may have looked up another meanwhile).
+      if (again.status === 200 && currentUser()?.user.id === user.user.id) reshow(again.body)
       return
     }
     // A lost session has already sent the person to sign in.
@@ -102,9 +126,12 @@ const grantForm = (context, currentUser, { name, fields, path, said, busyText })
   }
 }
 
-/** Hooks both forms up once; `currentUser()` answers the account shown (or null). */
-export const wireGrants = (context, currentUser) => {
-  const plus = grantForm(context, currentUser, {
+/**
+ * Hooks both forms up once; `currentUser()` answers the account shown (or null), `reshow(user)`
+ * shows it again as read after a grant.
+ */
+export const wireGrants = (context, currentUser, reshow) => {
+  const plus = grantForm(context, currentUser, reshow, {
     name: "plus",
     fields: { months: { input: "plus-months", min: 1, max: 24 } },
     path: "plus",
@@ -115,7 +142,7 @@ export const wireGrants = (context, currentUser) => {
       "."
     ]
   })
-  const boosts = grantForm(context, currentUser, {
+  const boosts = grantForm(context, currentUser, reshow, {
     name: "boosts",
     fields: {
       count: { input: "boosts-count", min: 1, max: 14 },

@@ -2,7 +2,7 @@
 // catalogue queue (approve, hide, remove, with a reason), users (find by id or phone; block and
 // restrict; grant Plus and boosts: staff-grants.js) and the audit log. Text from the API is always
 // set as text, never as markup.
-import { wireGrants } from "./staff-grants.js"
+import { showBilling, wireGrants } from "./staff-grants.js"
 import uPlot from "./uplot.js"
 
 const $ = (id) => document.getElementById(id)
@@ -177,6 +177,7 @@ const showUser = (user) => {
     `${user.phone ?? "no phone"}${user.created_at === null ? "" : ` · registered ${user.created_at.slice(0, 10)}`}`
   $("found-block").textContent = term(user.block, "blocked")
   $("found-restriction").textContent = term(user.restriction, "restricted")
+  showBilling(user)
 }
 
 const find = async (context, event) => {
@@ -275,7 +276,7 @@ export const wire = (context) => {
   $("do-unblock").addEventListener("click", () => sanction(context, "block", true))
   $("do-restrict").addEventListener("click", () => sanction(context, "restriction", false))
   $("do-unrestrict").addEventListener("click", () => sanction(context, "restriction", true))
-  resetGrants = wireGrants(context, () => found)
+  resetGrants = wireGrants(context, () => found, showUser)
   $("audit-form").addEventListener("submit", (event) => {
     event.preventDefault()
     audit(context, { reset: true })

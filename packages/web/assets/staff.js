@@ -1,8 +1,9 @@
 // The staff panel's shell. It signs in (sign-in.js: phone, password, then the two-factor code when
-// the API asks for it; the access token in sessionStorage only, so it dies with the tab), asks the
-// API whether the account is staff (a staff route answers 403 otherwise) and shows the sections.
-// Every section calls the public API with the token; nothing here is private.
-import { call, explain, showError } from "./api.js"
+// the API asks for it; the token pair in sessionStorage only, so it dies with the tab; an expired
+// access token is renewed on the way), asks the API whether the account is staff (a staff route
+// answers 403 otherwise) and shows the sections. Every section calls the public API with the
+// token; nothing here is private.
+import { explain, showError } from "./api.js"
 import { signInForm, tokenStore } from "./sign-in.js"
 import * as Views from "./staff-views.js"
 
@@ -15,7 +16,7 @@ const show = (name) => {
   $(`${name}-title`).focus()
 }
 
-const session = tokenStore("veche.staff.access_token")
+const session = tokenStore("veche.staff")
 const login = signInForm({ store: session, loginWords: "phone number", onSignedIn: () => open() })
 
 const signOut = async () => {
@@ -25,11 +26,14 @@ const signOut = async () => {
 
 // ---- the panel --------------------------------------------------------------------------------
 
-/** The API with this tab's token; a lost session sends the person back to sign in. */
+/**
+ * The API with this tab's session (renewed when its access token expires); a session that has
+ * ended sends the person back to sign in.
+ */
 const api = async (method, path, body) => {
-  const result = await call(method, path, { token: session.get(), ...(body === undefined ? {} : { body }) })
-  if (result.status === 401) {
-    session.clear()
+  const result = await session.call(method, path, body === undefined ? {} : { body })
+  // (A 401 for a session already replaced by a new sign-in leaves the new one alone.)
+  if (result.status === 401 && session.get() === null) {
     login.say("Your session has ended. Sign in again.")
     show("login")
   }

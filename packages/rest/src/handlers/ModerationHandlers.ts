@@ -37,7 +37,13 @@ const lookedView = (looked: Moderation.Looked) => ({
   phone: looked.phone,
   created_at: looked.createdAt === null ? null : DateTime.formatIso(looked.createdAt),
   block: Option.getOrNull(Option.map(looked.block, blockView)),
-  restriction: Option.getOrNull(Option.map(looked.restriction, restrictionView))
+  restriction: Option.getOrNull(Option.map(looked.restriction, restrictionView)),
+  billing: {
+    plus_active: looked.billing.plusActive,
+    premium_until: term(looked.billing.premiumUntil),
+    boosts_total: looked.billing.boostsTotal,
+    boosts_free: looked.billing.boostsFree
+  }
 })
 
 export const layer: GroupLayer.Authorized<
