@@ -95,6 +95,9 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           expect(created.id).toMatch(/^\d{17,19}$/)
           // no secret is ever shown outside its reset
           expect(Object.keys(created)).not.toContain("client_secret")
+          // anybody looking the bot user up sees a bot
+          const seen = yield* json(yield* send("GET", `${API}/users/${created.id}`, undefined, owner.access_token))
+          expect(seen).toMatchObject({ id: created.id, bot: true, username: "my_helper" })
 
           const listed = (yield* json(
             yield* send("GET", `${API}/applications`, undefined, owner.access_token)

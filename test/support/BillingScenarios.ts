@@ -14,6 +14,7 @@ import { FakeYooKassa, settings } from "@veche/yookassa/test/FakeYooKassa"
 import { ConfigProvider, DateTime, Duration, Effect, Fiber, Layer, Ref, Stream } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { json, post, type Registered, register, send } from "./Accounts.ts"
+import { createApplication } from "./ApplicationScenarios.ts"
 import { createGuild, guildWith } from "./Guilds.ts"
 
 /** The value, or the test fails here. */
@@ -189,6 +190,12 @@ export const billingScenarios = (
             )
             expect(nobody).toEqual({ status: 404, body: { code: 10013, message: "Unknown User" } })
           }
+          // nor to a bot (an application's bot user exists, but cannot hold Plus or slots)
+          const bot = yield* createApplication(member.access_token, "Grant Seeker")
+          const toBot = yield* answer(
+            yield* post(`${API}/moderation/billing/users/${bot.id}/plus`, { months: 1 }, staff.access_token)
+          )
+          expect(toBot).toEqual({ status: 404, body: { code: 10013, message: "Unknown User" } })
           const granted = yield* answer(yield* post(`${path}/plus`, { months: 2 }, staff.access_token))
           expect(granted.status).toBe(200)
           const until = (granted.body as { premium_until: string }).premium_until

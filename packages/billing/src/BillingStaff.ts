@@ -22,7 +22,7 @@ export class BillingStaff extends Context.Service<
   BillingStaff,
   {
     readonly isStaff: (userId: Snowflake.Snowflake) => Effect.Effect<boolean>
-    /** The billing tables hold no reference to accounts: a grant asks before it writes. */
+    /** A person's account (not a bot's): the billing tables hold no reference to accounts, so a grant asks first. */
     readonly accountExists: (userId: Snowflake.Snowflake) => Effect.Effect<boolean>
     readonly recordGrant: (grant: GrantRecord) => Effect.Effect<void>
   }

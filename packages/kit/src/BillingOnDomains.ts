@@ -110,7 +110,12 @@ const billingStaff = Layer.effect(
     const users = yield* PublicUsers.PublicUsers
     return BillingStaff.BillingStaff.of({
       isStaff: staff.isStaff,
-      accountExists: (userId) => Effect.map(users.find(userId), Option.isSome),
+      // a bot cannot hold Plus or boost slots (it cannot apply them either): no such person to grant to
+      accountExists: (userId) =>
+        Effect.map(
+          users.find(userId),
+          Option.exists((user) => !user.bot)
+        ),
       recordGrant: (grant) =>
         Effect.asVoid(
           log.record({

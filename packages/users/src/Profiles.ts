@@ -70,7 +70,7 @@ export class Profiles extends Context.Service<
     readonly editSettings: (userId: Snowflake.Snowflake, edit: SettingsEdit) => Effect.Effect<Settings>
     /** Keeps the order as chosen (duplicates dropped); it is shown filtered to the servers the user is in. */
     readonly setGuildOrder: (userId: Snowflake.Snowflake, guildIds: ReadonlyArray<string>) => Effect.Effect<void>
-    /** A user as everybody sees them (never a bot: bots are shown by the domains that know them). */
+    /** A user as everybody sees them (an application's bot user with `bot: true`, as its record says). */
     readonly show: (userId: Snowflake.Snowflake) => Effect.Effect<PublicUser.PublicUser, NoSuchUser>
   }
 >()("@veche/users/Profiles") {
@@ -160,7 +160,7 @@ export class Profiles extends Context.Service<
       const show = Effect.fn("Profiles.show")(function* (userId: Snowflake.Snowflake) {
         const user = yield* users.findById(userId)
         if (Option.isNone(user)) return yield* new NoSuchUser()
-        return PublicUser.view(user.value, yield* profiles.get(userId), false)
+        return PublicUser.view(user.value, yield* profiles.get(userId), user.value.bot === true)
       })
 
       return Profiles.of({ edit, settings, editSettings, setGuildOrder, show })
