@@ -13,7 +13,9 @@
  *
  * BENCH_HEAP_SNAPSHOT_DIR=<dir>: the server writes a V8 heap snapshot there once the sessions are
  * open (before the fan-out), to see what an idle session keeps. BENCH_SETTLE_MS (2000): the wait
- * between opening the sessions and reading the server's RSS.
+ * between opening the sessions and reading the server's RSS. BENCH_FORCE_GC=1: then a full GC in the
+ * server (through its inspector, bench/lib/ForcedGc.ts) and its RSS again, to tell garbage from what
+ * the sessions keep.
  *
  * The sessions are one user's (the server started with that user's identify limit lifted; each is a
  * full session with READY and its GUILD_CREATE). Figures on a loaded machine are provisional.
@@ -26,6 +28,7 @@ import WebSocket from "ws"
 import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
 import * as Accounts from "./lib/Accounts.ts"
 import * as Database from "./lib/Database.ts"
+import * as ForcedGc from "./lib/ForcedGc.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
 
@@ -38,6 +41,7 @@ const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000)
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30)
 const ROOT = path.resolve(import.meta.dirname, "..")
 const HEAP_SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR
+const FORCE_GC = process.env.BENCH_FORCE_GC === "1"
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-bench-gw-"))
 chmodSync(dataDir, 0o755)
 
@@ -101,6 +105,7 @@ const main = async () => {
   try {
     const port = await Processes.freePort()
     const base = `http://127.0.0.1:${port}`
+    const inspectPort = await Processes.freePort()
     const veche = await Processes.start(
       "veche-gateway",
       path.join(ROOT, NodeFlags.WORKSPACE_BIN),
@@ -121,9 +126,13 @@ const main = async () => {
         REDIS_URL: ""
       },
       `${base}/api/v10/version`,
-      HEAP_SNAPSHOT_DIR === undefined
-        ? NodeFlags.WORKSPACE_FLAGS
-        : [...NodeFlags.WORKSPACE_FLAGS, "--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_SNAPSHOT_DIR}`]
+      [
+        ...NodeFlags.WORKSPACE_FLAGS,
+        ...(HEAP_SNAPSHOT_DIR === undefined
+          ? []
+          : ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_SNAPSHOT_DIR}`]),
+        ...(FORCE_GC ? ForcedGc.flags(inspectPort) : [])
+      ]
     )
     servers.push(veche)
     const floorPort = await Processes.freePort()
@@ -149,6 +158,9 @@ const main = async () => {
       system_channel_id: string
     }
 
+    // with BENCH_FORCE_GC both readings follow a full GC (the inspector, opened by the first, in both)
+    if (FORCE_GC) await ForcedGc.collect(veche.pid, inspectPort)
+    const idleGcMb = FORCE_GC ? await veche.rssMb() : 0
     const idleMb = await veche.rssMb()
     const identify = (socket: WebSocket) =>
       new Promise<void>((resolve) => {
@@ -169,6 +181,14 @@ const main = async () => {
     const ours = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, SESSIONS, identify)
     await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
     const withSessionsMb = await veche.rssMb()
+    if (FORCE_GC) {
+      // what of that RSS was garbage not yet collected (the sessions themselves stay)
+      await ForcedGc.collect(veche.pid, inspectPort)
+      const afterGcMb = await veche.rssMb()
+      console.log(
+        `RSS after a forced full GC: ${idleGcMb} → ${afterGcMb} MB, ${(((afterGcMb - idleGcMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000 (before it: ${withSessionsMb} MB)`
+      )
+    }
     if (HEAP_SNAPSHOT_DIR !== undefined) {
       process.kill(veche.pid, "SIGUSR2")
       // the snapshot is written synchronously by the server's main thread: wait until it answers again

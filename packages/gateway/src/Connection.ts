@@ -44,6 +44,12 @@ export interface HostSocket {
   readonly close: (code: number, reason: string) => void
   /** From now on: each frame from the client as text, then its close (the code it sent, or 1005/1006). */
   readonly listen: (onText: (text: string) => void, onClose: (code: number) => void) => void
+  /**
+   * Runs `closeWrapper`, which closes the host's Socket wrapper and all it holds (its reader, the
+   * upgrade request's context), without closing the WebSocket itself: from then on only this
+   * handle owns it.
+   */
+  readonly release: (closeWrapper: () => void) => void
 }
 
 /** Gateway versions served: the platform's current two (the same protocol here). */
@@ -125,16 +131,26 @@ export const make = Effect.gen(function* () {
       yield* Deferred.await(opened)
     })
 
-  const serve = (socket: Socket.Socket, params: Params, opened: Deferred.Deferred<void>): Effect.Effect<void> =>
-    Effect.gen(function* () {
+  const serve = (socketGiven: Socket.Socket, params: Params, opened: Deferred.Deferred<void>): Effect.Effect<void> => {
+    // Held so that a handed-over connection can let go of the Socket (and of what its closures
+    // keep: the upgrade's contexts, a few KB a connection); a parameter the closures below named
+    // would be kept by each of them for as long as the connection lives.
+    const io: {
+      socket: Socket.Socket | undefined
+      pull: Effect.Effect<ReadonlyArray<string>, Socket.SocketError> | undefined
+      writer: Socket.Writer | undefined
+    } = { socket: socketGiven, pull: undefined, writer: undefined }
+    return Effect.gen(function* () {
       // The connection's scope holds the socket (closing it closes the socket): closed when the
       // connection ends, which is not when this fiber does if the host hands its socket over.
       const socketScope = yield* Scope.make()
       const closeSocket = Scope.close(socketScope, Exit.void)
       yield* Effect.gen(function* () {
         // The reader first: the socket's writes wait until it is open.
-        const pull = yield* Socket.readerString(socket)
-        const writer = yield* socket.writer
+        const socket = io.socket
+        if (socket === undefined) return
+        io.pull = yield* Socket.readerString(socket)
+        io.writer = yield* socket.writer
         yield* Deferred.succeed(opened, undefined)
         const host = params.takeOver?.()
         // Synchronous writes (ws sends at once): the fan-out writes in order, without a fiber per socket.
@@ -149,7 +165,7 @@ export const make = Effect.gen(function* () {
           send: (text) => {
             if (overflowed) return
             if (host !== undefined) host.send(text)
-            else Effect.runSyncExit(writer.write(text))
+            else if (io.writer !== undefined) Effect.runSyncExit(io.writer.write(text))
             if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
               overflowed = true
               sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
@@ -157,7 +173,7 @@ export const make = Effect.gen(function* () {
           },
           close: (code, reason) => {
             if (host !== undefined) host.close(code, reason)
-            else Effect.runSyncExit(writer.write(new Socket.CloseEvent(code, reason)))
+            else if (io.writer !== undefined) Effect.runSyncExit(io.writer.write(new Socket.CloseEvent(code, reason)))
           }
         }
         const closeNow = (code: CloseCodes.CloseCode) => sink.close(code, CloseCodes.REASONS[code])
@@ -444,6 +460,11 @@ export const make = Effect.gen(function* () {
             (text) => enqueue(receive(text)),
             (code) => enqueue(end(code))
           )
+          // The Socket is not needed any more: its scope closes now, the WebSocket stays open.
+          io.socket = undefined
+          io.pull = undefined
+          io.writer = undefined
+          host.release(() => Effect.runSync(closeSocket))
           return
         }
 
@@ -455,7 +476,8 @@ export const make = Effect.gen(function* () {
         }
         const read = yield* Effect.gen(function* () {
           while (open()) {
-            const frames = yield* pull
+            if (io.pull === undefined) break
+            const frames = yield* io.pull
             for (const text of frames) {
               if (!open()) break
               yield* turn.withPermit(receive(text))
@@ -474,5 +496,6 @@ export const make = Effect.gen(function* () {
         Effect.onInterrupt(() => closeSocket)
       )
     })
+  }
   return { connect, closeAll }
 })

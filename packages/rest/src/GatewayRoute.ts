@@ -67,34 +67,85 @@ const isWsSocket = (value: unknown): value is WsSocket =>
 /** `WebSocket.CLOSED`. */
 const CLOSED = 3
 
-const takeOverOf =
-  (source: object): (() => Gateway.HostSocket | undefined) =>
-  () => {
-    const socket: unknown = Reflect.get(source, "socket")
-    if (typeof socket !== "object" || socket === null) return undefined
-    const mark = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "websocket")
-    const ws: unknown = mark === undefined ? undefined : Reflect.get(socket, mark)
-    if (!isWsSocket(ws)) return undefined
-    for (const event of ["message", "close", "error"])
-      for (const listener of ws.listeners(event))
-        if (addedAsEventListener(listener)) ws.removeListener(event, listener as never)
-    ws.binaryType = "nodebuffer"
-    // an error is always followed by the close, which is what the gateway acts on
-    ws.on("error", () => {})
-    return {
-      send: (text) => ws.send(text),
-      close: (code, reason) => ws.close(code, reason),
-      listen: (onText, onClose) => {
-        // text and binary frames alike as UTF-8 text, as the Socket's reader decoded them
-        ws.on("message", (data: Buffer | ReadonlyArray<Buffer>) =>
-          onText(Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8"))
+/**
+ * `@effect/platform-node`'s upgrade handler leaves a `close` listener on the TCP socket that
+ * interrupts the upgrade request's fiber if the socket closes before the response is written. After
+ * a WebSocket upgrade that fiber is long over (interrupting it does nothing), but the listener keeps
+ * it and the whole request (its context, Node's IncomingMessage and headers) for as long as the
+ * connection lives. It is recognised by what it does (it is anonymous); Node's own listeners are
+ * gone after an upgrade, and `ws`'s is named.
+ */
+const forgetUpgradeFiber = (socket: object) => {
+  const listeners: unknown = Reflect.get(socket, "listeners")
+  const on: unknown = Reflect.get(socket, "on")
+  const removeListener: unknown = Reflect.get(socket, "removeListener")
+  if (typeof listeners !== "function" || typeof on !== "function" || typeof removeListener !== "function") return
+  const upgradeHandlers = (event: string, source: RegExp) => {
+    const found: unknown = Reflect.apply(listeners, socket, [event])
+    return Array.isArray(found)
+      ? found.filter(
+          (listener): listener is object =>
+            typeof listener === "function" && listener.name === "" && source.test(String(listener))
         )
-        ws.on("close", (code: number) => onClose(code))
-        // closed before these listeners (its close went to the reader): over now, or never told
-        if (ws.readyState === CLOSED) onClose(1006)
+      : []
+  }
+  const closing = upgradeHandlers("close", /interruptUnsafe/)
+  // its `error` no-op too: a closure of the same handler, so it keeps the same things alive
+  const ignoring = upgradeHandlers("error", /^\(\)\s*=>\s*\{\s*\}$/)
+  if (closing.length === 0) return
+  Reflect.apply(on, socket, ["error", ignoreError])
+  for (const listener of closing) Reflect.apply(removeListener, socket, ["close", listener])
+  for (const listener of ignoring) Reflect.apply(removeListener, socket, ["error", listener])
+}
+
+/** The TCP socket's errors are `ws`'s to act on (it listens too); this only keeps them handled. */
+const ignoreError = () => {}
+
+const takeOverOf = (source: object): (() => Gateway.HostSocket | undefined) => {
+  // only the TCP socket is kept, not the request (which the connection would otherwise keep alive)
+  const socket: unknown = Reflect.get(source, "socket")
+  return () => (typeof socket === "object" && socket !== null ? hostOf(socket) : undefined)
+}
+
+const hostOf = (socket: object): Gateway.HostSocket | undefined => {
+  const mark = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "websocket")
+  const ws: unknown = mark === undefined ? undefined : Reflect.get(socket, mark)
+  if (!isWsSocket(ws)) return undefined
+  for (const event of ["message", "close", "error"])
+    for (const listener of ws.listeners(event))
+      if (addedAsEventListener(listener)) ws.removeListener(event, listener as never)
+  ws.binaryType = "nodebuffer"
+  // an error is always followed by the close, which is what the gateway acts on
+  ws.on("error", () => {})
+  return {
+    send: (text) => ws.send(text),
+    close: (code, reason) => ws.close(code, reason),
+    listen: (onText, onClose) => {
+      // text and binary frames alike as UTF-8 text, as the Socket's reader decoded them
+      ws.on("message", (data: Buffer | ReadonlyArray<Buffer>) =>
+        onText(Array.isArray(data) ? Buffer.concat(data).toString("utf8") : data.toString("utf8"))
+      )
+      ws.on("close", (code: number) => onClose(code))
+      // closed before these listeners (its close went to the reader): over now, or never told
+      if (ws.readyState === CLOSED) onClose(1006)
+    },
+    release: (closeWrapper) => {
+      // The wrapper's release closes the WebSocket: not this once. Its class's `close` is a no-op
+      // while the release runs (synchronously). An own property set and deleted on the socket
+      // instead turns the object into a slow dictionary (1.4 KB more a connection, slower sends).
+      const proto: unknown = Object.getPrototypeOf(ws)
+      if (typeof proto !== "object" || proto === null || !Object.hasOwn(proto, "close")) return
+      const close: unknown = Reflect.get(proto, "close")
+      Reflect.set(proto, "close", () => {})
+      try {
+        closeWrapper()
+      } finally {
+        Reflect.set(proto, "close", close)
       }
+      forgetUpgradeFiber(socket)
     }
   }
+}
 
 const upgradeRequired = HttpServerResponse.jsonUnsafe(ErrorBody.general(426), { status: 426 })
 
