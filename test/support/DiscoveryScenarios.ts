@@ -10,11 +10,11 @@ import { DataExports } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { Clock, ConfigProvider, Effect, Layer } from "effect"
 import { json, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
-import { accept, type CreatedGuild, createGuild, inviteTo } from "./Guilds.ts"
+import { DESCRIPTION, readyGuild } from "./Catalogue.ts"
+import { type CreatedGuild, createGuild } from "./Guilds.ts"
 import { unzip } from "./Unzip.ts"
 
 const API = "/api/v10"
-const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
 
 interface Settings {
   readonly state: string
@@ -54,22 +54,6 @@ export const discoveryScenarios = (repositories?: () => Layer.Layer<TestHost.Rep
   let phone = 79673000000
   const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
     register(`+${++phone}`, `${name}_${phone % 100000}`)
-
-  /** A guild that meets the lowered conditions: members besides the owner, verification low, a rules channel. */
-  const readyGuild = (owner: Registered, members: ReadonlyArray<Registered>, name: string) =>
-    Effect.gen(function* () {
-      const guild = yield* createGuild(owner.access_token, name)
-      const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
-      for (const member of members) expect((yield* accept(member.access_token, code)).status).toBe(200)
-      const patched = yield* send(
-        "PATCH",
-        `${API}/guilds/${guild.id}`,
-        { verification_level: 1, rules_channel_id: guild.system_channel_id },
-        owner.access_token
-      )
-      expect(patched.status).toBe(200)
-      return guild
-    })
 
   const publish = (token: string, guildId: string, body: Record<string, unknown> = {}) =>
     send("PUT", `${API}/guilds/${guildId}/discovery`, { category: "gaming", description: DESCRIPTION, ...body }, token)

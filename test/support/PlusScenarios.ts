@@ -13,6 +13,7 @@ import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { ConfigProvider, DateTime, Effect, Layer, Option } from "effect"
 import { json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
+import { listedGuild } from "./Catalogue.ts"
 import { animatedGif, gifFrames } from "./Gif.ts"
 import { accept, createGuild, inviteTo } from "./Guilds.ts"
 import { seedGuilds } from "./Plus.ts"
@@ -21,7 +22,6 @@ import { unzip } from "./Unzip.ts"
 
 const API = "/api/v10"
 const STAFF_PHONE = "+79676999999"
-const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
 const CAP_REACHED = { code: 30001, message: "Maximum number of guilds reached (100)" }
 
 /** Status and body (null for an empty one). */
@@ -88,29 +88,6 @@ export const plusScenarios = (repositories?: () => Layer.Layer<TestHost.Reposito
       Effect.flatMap(send("GET", `${API}/billing/status`, undefined, token), json),
       (body) => (body as { limits: { max_guilds: number } }).limits.max_guilds
     )
-
-  /** A guild listed in the catalogue (owner plus one member, verification low, a rules channel). */
-  const listedGuild = (owner: Registered, member: Registered, name: string) =>
-    Effect.gen(function* () {
-      const guild = yield* createGuild(owner.access_token, name)
-      const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
-      expect((yield* accept(member.access_token, code)).status).toBe(200)
-      const patched = yield* send(
-        "PATCH",
-        `${API}/guilds/${guild.id}`,
-        { verification_level: 1, rules_channel_id: guild.system_channel_id },
-        owner.access_token
-      )
-      expect(patched.status).toBe(200)
-      const published = yield* send(
-        "PUT",
-        `${API}/guilds/${guild.id}/discovery`,
-        { category: "gaming", description: DESCRIPTION },
-        owner.access_token
-      )
-      expect(published.status).toBe(200)
-      return guild
-    })
 
   /** `n` guilds of `owner`, each with an invitation: their codes. */
   const invitations = (owner: Registered, n: number) =>

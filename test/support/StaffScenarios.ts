@@ -11,10 +11,10 @@ import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { login, PASSWORD, type Registered, register, send } from "./Accounts.ts"
+import { listedGuild } from "./Catalogue.ts"
 import { accept, createGuild, inviteTo } from "./Guilds.ts"
 
 const API = "/api/v10"
-const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
 /** Staff phones: one per test (a host lives per describe block, an account registers once). */
 const STAFF_PHONES = ["+79674999991", "+79674999992", "+79674999993", "+79674999994"] as const
 const MISSING_PERMISSIONS = { status: 403, body: { code: 50013, message: "Missing Permissions" } }
@@ -78,29 +78,6 @@ export const staffScenarios = (
   let phone = 79674000000
   const user = (name: string): Effect.Effect<Registered, never, TestHost.TestHost> =>
     register(`+${++phone}`, `${name}_${phone % 100000}`)
-
-  /** A published guild meeting the lowered conditions (two members, verification low, a rules channel). */
-  const listedGuild = (owner: Registered, member: Registered, name: string) =>
-    Effect.gen(function* () {
-      const guild = yield* createGuild(owner.access_token, name)
-      const code = yield* inviteTo(owner.access_token, guild.system_channel_id)
-      expect((yield* accept(member.access_token, code)).status).toBe(200)
-      const patched = yield* send(
-        "PATCH",
-        `${API}/guilds/${guild.id}`,
-        { verification_level: 1, rules_channel_id: guild.system_channel_id },
-        owner.access_token
-      )
-      expect(patched.status).toBe(200)
-      const published = yield* call(
-        "PUT",
-        `/guilds/${guild.id}/discovery`,
-        { category: "gaming", description: DESCRIPTION },
-        owner.access_token
-      )
-      expect(published.status).toBe(200)
-      return guild
-    })
 
   const auditLog = (query: string, token: string) =>
     Effect.map(call("GET", `/moderation/audit-log${query}`, undefined, token), (answered) => {
