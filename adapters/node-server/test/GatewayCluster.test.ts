@@ -7,147 +7,128 @@
  * the budget A reports, and a message posted through A reaches the bot's session on B
  * (MESSAGE_CREATE). Runs when REDIS_URL and DATABASE_URL are set.
  */
-import { spawn } from "node:child_process"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { RawClient } from "~/test/support/GatewayServer"
-import { apiCaller, start, stopAll } from "./ServerHarness.ts"
+import { apiCaller, clusterAvailable, clusterOf, start, stopAll } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
-const redisUrl = process.env.REDIS_URL
-const databaseUrl = process.env.DATABASE_URL
+describe.runIf(clusterAvailable)("the gateway across two nodes sharing Redis", () => {
+  const cluster = clusterOf("gateway_cluster")
+  afterAll(cluster.dropSchema)
 
-describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== undefined && databaseUrl !== "")(
-  "the gateway across two nodes sharing Redis",
-  () => {
-    const schema = `veche_gateway_cluster_${process.pid}`
-    afterAll(async () => {
-      const drop = spawn("psql", [databaseUrl ?? "", "-qc", `DROP SCHEMA IF EXISTS "${schema}" CASCADE`])
-      await new Promise((done) => drop.once("exit", done))
+  it("delivers to a session on node B what happens through node A", async () => {
+    const env = cluster.env
+    const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
+    const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
+    const call = apiCaller(a.base)
+    const phone = `+7905${String(process.pid % 10_000_000).padStart(7, "0")}`
+    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
+    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+    const registered = await call("POST", "/auth/register/verify", {
+      verification_id: (started.body as { verification_id: string }).verification_id,
+      code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+      username: `gw_cluster_${process.pid}`,
+      password: "correct horse battery",
+      date_of_birth: "1990-05-05",
+      consent: true
     })
+    expect(registered.status).toBe(201)
+    const token = (registered.body as { access_token: string }).access_token
+    const userId = (registered.body as { user_id: string }).user_id
+    const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as {
+      id: string
+      system_channel_id: string
+    }
 
-    it("delivers to a session on node B what happens through node A", async () => {
-      const env = {
-        REDIS_URL: redisUrl ?? "",
-        // Redis keys of this run only: the registration quotas of earlier runs (an hour, one
-        // address) live on in the machine's Redis
-        SERVICE_REDIS_PREFIX: `veche-test-${process.pid}-${Date.now()}:`,
-        DATABASE_URL: databaseUrl ?? "",
-        DATABASE_SCHEMA: schema,
-        // two registrations from one address in a row
-        SERVICE_RATE_LIMITS_ENABLED: "false"
-      }
-      const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
-      const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
-      const call = apiCaller(a.base)
-      const phone = `+7905${String(process.pid % 10_000_000).padStart(7, "0")}`
-      const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-      const registered = await call("POST", "/auth/register/verify", {
-        verification_id: (started.body as { verification_id: string }).verification_id,
-        code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-        username: `gw_cluster_${process.pid}`,
+    // a second member, watching from node A
+    const watcherPhone = `+7906${String(process.pid % 10_000_000).padStart(7, "0")}`
+    const watcherStart = await call("POST", "/auth/register/phone", { phone: watcherPhone, captcha_token: "dev" })
+    const watcherOutbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(watcherPhone)}`)
+    const watcher = (
+      await call("POST", "/auth/register/verify", {
+        verification_id: (watcherStart.body as { verification_id: string }).verification_id,
+        code: (watcherOutbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+        username: `gw_watch_${process.pid}`,
         password: "correct horse battery",
         date_of_birth: "1990-05-05",
         consent: true
       })
-      expect(registered.status).toBe(201)
-      const token = (registered.body as { access_token: string }).access_token
-      const userId = (registered.body as { user_id: string }).user_id
-      const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as {
-        id: string
-        system_channel_id: string
+    ).body as { access_token: string }
+    const invite = (await call("POST", `/channels/${guild.system_channel_id}/invites`, {}, token)).body as {
+      code: string
+    }
+    expect((await call("POST", `/invites/${invite.code}`, {}, watcher.access_token)).status).toBe(200)
+    const onA = await RawClient.connect(`${a.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+    onA.send({ op: 2, d: { token: watcher.access_token, properties: { os: "linux", browser: "t", device: "t" } } })
+    await onA.nextDispatch("GUILD_CREATE")
+
+    const onB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+    onB.send({ op: 2, d: { token, properties: { os: "linux", browser: "t", device: "t" } } })
+    await onB.nextDispatch("READY")
+    expect((await onB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
+    const presenceOf = async (client: RawClient, id: string) => {
+      for (;;) {
+        const frame = await client.nextDispatch("PRESENCE_UPDATE")
+        if ((frame.d as { user: { id: string } }).user.id === id) return frame.d
       }
+    }
+    // the user came online on B: the member on A hears it, and A counts both (presence in Redis)
+    expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "online" })
+    const counted = await call("GET", `/guilds/${guild.id}?with_counts=true`, undefined, token)
+    expect(counted.body).toMatchObject({ approximate_member_count: 2, approximate_presence_count: 2 })
 
-      // a second member, watching from node A
-      const watcherPhone = `+7906${String(process.pid % 10_000_000).padStart(7, "0")}`
-      const watcherStart = await call("POST", "/auth/register/phone", { phone: watcherPhone, captcha_token: "dev" })
-      const watcherOutbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(watcherPhone)}`)
-      const watcher = (
-        await call("POST", "/auth/register/verify", {
-          verification_id: (watcherStart.body as { verification_id: string }).verification_id,
-          code: (watcherOutbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-          username: `gw_watch_${process.pid}`,
-          password: "correct horse battery",
-          date_of_birth: "1990-05-05",
-          consent: true
-        })
-      ).body as { access_token: string }
-      const invite = (await call("POST", `/channels/${guild.system_channel_id}/invites`, {}, token)).body as {
-        code: string
-      }
-      expect((await call("POST", `/invites/${invite.code}`, {}, watcher.access_token)).status).toBe(200)
-      const onA = await RawClient.connect(`${a.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
-      onA.send({ op: 2, d: { token: watcher.access_token, properties: { os: "linux", browser: "t", device: "t" } } })
-      await onA.nextDispatch("GUILD_CREATE")
+    expect((await call("PATCH", "/users/@me/settings", { status: "idle" }, token)).status).toBe(200)
+    expect((await onB.nextDispatch("USER_SETTINGS_UPDATE")).d).toMatchObject({ status: "idle" })
+    expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "idle" })
+    // invisible: offline to others
+    expect((await call("PATCH", "/users/@me/settings", { status: "invisible" }, token)).status).toBe(200)
+    expect(await presenceOf(onA, userId)).toMatchObject({ status: "offline", activities: [] })
+    await onA.close()
+    expect((await call("POST", `/guilds/${guild.id}/channels`, { name: "via-a" }, token)).status).toBe(201)
+    expect((await onB.nextDispatch("CHANNEL_CREATE")).d).toMatchObject({ guild_id: guild.id, name: "via-a" })
+    await onB.close()
 
-      const onB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
-      onB.send({ op: 2, d: { token, properties: { os: "linux", browser: "t", device: "t" } } })
-      await onB.nextDispatch("READY")
-      expect((await onB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
-      const presenceOf = async (client: RawClient, id: string) => {
-        for (;;) {
-          const frame = await client.nextDispatch("PRESENCE_UPDATE")
-          if ((frame.d as { user: { id: string } }).user.id === id) return frame.d
-        }
-      }
-      // the user came online on B: the member on A hears it, and A counts both (presence in Redis)
-      expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "online" })
-      const counted = await call("GET", `/guilds/${guild.id}?with_counts=true`, undefined, token)
-      expect(counted.body).toMatchObject({ approximate_member_count: 2, approximate_presence_count: 2 })
+    // a bot's identify on node B spends the budget node A reports (identify limits in Redis)
+    const app = (await call("POST", "/applications", { name: `Cluster Bot ${process.pid % 1000}` }, token)).body as {
+      id: string
+    }
+    const bot = (await call("POST", `/applications/${app.id}/bot/reset`, undefined, token)).body as { token: string }
+    // the owner adds the bot to the guild through node A (the consent route)
+    const added = await call(
+      "POST",
+      `/oauth2/authorize?client_id=${app.id}&scope=bot&permissions=2048`,
+      { authorize: true, guild_id: guild.id },
+      token
+    )
+    expect(added.status).toBe(200)
+    const botOnB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+    botOnB.send({
+      op: 2,
+      // GUILDS | GUILD_MESSAGES
+      d: { token: bot.token, intents: 1 | 512, properties: { os: "linux", browser: "t", device: "t" } }
+    })
+    expect((await botOnB.nextDispatch("READY")).d).toMatchObject({ application: { id: app.id } })
+    expect((await botOnB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
+    const budget = await call("GET", "/gateway/bot", undefined, undefined, { authorization: `Bot ${bot.token}` })
+    expect(budget.body).toMatchObject({ session_start_limit: { total: 1000, remaining: 999 } })
 
-      expect((await call("PATCH", "/users/@me/settings", { status: "idle" }, token)).status).toBe(200)
-      expect((await onB.nextDispatch("USER_SETTINGS_UPDATE")).d).toMatchObject({ status: "idle" })
-      expect(await presenceOf(onA, userId)).toMatchObject({ guild_id: guild.id, status: "idle" })
-      // invisible: offline to others
-      expect((await call("PATCH", "/users/@me/settings", { status: "invisible" }, token)).status).toBe(200)
-      expect(await presenceOf(onA, userId)).toMatchObject({ status: "offline", activities: [] })
-      await onA.close()
-      expect((await call("POST", `/guilds/${guild.id}/channels`, { name: "via-a" }, token)).status).toBe(201)
-      expect((await onB.nextDispatch("CHANNEL_CREATE")).d).toMatchObject({ guild_id: guild.id, name: "via-a" })
-      await onB.close()
-
-      // a bot's identify on node B spends the budget node A reports (identify limits in Redis)
-      const app = (await call("POST", "/applications", { name: `Cluster Bot ${process.pid % 1000}` }, token)).body as {
-        id: string
-      }
-      const bot = (await call("POST", `/applications/${app.id}/bot/reset`, undefined, token)).body as { token: string }
-      // the owner adds the bot to the guild through node A (the consent route)
-      const added = await call(
-        "POST",
-        `/oauth2/authorize?client_id=${app.id}&scope=bot&permissions=2048`,
-        { authorize: true, guild_id: guild.id },
-        token
-      )
-      expect(added.status).toBe(200)
-      const botOnB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
-      botOnB.send({
-        op: 2,
-        // GUILDS | GUILD_MESSAGES
-        d: { token: bot.token, intents: 1 | 512, properties: { os: "linux", browser: "t", device: "t" } }
-      })
-      expect((await botOnB.nextDispatch("READY")).d).toMatchObject({ application: { id: app.id } })
-      expect((await botOnB.nextDispatch("GUILD_CREATE")).d).toMatchObject({ id: guild.id })
-      const budget = await call("GET", "/gateway/bot", undefined, undefined, { authorization: `Bot ${bot.token}` })
-      expect(budget.body).toMatchObject({ session_start_limit: { total: 1000, remaining: 999 } })
-
-      // a message posted through node A reaches the bot's session on node B (content emptied:
-      // the bot has no MESSAGE_CONTENT intent)
-      const channels = (await call("GET", `/guilds/${guild.id}/channels`, undefined, token)).body as Array<{
-        id: string
-        type: number
-      }>
-      const text = channels.find((channel) => channel.type === 0)
-      const posted = await call("POST", `/channels/${text?.id}/messages`, { content: "across nodes" }, token)
-      expect(posted.status).toBe(200)
-      const message = await botOnB.nextDispatch("MESSAGE_CREATE")
-      expect(message.d).toMatchObject({
-        id: (posted.body as { id: string }).id,
-        channel_id: text?.id,
-        guild_id: guild.id,
-        content: ""
-      })
-      await botOnB.close()
-    }, 90_000)
-  }
-)
+    // a message posted through node A reaches the bot's session on node B (content emptied:
+    // the bot has no MESSAGE_CONTENT intent)
+    const channels = (await call("GET", `/guilds/${guild.id}/channels`, undefined, token)).body as Array<{
+      id: string
+      type: number
+    }>
+    const text = channels.find((channel) => channel.type === 0)
+    const posted = await call("POST", `/channels/${text?.id}/messages`, { content: "across nodes" }, token)
+    expect(posted.status).toBe(200)
+    const message = await botOnB.nextDispatch("MESSAGE_CREATE")
+    expect(message.d).toMatchObject({
+      id: (posted.body as { id: string }).id,
+      channel_id: text?.id,
+      guild_id: guild.id,
+      content: ""
+    })
+    await botOnB.close()
+  }, 90_000)
+})

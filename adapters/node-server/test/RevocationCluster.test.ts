@@ -5,74 +5,56 @@
  * remembered on a node: this pins that a cache, if one is ever added, must keep it so. Runs when
  * DATABASE_URL and REDIS_URL are set.
  */
-import { spawn } from "node:child_process"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { apiCaller, start, stopAll } from "./ServerHarness.ts"
+import { apiCaller, clusterAvailable, clusterOf, start, stopAll } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
-const redisUrl = process.env.REDIS_URL
-const databaseUrl = process.env.DATABASE_URL
 const INVALID = { code: 50014, message: "Invalid authentication token" }
 
-describe.runIf(redisUrl !== undefined && redisUrl !== "" && databaseUrl !== undefined && databaseUrl !== "")(
-  "revocation across two nodes",
-  () => {
-    const schema = `veche_revocation_cluster_${process.pid}`
-    afterAll(async () => {
-      const drop = spawn("psql", [databaseUrl ?? "", "-qc", `DROP SCHEMA IF EXISTS "${schema}" CASCADE`])
-      await new Promise((done) => drop.once("exit", done))
+describe.runIf(clusterAvailable)("revocation across two nodes", () => {
+  const cluster = clusterOf("revocation_cluster")
+  afterAll(cluster.dropSchema)
+
+  it("node B refuses at once a session ended through node A (logout, then the others ended)", async () => {
+    const env = cluster.env
+    const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
+    const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
+    const onA = apiCaller(a.base)
+    const onB = apiCaller(b.base)
+    const phone = `+7907${String(process.pid % 10_000_000).padStart(7, "0")}`
+    const password = "correct horse battery"
+    const started = await onA("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
+    const outbox = await onA("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+    const registered = await onA("POST", "/auth/register/verify", {
+      verification_id: (started.body as { verification_id: string }).verification_id,
+      code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+      username: `revoke_cluster_${process.pid}`,
+      password,
+      date_of_birth: "1990-05-05",
+      consent: true
     })
+    expect(registered.status).toBe(201)
+    const first = (registered.body as { access_token: string }).access_token
 
-    it("node B refuses at once a session ended through node A (logout, then the others ended)", async () => {
-      const env = {
-        REDIS_URL: redisUrl ?? "",
-        // Redis keys of this run only: the registration quotas of earlier runs (an hour, one
-        // address) live on in the machine's Redis
-        SERVICE_REDIS_PREFIX: `veche-test-${process.pid}-${Date.now()}:`,
-        DATABASE_URL: databaseUrl ?? "",
-        DATABASE_SCHEMA: schema,
-        // a registration and two logins from one address in a row
-        SERVICE_RATE_LIMITS_ENABLED: "false"
-      }
-      const a = await start({ ...env, SERVICE_WORKER_ID: "1" })
-      const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
-      const onA = apiCaller(a.base)
-      const onB = apiCaller(b.base)
-      const phone = `+7907${String(process.pid % 10_000_000).padStart(7, "0")}`
-      const password = "correct horse battery"
-      const started = await onA("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-      const outbox = await onA("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-      const registered = await onA("POST", "/auth/register/verify", {
-        verification_id: (started.body as { verification_id: string }).verification_id,
-        code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-        username: `revoke_cluster_${process.pid}`,
-        password,
-        date_of_birth: "1990-05-05",
-        consent: true
-      })
-      expect(registered.status).toBe(201)
-      const first = (registered.body as { access_token: string }).access_token
+    // B has seen the token work: whatever it might keep of it, it keeps now
+    expect((await onB("GET", "/users/@me", undefined, first)).status).toBe(200)
+    expect((await onB("GET", "/users/@me/settings", undefined, first)).status).toBe(200)
+    expect((await onA("POST", "/auth/logout", undefined, first)).status).toBe(204)
+    expect(await onB("GET", "/users/@me", undefined, first)).toEqual({ status: 401, body: INVALID })
+    expect(await onB("GET", "/users/@me/settings", undefined, first)).toEqual({ status: 401, body: INVALID })
 
-      // B has seen the token work: whatever it might keep of it, it keeps now
-      expect((await onB("GET", "/users/@me", undefined, first)).status).toBe(200)
-      expect((await onB("GET", "/users/@me/settings", undefined, first)).status).toBe(200)
-      expect((await onA("POST", "/auth/logout", undefined, first)).status).toBe(204)
-      expect(await onB("GET", "/users/@me", undefined, first)).toEqual({ status: 401, body: INVALID })
-      expect(await onB("GET", "/users/@me/settings", undefined, first)).toEqual({ status: 401, body: INVALID })
-
-      // two more sessions; the second ends the others through A
-      const login = async () => {
-        const answer = await onA("POST", "/auth/login", { login: phone, password, captcha_token: "dev" })
-        expect(answer.status).toBe(200)
-        return (answer.body as { access_token: string }).access_token
-      }
-      const other = await login()
-      const kept = await login()
-      expect((await onB("GET", "/users/@me", undefined, other)).status).toBe(200)
-      expect((await onA("DELETE", "/auth/sessions", undefined, kept)).status).toBe(204)
-      expect(await onB("GET", "/users/@me", undefined, other)).toEqual({ status: 401, body: INVALID })
-      expect((await onB("GET", "/users/@me", undefined, kept)).status).toBe(200)
-    }, 90_000)
-  }
-)
+    // two more sessions; the second ends the others through A
+    const login = async () => {
+      const answer = await onA("POST", "/auth/login", { login: phone, password, captcha_token: "dev" })
+      expect(answer.status).toBe(200)
+      return (answer.body as { access_token: string }).access_token
+    }
+    const other = await login()
+    const kept = await login()
+    expect((await onB("GET", "/users/@me", undefined, other)).status).toBe(200)
+    expect((await onA("DELETE", "/auth/sessions", undefined, kept)).status).toBe(204)
+    expect(await onB("GET", "/users/@me", undefined, other)).toEqual({ status: 401, body: INVALID })
+    expect((await onB("GET", "/users/@me", undefined, kept)).status).toBe(200)
+  }, 90_000)
+})

@@ -93,3 +93,32 @@ export const tempDataDir = (): string => {
   fs.chmodSync(dir, 0o755)
   return dir
 }
+
+const sharedRedisUrl = process.env.REDIS_URL ?? ""
+const sharedDatabaseUrl = process.env.DATABASE_URL ?? ""
+
+/** Whether the machine offers the PostgreSQL and Redis that several nodes share. */
+export const clusterAvailable = sharedRedisUrl !== "" && sharedDatabaseUrl !== ""
+
+/**
+ * What the nodes of one two-node test share: the machine's PostgreSQL in a schema of this run, and
+ * its Redis under keys of this run only (the registration quotas of earlier runs, an hour per
+ * address, live on there), with route limits off (several registrations from one address in a
+ * row). `dropSchema` is for the suite's `afterAll`.
+ */
+export const clusterOf = (name: string) => {
+  const schema = `veche_${name}_${process.pid}`
+  return {
+    env: {
+      REDIS_URL: sharedRedisUrl,
+      SERVICE_REDIS_PREFIX: `veche-test-${process.pid}-${Date.now()}:`,
+      DATABASE_URL: sharedDatabaseUrl,
+      DATABASE_SCHEMA: schema,
+      SERVICE_RATE_LIMITS_ENABLED: "false"
+    },
+    dropSchema: async (): Promise<void> => {
+      const drop = spawn("psql", [sharedDatabaseUrl, "-qc", `DROP SCHEMA IF EXISTS "${schema}" CASCADE`])
+      await new Promise((done) => drop.once("exit", done))
+    }
+  }
+}
