@@ -14,7 +14,7 @@ import { Totp } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { expect } from "vitest"
-import { apiCaller, type Running } from "./ServerHarness.ts"
+import { apiCaller, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 export const CHROMIUM = process.env.VECHE_CHROMIUM ?? "/usr/bin/chromium"
 export const ARTIFACTS = path.resolve(import.meta.dirname, "../../../test-artifacts/web-pages")
@@ -125,3 +125,28 @@ export const person = (server: Running) => {
 /** The app code of `offset` periods from now for `SECRET`. */
 export const stepCode = (offset: number): string =>
   OtplibTotpCodes.codeAt(SECRET, Date.now() + offset * Totp.PERIOD_SECONDS * 1000)
+
+/**
+ * The reference server on an embedded PostgreSQL of its own (dev secrets, `SERVICE_WEB_URL` unset so
+ * letters link to the server's own pages) and Chromium, for one suite; `end` stops both (SIGTERM:
+ * the server stops its embedded PostgreSQL) and removes the data.
+ */
+export const pagesServer = async (env: Record<string, string> = {}) => {
+  const dataDir = tempDataDir()
+  delete process.env.SERVICE_WEB_URL
+  const server = await start({
+    DATABASE_URL: "",
+    SERVICE_DATA_DIR: dataDir,
+    SERVICE_CODE_SECRET: "",
+    SERVICE_SECRET_KEYS: "",
+    ...env
+  })
+  const browser = await launch()
+  const end = async () => {
+    await browser.close()
+    await server.stop()
+    await stopAll()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+  return { server, browser, end }
+}

@@ -8,15 +8,14 @@
  *
  * Screenshots of every page state go to test-artifacts/web-pages/oauth2-*.png.
  */
-import * as fs from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Permissions } from "@veche/guilds"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dataUri, png } from "~/test/support/Png"
-import { available, launch, open, PASSWORD, person, shot, stepCode } from "./Browser.ts"
-import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { available, type launch, open, PASSWORD, pagesServer, person, shot, stepCode } from "./Browser.ts"
+import { type Running, stopAll } from "./ServerHarness.ts"
 
 /** The application's side: answers every request with a small page and remembers the addresses. */
 const clientListener = async () => {
@@ -47,22 +46,15 @@ interface Application {
 }
 
 describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
-  const dataDir = tempDataDir()
   let server: Running
   let browser: Awaited<ReturnType<typeof launch>>
+  let end: (() => Promise<void>) | undefined
   let client: Awaited<ReturnType<typeof clientListener>>
   let developer: string
   let app: Application
 
   beforeAll(async () => {
-    delete process.env.SERVICE_WEB_URL
-    server = await start({
-      DATABASE_URL: "",
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_CODE_SECRET: "",
-      SERVICE_SECRET_KEYS: ""
-    })
-    browser = await launch()
+    ;({ server, browser, end } = await pagesServer())
     client = await clientListener()
     // One application for the suite, with the listener's address registered.
     const api = person(server)
@@ -85,10 +77,8 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
   }, 90_000)
   afterAll(async () => {
     await client?.close()
-    await browser?.close()
-    await server?.stop()
-    await stopAll()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    // a suite whose start failed half way still stops what it started
+    await (end ?? stopAll)()
   })
 
   const authorizeUrl = (query: Record<string, string>) =>

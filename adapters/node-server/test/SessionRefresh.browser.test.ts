@@ -7,11 +7,10 @@
  * sign in after one refused refresh. The OAuth consent page, signed in before its token ended,
  * still sends the person's answer.
  */
-import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { available, launch, open, PASSWORD, person } from "./Browser.ts"
-import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { available, type launch, open, PASSWORD, pagesServer, person } from "./Browser.ts"
+import { type Running, stopAll } from "./ServerHarness.ts"
 
 const STAFF_PHONE = "+79051260001"
 const TTL_MS = 3_000
@@ -20,28 +19,20 @@ const TTL_MS = 3_000
 const outlive = () => new Promise((resolve) => setTimeout(resolve, TTL_MS + 700))
 
 describe.skipIf(!available)("the pages' sessions in Chromium (access tokens of 3 s)", () => {
-  const dataDir = tempDataDir()
   let server: Running
   let browser: Awaited<ReturnType<typeof launch>>
+  let end: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    delete process.env.SERVICE_WEB_URL
-    server = await start({
-      DATABASE_URL: "",
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_CODE_SECRET: "",
-      SERVICE_SECRET_KEYS: "",
+    ;({ server, browser, end } = await pagesServer({
       SERVICE_STAFF_PHONES: STAFF_PHONE,
       SERVICE_BILLING_PROVIDER: "none",
       SERVICE_ACCESS_TOKEN_TTL: `${TTL_MS / 1000} seconds`
-    })
-    browser = await launch()
+    }))
   }, 120_000)
   afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await stopAll()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    // a suite whose start failed half way still stops what it started
+    await (end ?? stopAll)()
   })
 
   /**

@@ -9,36 +9,29 @@
  *
  * Screenshots (light, dark, narrow) go to test-artifacts/web-pages/staff-*.png.
  */
-import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { available, launch, open, PASSWORD, person, shot, stepCode } from "./Browser.ts"
-import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { available, type launch, open, PASSWORD, pagesServer, person, shot, stepCode } from "./Browser.ts"
+import { type Running, stopAll } from "./ServerHarness.ts"
 
 const STAFF_PHONE = "+79051250001"
 const DESCRIPTION = "A friendly place to talk about everything under the sun, every day."
 
 describe.skipIf(!available)("the staff panel in Chromium", () => {
-  const dataDir = tempDataDir()
   let server: Running
   let browser: Awaited<ReturnType<typeof launch>>
+  let end: (() => Promise<void>) | undefined
   let staff: string
   let guildId: string
   let ownerToken: string
 
   beforeAll(async () => {
-    delete process.env.SERVICE_WEB_URL
-    server = await start({
-      DATABASE_URL: "",
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_CODE_SECRET: "",
-      SERVICE_SECRET_KEYS: "",
+    ;({ server, browser, end } = await pagesServer({
       SERVICE_STAFF_PHONES: STAFF_PHONE,
       SERVICE_DISCOVERY_MIN_MEMBERS: "2",
       SERVICE_DISCOVERY_MIN_AGE_DAYS: "0",
       SERVICE_DISCOVERY_REQUIRE_OWNER_2FA: "false",
       SERVICE_BILLING_PROVIDER: "none"
-    })
-    browser = await launch()
+    }))
     const api = person(server)
     staff = await api.register(STAFF_PHONE, "panel_staff")
     await api.enableTotp(staff)
@@ -72,10 +65,8 @@ describe.skipIf(!available)("the staff panel in Chromium", () => {
     await api.call("POST", `/channels/${system_channel_id}/messages`, { content: "hello" }, member)
   }, 120_000)
   afterAll(async () => {
-    await browser?.close()
-    await server?.stop()
-    await stopAll()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    // a suite whose start failed half way still stops what it started
+    await (end ?? stopAll)()
   })
 
   it("staff sign in with 2FA, read the charts, hide and approve a guild, grant Plus and boosts, and block a user", async () => {

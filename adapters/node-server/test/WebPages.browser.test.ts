@@ -9,34 +9,21 @@
  * fails: CI installs the package. A screenshot of every page state goes to
  * test-artifacts/web-pages/ (the paths are printed).
  */
-import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { available, launch, open, person, shot, stepCode } from "./Browser.ts"
-import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { available, type launch, open, pagesServer, person, shot, stepCode } from "./Browser.ts"
+import { type Running, stopAll } from "./ServerHarness.ts"
 
 describe.skipIf(!available)("the web pages in Chromium", () => {
-  const dataDir = tempDataDir()
   let server: Running
   let browser: Awaited<ReturnType<typeof launch>>
+  let end: (() => Promise<void>) | undefined
 
   beforeAll(async () => {
-    // SERVICE_WEB_URL unset (the harness passes this process's environment on): in dev the letters
-    // link to the server's own pages. One server for the suite: embedded PostgreSQL starts slowly.
-    delete process.env.SERVICE_WEB_URL
-    server = await start({
-      DATABASE_URL: "",
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_CODE_SECRET: "",
-      SERVICE_SECRET_KEYS: ""
-    })
-    browser = await launch()
+    ;({ server, browser, end } = await pagesServer())
   }, 60_000)
   afterAll(async () => {
-    await browser?.close()
-    // SIGTERM first: the server stops its embedded PostgreSQL (a SIGKILL would leave it running).
-    await server?.stop()
-    await stopAll()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    // a suite whose start failed half way still stops what it started
+    await (end ?? stopAll)()
   })
 
   it("confirms an e-mail address from the letter's link, and only when the button is pressed", async () => {
