@@ -7,7 +7,8 @@
  *   time from the publish request to the last delivery) against a plain `ws` server doing the same
  *   (bench/floors/ws-fanout.ts); median ratio, and the p99 from publish to last delivery.
  * - sessions: RSS per idle identified session, MB per 1000 (server RSS after opening N sessions
- *   minus before).
+ *   minus before), beside the same reading of the `ws` floor with N idle sockets open to it: what a
+ *   bare `ws` server costs per socket here (its floor, not a target).
  * - send: `POST /channels/{id}/messages` req/s and p99 (autocannon, BENCH_CONNECTIONS 50, for
  *   BENCH_SECONDS 10) while 100 sessions of the guild listen (each message reaches all of them).
  *
@@ -136,11 +137,13 @@ const main = async () => {
     )
     servers.push(veche)
     const floorPort = await Processes.freePort()
+    const floorInspectPort = await Processes.freePort()
     const floor = await Processes.start(
       "ws-floor",
       path.join(ROOT, "bench/floors/ws-fanout.ts"),
       { PORT: String(floorPort) },
-      `http://127.0.0.1:${floorPort}/ready`
+      `http://127.0.0.1:${floorPort}/ready`,
+      FORCE_GC ? ForcedGc.flags(floorInspectPort) : []
     )
     servers.push(floor)
 
@@ -196,12 +199,32 @@ const main = async () => {
       await fetch(`${base}/api/v10/version`)
       console.log(`heap snapshot written to ${HEAP_SNAPSHOT_DIR}`)
     }
+    // The floor's own cost of N idle sockets, read the same way (after the same settle; with
+    // BENCH_FORCE_GC also after a full GC before each reading). Its sockets serve the fan-out below.
+    let theirs: Awaited<ReturnType<typeof openClients>> | undefined
+    let floorLine = ""
+    if (wanted("sessions") || wanted("fanout")) {
+      if (wanted("sessions") && FORCE_GC) await ForcedGc.collect(floor.pid, floorInspectPort)
+      const floorIdleMb = await floor.rssMb()
+      theirs = await openClients(`ws://127.0.0.1:${floorPort}/gateway`, SESSIONS, undefined)
+      if (wanted("sessions")) {
+        await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+        const floorOpenMb = await floor.rssMb()
+        floorLine = `${(((floorOpenMb - floorIdleMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000 (floor ${floorIdleMb} → ${floorOpenMb} MB)`
+        if (FORCE_GC) {
+          await ForcedGc.collect(floor.pid, floorInspectPort)
+          const floorGcMb = await floor.rssMb()
+          console.log(
+            `floor RSS after a forced full GC: ${floorIdleMb} → ${floorGcMb} MB, ${(((floorGcMb - floorIdleMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000`
+          )
+        }
+      }
+    }
     console.log(`\nVeche gateway bench: ${SESSIONS} sessions of one guild, ${EVENTS} events (median; p99)\n`)
     console.log("| scenario | Veche | floor | ratio | p99 publish→last delivery | target |")
     console.log("|---|---|---|---|---|---|")
 
-    if (wanted("fanout")) {
-      const theirs = await openClients(`ws://127.0.0.1:${floorPort}/gateway`, SESSIONS, undefined)
+    if (wanted("fanout") && theirs !== undefined) {
       const typing = async () => {
         const answer = await api("POST", `/channels/${guild.system_channel_id}/typing`)
         if (answer.status !== 204) throw new Error(`typing answered ${answer.status}`)
@@ -220,7 +243,6 @@ const main = async () => {
         oursMs.push(await ours.round(typing))
         theirsMs.push(await theirs.round(publishFloor))
       }
-      theirs.close()
       const rate = (ms: number) => SESSIONS / (ms / 1000)
       const oursRate = rate(percentile(oursMs, 50))
       const theirsRate = rate(percentile(theirsMs, 50))
@@ -231,7 +253,7 @@ const main = async () => {
     if (wanted("sessions")) {
       const perThousand = ((withSessionsMb - idleMb) * 1000) / SESSIONS
       console.log(
-        `| memory: RSS per idle identified session | ${perThousand.toFixed(1)} MB per 1000 (server ${idleMb} → ${withSessionsMb} MB) | | | | ≤ 30 MB per 1000 |`
+        `| memory: RSS per idle identified session (floor: idle plain ws sockets) | ${perThousand.toFixed(1)} MB per 1000 (server ${idleMb} → ${withSessionsMb} MB) | ${floorLine} | | | ≤ 30 MB per 1000 |`
       )
     }
     if (wanted("send")) {
@@ -250,6 +272,7 @@ const main = async () => {
       )
     }
     ours.close()
+    theirs?.close()
   } finally {
     await Promise.all(servers.map((server) => server.stop()))
     await database.close()
