@@ -6,7 +6,7 @@
  */
 import { GuildSnapshots } from "@veche/guilds"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
-import { Clock, Deferred, Duration, Effect, Exit, Latch, Option, Redacted, Scope, Semaphore } from "effect"
+import { type Cause, Clock, Deferred, Duration, Effect, Exit, Latch, Option, Redacted, Scope, Semaphore } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
@@ -226,138 +226,144 @@ export const make = Effect.gen(function* () {
         }
         const version = params.version === undefined ? 10 : Number(params.version)
 
-        const identify = Effect.fnUntraced(function* (data: Frames.IdentifyData) {
-          const found = yield* identities.identify(Redacted.make(data.token))
-          if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
-          const identity = found.value
-          const bot = identity.kind === "bot"
-          const intents = data.intents ?? (bot ? undefined : Intents.USER_DEFAULT)
-          if (intents === undefined) return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
-          const checked = Intents.check(intents, bot, identity.applicationFlags)
-          if (checked._tag === "Invalid") return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
-          if (checked._tag === "Disallowed") return SessionMachine.closeWith(state, CloseCodes.DISALLOWED_INTENTS)
-          const shard = data.shard ?? [0, 1]
-          if (shard[1] < 1 || shard[1] > MAX_SHARDS || shard[0] < 0 || shard[0] >= shard[1])
-            return SessionMachine.closeWith(state, CloseCodes.INVALID_SHARD)
-          // a bot's guild count, before its identify budget is spent (the list itself is read again
-          // once its session listens, below)
-          if (bot && (yield* memberships.guildsOf(identity.userId)).length > MAX_GUILDS_PER_SHARD * shard[1])
-            return SessionMachine.closeWith(state, CloseCodes.SHARDING_REQUIRED)
-          const outcome = bot
-            ? yield* limits.start(identity.userId, shard[0])
-            : yield* limits.startUser(identity.userId)
-          // a user's day spent: closed (4008); retrying at once would not help
-          if (outcome === "DailyLimitReached" && !bot) return SessionMachine.closeWith(state, CloseCodes.RATE_LIMITED)
-          // The platform's answer to an identify past the budget: op 9, identify again later.
-          if (outcome !== "Started")
-            return [
+        // A function that builds its generator per call, not `Effect.fnUntraced(function* …)`: this
+        // closure lives as long as the connection, and a generator function once called keeps its
+        // own prototype object and hidden classes (≈350 bytes a connection, heap snapshots).
+        const identify = (data: Frames.IdentifyData): Effect.Effect<SessionMachine.Step> =>
+          Effect.gen(function* () {
+            const found = yield* identities.identify(Redacted.make(data.token))
+            if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+            const identity = found.value
+            const bot = identity.kind === "bot"
+            const intents = data.intents ?? (bot ? undefined : Intents.USER_DEFAULT)
+            if (intents === undefined) return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
+            const checked = Intents.check(intents, bot, identity.applicationFlags)
+            if (checked._tag === "Invalid") return SessionMachine.closeWith(state, CloseCodes.INVALID_INTENTS)
+            if (checked._tag === "Disallowed") return SessionMachine.closeWith(state, CloseCodes.DISALLOWED_INTENTS)
+            const shard = data.shard ?? [0, 1]
+            if (shard[1] < 1 || shard[1] > MAX_SHARDS || shard[0] < 0 || shard[0] >= shard[1])
+              return SessionMachine.closeWith(state, CloseCodes.INVALID_SHARD)
+            // a bot's guild count, before its identify budget is spent (the list itself is read again
+            // once its session listens, below)
+            if (bot && (yield* memberships.guildsOf(identity.userId)).length > MAX_GUILDS_PER_SHARD * shard[1])
+              return SessionMachine.closeWith(state, CloseCodes.SHARDING_REQUIRED)
+            const outcome = bot
+              ? yield* limits.start(identity.userId, shard[0])
+              : yield* limits.startUser(identity.userId)
+            // a user's day spent: closed (4008); retrying at once would not help
+            if (outcome === "DailyLimitReached" && !bot) return SessionMachine.closeWith(state, CloseCodes.RATE_LIMITED)
+            // The platform's answer to an identify past the budget: op 9, identify again later.
+            if (outcome !== "Started")
+              return [
+                SessionMachine.retryIdentify(state),
+                [{ _tag: "Send", text: Frames.invalidSession(false) }]
+              ] as const
+            const user = yield* Effect.option(currentUser.view(identity.userId, bot))
+            if (Option.isNone(user)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+
+            const opened = Session.make({
+              id: Hex.encode(yield* random.randomBytes(16)),
+              userId: identity.userId,
+              bot,
+              intents,
+              readsContent: MessageContent.readsContent(bot, intents, identity.applicationFlags),
+              shard,
+              largeThreshold: data.large_threshold ?? 50,
+              replayLimit: config.replayLimit,
+              sink
+            })
+            // Steps take turns, so the connection cannot end while this one waits; should it all the
+            // same (a step that failed, the node stopping), no session is opened for a dead socket.
+            if (ended) return [state, []] as const
+            // Listening before READY is built, and before the guild list is read: what happens meanwhile
+            // follows READY and its guilds, and a guild left or joined meanwhile (GUILD_DELETE/CREATE to
+            // the user) is not joined, or is, whichever side of the read it fell.
+            yield* sessions.open(opened)
+            // until READY and its guilds are out, an end (this step failing) forgets the session
+            starting = opened
+            const listed = yield* memberships.guildsOf(identity.userId)
+            for (const guildId of listed)
+              if (!bot || Session.inShard(shard, guildId)) yield* sessions.joinGuild(opened, guildId)
+            // the listed guilds still joined (not left meanwhile), in the list's order
+            const mine = listed.filter((guildId) => opened.guildIds.has(guildId))
+            // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
+            // read once listening (a change from now on reaches the session), for READY and presence alike
+            const settings = bot ? undefined : yield* profiles.settings(identity.userId)
+            yield* presence.connected(opened, data.presence, { guildIds: listed, settings })
+            const ready = {
+              v: version,
+              user: user.value,
+              guilds: mine.map((id) => ({ id, unavailable: true })),
+              session_id: opened.id,
+              resume_gateway_url: config.resumeGatewayUrl,
+              session_type: "normal",
+              private_channels: [],
+              presences: bot ? [] : yield* presence.ofFriends(identity.userId),
+              relationships: [],
+              guild_join_requests: [],
+              geo_ordered_rtc_regions: [],
+              auth: {},
+              ...(data.shard === undefined ? {} : { shard }),
+              ...(bot ? { application: { id: identity.userId, flags: identity.applicationFlags } } : {}),
+              ...(settings === undefined ? {} : { user_settings: settings })
+            }
+            bursting = true
+            Session.emitWithoutReplay(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
+            if ((intents & Intents.GUILDS) !== 0) {
+              const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
+              for (const guildId of mine) {
+                const guild = yield* snapshots.guildCreate(guildId, identity.userId, {
+                  members,
+                  largeThreshold: opened.largeThreshold
+                })
+                if (Option.isNone(guild)) continue
+                // the members shown online, to sessions with the (for bots privileged) presence intent
+                const shown =
+                  (intents & Intents.GUILD_PRESENCES) === 0
+                    ? guild.value
+                    : { ...guild.value, presences: yield* presence.inGuild(guildId) }
+                Session.emitWithoutReplay(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
+              }
+            }
+            Session.started(opened)
+            bursting = false
+            starting = undefined
+            // ended meanwhile: the end forgot the session
+            if (ended) return [state, []] as const
+            session = opened
+            return [SessionMachine.ready(state), []] as const
+          })
+
+        const resume = (data: Frames.ResumeData): Effect.Effect<SessionMachine.Step> =>
+          Effect.gen(function* () {
+            const found = yield* identities.identify(Redacted.make(data.token))
+            if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+            const invalid = [
               SessionMachine.retryIdentify(state),
               [{ _tag: "Send", text: Frames.invalidSession(false) }]
             ] as const
-          const user = yield* Effect.option(currentUser.view(identity.userId, bot))
-          if (Option.isNone(user)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
-          const settings = bot ? undefined : yield* profiles.settings(identity.userId)
-
-          const opened = Session.make({
-            id: Hex.encode(yield* random.randomBytes(16)),
-            userId: identity.userId,
-            bot,
-            intents,
-            readsContent: MessageContent.readsContent(bot, intents, identity.applicationFlags),
-            shard,
-            largeThreshold: data.large_threshold ?? 50,
-            replayLimit: config.replayLimit,
-            sink
+            const held = yield* sessions.find(data.session_id)
+            if (Option.isNone(held) || held.value.userId !== found.value.userId) return invalid
+            const resumed = held.value
+            // still sending its READY elsewhere (or never will): not resumable
+            if (resumed.pending !== undefined) return invalid
+            const missed = Session.missedAfter(resumed, data.seq)
+            if (missed === undefined) return invalid
+            // not attached to a socket that is gone (see IDENTIFY)
+            if (ended) return [state, []] as const
+            // A socket still attached (a zombie connection) gives the session up to this one.
+            const previous = resumed.sink
+            resumed.sink = sink
+            resumed.detachedAt = undefined
+            previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
+            session = resumed
+            yield* presence.resumed(resumed)
+            bursting = true
+            for (const text of missed) sink.send(text)
+            Session.emit(resumed, Frames.RESUMED)
+            bursting = false
+            return [SessionMachine.ready(state), []] as const
           })
-          // Steps take turns, so the connection cannot end while this one waits; should it all the
-          // same (a step that failed, the node stopping), no session is opened for a dead socket.
-          if (ended) return [state, []] as const
-          // Listening before READY is built, and before the guild list is read: what happens meanwhile
-          // follows READY and its guilds, and a guild left or joined meanwhile (GUILD_DELETE/CREATE to
-          // the user) is not joined, or is, whichever side of the read it fell.
-          yield* sessions.open(opened)
-          // until READY and its guilds are out, an end (this step failing) forgets the session
-          starting = opened
-          const listed = yield* memberships.guildsOf(identity.userId)
-          for (const guildId of listed)
-            if (!bot || Session.inShard(shard, guildId)) yield* sessions.joinGuild(opened, guildId)
-          // the listed guilds still joined (not left meanwhile), in the list's order
-          const mine = listed.filter((guildId) => opened.guildIds.has(guildId))
-          // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
-          yield* presence.connected(opened, data.presence)
-          const ready = {
-            v: version,
-            user: user.value,
-            guilds: mine.map((id) => ({ id, unavailable: true })),
-            session_id: opened.id,
-            resume_gateway_url: config.resumeGatewayUrl,
-            session_type: "normal",
-            private_channels: [],
-            presences: bot ? [] : yield* presence.ofFriends(identity.userId),
-            relationships: [],
-            guild_join_requests: [],
-            geo_ordered_rtc_regions: [],
-            auth: {},
-            ...(data.shard === undefined ? {} : { shard }),
-            ...(bot ? { application: { id: identity.userId, flags: identity.applicationFlags } } : {}),
-            ...(settings === undefined ? {} : { user_settings: settings })
-          }
-          bursting = true
-          Session.emitWithoutReplay(opened, Frames.dispatchParts("READY", JSON.stringify(ready)))
-          if ((intents & Intents.GUILDS) !== 0) {
-            const members = (intents & Intents.GUILD_MEMBERS) !== 0 ? "all" : "self"
-            for (const guildId of mine) {
-              const guild = yield* snapshots.guildCreate(guildId, identity.userId, {
-                members,
-                largeThreshold: opened.largeThreshold
-              })
-              if (Option.isNone(guild)) continue
-              // the members shown online, to sessions with the (for bots privileged) presence intent
-              const shown =
-                (intents & Intents.GUILD_PRESENCES) === 0
-                  ? guild.value
-                  : { ...guild.value, presences: yield* presence.inGuild(guildId) }
-              Session.emitWithoutReplay(opened, Frames.dispatchParts("GUILD_CREATE", JSON.stringify(shown)))
-            }
-          }
-          Session.started(opened)
-          bursting = false
-          starting = undefined
-          // ended meanwhile: the end forgot the session
-          if (ended) return [state, []] as const
-          session = opened
-          return [SessionMachine.ready(state), []] as const
-        })
-
-        const resume = Effect.fnUntraced(function* (data: Frames.ResumeData) {
-          const found = yield* identities.identify(Redacted.make(data.token))
-          if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
-          const invalid = [
-            SessionMachine.retryIdentify(state),
-            [{ _tag: "Send", text: Frames.invalidSession(false) }]
-          ] as const
-          const held = yield* sessions.find(data.session_id)
-          if (Option.isNone(held) || held.value.userId !== found.value.userId) return invalid
-          const resumed = held.value
-          // still sending its READY elsewhere (or never will): not resumable
-          if (resumed.pending !== undefined) return invalid
-          const missed = Session.missedAfter(resumed, data.seq)
-          if (missed === undefined) return invalid
-          // not attached to a socket that is gone (see IDENTIFY)
-          if (ended) return [state, []] as const
-          // A socket still attached (a zombie connection) gives the session up to this one.
-          const previous = resumed.sink
-          resumed.sink = sink
-          resumed.detachedAt = undefined
-          previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
-          session = resumed
-          yield* presence.resumed(resumed)
-          bursting = true
-          for (const text of missed) sink.send(text)
-          Session.emit(resumed, Frames.RESUMED)
-          bursting = false
-          return [SessionMachine.ready(state), []] as const
-        })
 
         const apply = (step: SessionMachine.Step): Effect.Effect<void> =>
           Effect.gen(function* () {
@@ -427,27 +433,24 @@ export const make = Effect.gen(function* () {
           // short fiber of its own; no fiber waits while the connection is idle.
           const steps: Array<Effect.Effect<void>> = []
           let draining = false
-          const drain = Effect.gen(function* () {
-            for (;;) {
-              const next = steps.shift()
-              if (next === undefined) {
-                draining = false
-                return
-              }
-              yield* next.pipe(
-                Effect.catchCause((cause) =>
-                  Effect.logError("gateway: a connection failed", cause).pipe(
-                    Effect.andThen(
-                      Effect.sync(() => {
-                        state = SessionMachine.closeWith(state, CloseCodes.UNKNOWN_ERROR)[0]
-                        closeNow(CloseCodes.UNKNOWN_ERROR)
-                      })
-                    ),
-                    Effect.andThen(end(undefined))
-                  )
-                )
-              )
+          // Not a generator (see `identify`): the next step, then itself again until none is left.
+          const failed = (cause: Cause.Cause<never>) =>
+            Effect.logError("gateway: a connection failed", cause).pipe(
+              Effect.andThen(
+                Effect.sync(() => {
+                  state = SessionMachine.closeWith(state, CloseCodes.UNKNOWN_ERROR)[0]
+                  closeNow(CloseCodes.UNKNOWN_ERROR)
+                })
+              ),
+              Effect.andThen(end(undefined))
+            )
+          const drain: Effect.Effect<void> = Effect.suspend(() => {
+            const next = steps.shift()
+            if (next === undefined) {
+              draining = false
+              return Effect.void
             }
+            return next.pipe(Effect.catchCause(failed), Effect.andThen(drain))
           })
           const enqueue = (step: Effect.Effect<void>) => {
             steps.push(step)

@@ -35,6 +35,13 @@ const SWEEP_EVERY_MS = 1000
  */
 const IDLE_SWEEP_EVERY_MS = LEASE_MS
 
+/** What an IDENTIFY read while its session was already listening (so as fresh as a read here). */
+export interface Known {
+  readonly guildIds: ReadonlyArray<Snowflake.Snowflake>
+  /** A user's settings (undefined for a bot). */
+  readonly settings: Profiles.Settings | undefined
+}
+
 /** A dispatch this node received that changes a user's presence. */
 type Change =
   | { readonly _tag: "Settings"; readonly userId: Snowflake.Snowflake }
@@ -43,8 +50,15 @@ type Change =
 export class Presence extends Context.Service<
   Presence,
   {
-    /** A session started (after IDENTIFY), with IDENTIFY's `presence`. */
-    readonly connected: (session: Session.Session, asked: Frames.PresenceData | undefined) => Effect.Effect<void>
+    /**
+     * A session started (after IDENTIFY), with IDENTIFY's `presence`, and what the IDENTIFY has just
+     * read itself once listening (the user's guilds, a user's settings), not read again here.
+     */
+    readonly connected: (
+      session: Session.Session,
+      asked: Frames.PresenceData | undefined,
+      known?: Known
+    ) => Effect.Effect<void>
     /** op 3 from a session. */
     readonly update: (session: Session.Session, asked: Frames.PresenceData) => Effect.Effect<void>
     /** A session's socket is gone (the user goes offline after the grace unless another session lives). */
@@ -120,7 +134,7 @@ export class Presence extends Context.Service<
       })
 
       /** The presence a session shows, from what it asked and (for a user) the settings. */
-      const entryOf = Effect.fnUntraced(function* (session: Session.Session) {
+      const entryOf = Effect.fnUntraced(function* (session: Session.Session, known: Known | undefined) {
         const wanted = asked.get(session)
         const status = wanted === undefined || wanted.status === "offline" ? "online" : wanted.status
         const chosen = wanted?.status === "offline" ? "invisible" : status
@@ -131,7 +145,7 @@ export class Presence extends Context.Service<
           ...(activity.url === undefined ? {} : { url: activity.url })
         }))
         if (session.bot) return { status: chosen, activities } satisfies Entry
-        const settings = yield* profiles.settings(session.userId)
+        const settings = known?.settings ?? (yield* profiles.settings(session.userId))
         return {
           status: settings.status === "online" ? chosen : settings.status,
           activities: [
@@ -143,9 +157,9 @@ export class Presence extends Context.Service<
       })
 
       /** Stores the session's presence (with its lease when `leased`) and announces a visible change. */
-      const put = Effect.fnUntraced(function* (session: Session.Session, leased: boolean) {
-        const entry = yield* entryOf(session)
-        const guildIds = yield* memberships.guildsOf(session.userId)
+      const put = Effect.fnUntraced(function* (session: Session.Session, leased: boolean, known?: Known) {
+        const entry = yield* entryOf(session, known)
+        const guildIds = known?.guildIds ?? (yield* memberships.guildsOf(session.userId))
         const now = yield* Clock.currentTimeMillis
         const before = yield* store.put(
           session.userId,
@@ -296,11 +310,11 @@ export class Presence extends Context.Service<
       yield* Effect.addFinalizer(() => shutdown.pipe(Effect.ignore))
 
       return Presence.of({
-        connected: (session, wanted) =>
+        connected: (session, wanted, known) =>
           Effect.suspend(() => {
             asked.set(session, wanted)
             attached.set(session.id, session)
-            return put(session, true)
+            return put(session, true, known)
           }),
         update: (session, wanted) =>
           Effect.suspend(() => {
