@@ -286,9 +286,9 @@ export const make = Effect.gen(function* () {
               if (!bot || Session.inShard(shard, guildId)) yield* sessions.joinGuild(opened, guildId)
             // the listed guilds still joined (not left meanwhile), in the list's order
             const mine = listed.filter((guildId) => opened.guildIds.has(guildId))
-            // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
             // read once listening (a change from now on reaches the session), for READY and presence alike
             const settings = bot ? undefined : yield* profiles.settings(identity.userId)
+            // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
             yield* presence.connected(opened, data.presence, { guildIds: listed, settings })
             const ready = {
               v: version,
