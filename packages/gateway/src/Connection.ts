@@ -22,6 +22,7 @@ import { Presence } from "./Presence.ts"
 import * as Session from "./Session.ts"
 import * as SessionMachine from "./SessionMachine.ts"
 import { Sessions } from "./Sessions.ts"
+import * as WireFrames from "./WireFrames.ts"
 
 /** The query a client connects with (`?v=10&encoding=json`); absent values take the defaults. */
 export interface Params {
@@ -41,6 +42,13 @@ export interface Params {
 export interface HostSocket {
   /** One text frame, written now (synchronously, in order). */
   readonly send: (text: string) => void
+  /**
+   * One whole frame's bytes (header and payload, see WireFrames), written now as they are, if the
+   * socket can take them in order with the frames `send` wrote; false: nothing written (the socket is
+   * closing, or the host holds frames of its own back), and the caller sends the text instead.
+   * Absent: the host frames every write itself.
+   */
+  readonly sendFrame?: ((frame: Uint8Array) => boolean) | undefined
   readonly close: (code: number, reason: string) => void
   /** From now on: each frame from the client as text, then its close (the code it sent, or 1005/1006). */
   readonly listen: (onText: (text: string) => void, onClose: (code: number) => void) => void
@@ -161,16 +169,29 @@ export const make = Effect.gen(function* () {
         let overflowed = false
         let bursting = false
         const buffered = params.bufferedAmount
+        const checkBuffered = () => {
+          if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
+            overflowed = true
+            sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
+          }
+        }
+        const sendFrame = host?.sendFrame
         const sink: Session.Sink = {
           send: (text) => {
             if (overflowed) return
             if (host !== undefined) host.send(text)
             else if (io.writer !== undefined) Effect.runSyncExit(io.writer.write(text))
-            if (!bursting && buffered !== undefined && buffered() > config.maxBufferedBytes) {
-              overflowed = true
-              sink.close(CloseCodes.UNKNOWN_ERROR, "Reconnect")
-            }
+            checkBuffered()
           },
+          // a fan-out's write: the frame built once for every session numbering the dispatch alike
+          dispatch:
+            sendFrame === undefined
+              ? undefined
+              : (parts, seq) => {
+                  if (overflowed) return
+                  if (!sendFrame(WireFrames.dispatchFrame(parts, seq))) host?.send(Frames.dispatchText(parts, seq))
+                  checkBuffered()
+                },
           close: (code, reason) => {
             if (host !== undefined) host.close(code, reason)
             else if (io.writer !== undefined) Effect.runSyncExit(io.writer.write(new Socket.CloseEvent(code, reason)))

@@ -10,6 +10,11 @@ import * as Frames from "./Frames.ts"
 /** Where a session's frames go: the socket it is attached to. */
 export interface Sink {
   readonly send: (text: string) => void
+  /**
+   * One dispatch numbered `seq`: the same frame as `send(Frames.dispatchText(parts, seq))`, which a
+   * sink that can write it as shared, ready-made bytes does (see WireFrames). Absent: `send`.
+   */
+  readonly dispatch?: ((parts: Frames.DispatchText, seq: number) => void) | undefined
   readonly close: (code: number, reason: string) => void
 }
 
@@ -66,7 +71,14 @@ export const make = (fields: {
 export const emit = (session: Session, parts: Frames.DispatchText): void => {
   session.seq += 1
   keep(session, parts)
-  session.sink?.send(Frames.dispatchText(parts, session.seq))
+  write(session, parts)
+}
+
+const write = (session: Session, parts: Frames.DispatchText): void => {
+  const sink = session.sink
+  if (sink === undefined) return
+  if (sink.dispatch !== undefined) sink.dispatch(parts, session.seq)
+  else sink.send(Frames.dispatchText(parts, session.seq))
 }
 
 /**
@@ -79,6 +91,7 @@ export const emitWithoutReplay = (session: Session, parts: Frames.DispatchText):
   // the ring holds consecutive numbers: what it held before this frame cannot be replayed past it
   session.replay.length = 0
   session.replayEnd = 0
+  // one session's own state, not shared: as text (framing it here would only copy it once more)
   session.sink?.send(Frames.dispatchText(parts, session.seq))
 }
 

@@ -107,6 +107,52 @@ const takeOverOf = (source: object): (() => Gateway.HostSocket | undefined) => {
   return () => (typeof socket === "object" && socket !== null ? hostOf(socket) : undefined)
 }
 
+/** `WebSocket.OPEN`. */
+const OPEN = 1
+
+/** The part of `ws`'s Sender (its `_sender`) that says whether it holds frames back. */
+interface WsSender {
+  /** 0 (DEFAULT) when idle; otherwise compressing or reading a Blob, with later frames queued. */
+  readonly _state: number
+  readonly _queue: ReadonlyArray<unknown>
+  readonly _socket: unknown
+  readonly _extensions: object
+}
+
+const isWsSender = (value: unknown): value is WsSender =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof Reflect.get(value, "_state") === "number" &&
+  Array.isArray(Reflect.get(value, "_queue")) &&
+  typeof Reflect.get(value, "_extensions") === "object"
+
+interface TcpSocket {
+  readonly write: (chunk: Uint8Array) => boolean
+}
+
+const isTcpSocket = (value: unknown): value is TcpSocket =>
+  typeof value === "object" && value !== null && typeof Reflect.get(value, "write") === "function"
+
+/**
+ * Writes a whole frame (WireFrames) straight to the TCP socket, as `ws`'s Sender itself would write
+ * it (`sendFrame`: `socket.write`), but one Buffer shared by every socket instead of a header and the
+ * text re-encoded per socket. Only while the Sender is idle (DEFAULT, nothing queued: a frame it
+ * holds back must go first) and the WebSocket open (a closing one takes no more frames; `ws.send`
+ * then counts and drops them); never with permessage-deflate (`ws.send` may compress). What the
+ * frame costs in buffer is the TCP socket's `writableLength`, as for `ws.send`: the gateway's bound
+ * sees it alike. Undefined (every write through `ws.send`) when `ws` is not shaped as expected.
+ */
+const frameWriterOf = (ws: WsSocket, socket: object): ((frame: Uint8Array) => boolean) | undefined => {
+  const sender: unknown = Reflect.get(ws, "_sender")
+  if (!isWsSender(sender) || sender._socket !== socket || !isTcpSocket(socket)) return undefined
+  if (Object.keys(sender._extensions).length > 0) return undefined
+  return (frame) => {
+    if (ws.readyState !== OPEN || sender._state !== 0 || sender._queue.length > 0) return false
+    socket.write(frame)
+    return true
+  }
+}
+
 const hostOf = (socket: object): Gateway.HostSocket | undefined => {
   const mark = Object.getOwnPropertySymbols(socket).find((symbol) => symbol.description === "websocket")
   const ws: unknown = mark === undefined ? undefined : Reflect.get(socket, mark)
@@ -119,6 +165,7 @@ const hostOf = (socket: object): Gateway.HostSocket | undefined => {
   ws.on("error", () => {})
   return {
     send: (text) => ws.send(text),
+    sendFrame: frameWriterOf(ws, socket),
     close: (code, reason) => ws.close(code, reason),
     listen: (onText, onClose) => {
       // text and binary frames alike as UTF-8 text, as the Socket's reader decoded them
