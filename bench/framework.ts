@@ -37,7 +37,7 @@ const startFloor = async (name: string): Promise<Floor> => {
   const suffix = name.toUpperCase().replaceAll("-", "_")
   const env: Record<string, string> = JSON.parse(process.env[`FRAMEWORK_ENV_${suffix}`] ?? "{}")
   const root = path.resolve(process.env[`FRAMEWORK_ROOT_${suffix}`] ?? path.join(import.meta.dirname, ".."))
-  const script = path.join(root, "bench/floors", `${name.replace(/-.*$/, "")}.ts`)
+  const script = path.join(root, "bench/floors", `${name.split("-")[0]}.ts`)
   const running = await Processes.start(name, script, { PORT: String(port), ...env }, url)
   return { name, running, url }
 }
@@ -45,7 +45,8 @@ const startFloor = async (name: string): Promise<Floor> => {
 const measure = async (floor: Floor, seconds: number): Promise<{ rps: number; cpuUs: number }> => {
   const before = floor.running.cpuMs()
   const result = await Load.run(floor.url, { connections: CONNECTIONS, seconds })
-  if (result.errors + result.non2xx > 0) throw new Error(`${floor.name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${floor.name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
   const answered = result.rps * seconds
   return { rps: result.rps, cpuUs: ((floor.running.cpuMs() - before) * 1000) / answered }
 }

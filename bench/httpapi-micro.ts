@@ -9,8 +9,9 @@
  *   MICRO_SLICES (20)  MICRO_REQUESTS (20000, per slice)
  *   MICRO_ONLY=router|httpapi  run one side only (to profile it: `node --cpu-prof bench/httpapi-micro.ts`)
  */
-import { Context, Effect, Exit, type Layer, References, Scope } from "effect"
-import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Exit, Layer, References, Scope } from "effect"
+import { HttpEffect, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import * as VersionApps from "./lib/VersionApps.ts"
 
 const SLICES = Number(process.env.MICRO_SLICES ?? 20)
@@ -24,11 +25,12 @@ const services = new Map<string, unknown>(
   Array.from({ length: 12 }, (_, i): [string, unknown] => [`bench/httpapi-micro/Padding${i}`, { i }])
 )
 services.set(References.TracerEnabled.key, false)
-services.set(Scope.Scope.key, scope)
 const context = Context.makeUnsafe(services)
 
 const served = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) => {
-  const app = Effect.runSync(HttpRouter.toHttpEffect(routes).pipe(Effect.provideContext(context)))
+  const app = Effect.runSync(
+    HttpRouter.toHttpEffect(routes).pipe(Effect.provideService(Scope.Scope, scope), Effect.provideContext(context))
+  )
   let last: HttpServerResponse.HttpServerResponse | undefined
   const handled = HttpEffect.toHandled(app, (_request, response) => {
     last = response
@@ -46,7 +48,11 @@ const served = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) => {
   return once
 }
 
-const sides = { router: served(VersionApps.router), httpapi: served(VersionApps.httpApi) }
+// The platform services the Node adapter's layer gives both servers (HttpApi requires them).
+const sides = {
+  router: served(VersionApps.router.pipe(Layer.provide(NodeHttpServer.layerHttpServices))),
+  httpapi: served(VersionApps.httpApi.pipe(Layer.provide(NodeHttpServer.layerHttpServices)))
+}
 
 const slice = (once: () => void): number => {
   const before = process.cpuUsage()
