@@ -6,30 +6,12 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, References, Schema } from "effect"
+import { Layer, References } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
-
-const Version = Schema.Struct({ version: Schema.String, api: Schema.Number, env: Schema.String })
-class Service extends HttpApiGroup.make("service").add(
-  HttpApiEndpoint.get("version", "/version", { success: Version })
-) {}
-class Api extends HttpApi.make("reference").add(Service) {}
-
-const version = { version: "0.1.0", api: 1, env: "prod" }
-const handlers = HttpApiBuilder.group(Api, "service", (group) => group.handle("version", () => Effect.succeed(version)))
-const routes = HttpApiBuilder.layer(Api).pipe(
-  Layer.provide(
-    Layer.effect(
-      HttpRouter.HttpRouter,
-      Effect.map(HttpRouter.HttpRouter, (r) => r.prefixed("/api/v10"))
-    )
-  ),
-  Layer.provide(handlers)
-)
+import * as VersionApps from "../lib/VersionApps.ts"
 
 const port = Number(process.env.PORT ?? 0)
-HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+HttpRouter.serve(VersionApps.httpApi, { disableLogger: true, disableListenLog: true }).pipe(
   Layer.provide(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port })),
   Layer.provide(Layer.succeed(References.TracerEnabled, false)),
   Layer.launch,
