@@ -85,7 +85,11 @@ const measure = async (server: Processes.Running & { base: string }, seconds: nu
   const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
   if (result.errors + result.non2xx > 0)
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
-  return { rps: result.rps, cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds) }
+  return {
+    rps: result.rps,
+    p99Ms: result.p99Ms,
+    cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds)
+  }
 }
 
 const main = async () => {
@@ -106,23 +110,27 @@ const main = async () => {
         A: [] as Array<number>,
         B: [] as Array<number>,
         rpsA: [] as Array<number>,
-        rpsB: [] as Array<number>
+        rpsB: [] as Array<number>,
+        p99A: [] as Array<number>,
+        p99B: [] as Array<number>
       }
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
-          const { rps, cpuUs } = await measure(server, SECONDS, request)
+          const { rps, p99Ms, cpuUs } = await measure(server, SECONDS, request)
           ;(server === a ? results.A : results.B).push(cpuUs)
           ;(server === a ? results.rpsA : results.rpsB).push(rps)
+          ;(server === a ? results.p99A : results.p99B).push(p99Ms)
           process.stderr.write(
-            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, ${cpuUs.toFixed(1)} µs CPU/request\n`
+            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, p99 ${p99Ms} ms, ${cpuUs.toFixed(1)} µs CPU/request\n`
           )
         }
       }
       const wins = results.A.filter((cpu, i) => (results.B[i] ?? Number.NaN) < cpu).length
       console.log(
-        `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s), ` +
-          `B ${Load.median(results.B).toFixed(1)} µs/request (${Load.median(results.rpsB).toFixed(0)} req/s); ` +
+        `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s, ` +
+          `p99 ${Load.median(results.p99A)} ms), B ${Load.median(results.B).toFixed(1)} µs/request ` +
+          `(${Load.median(results.rpsB).toFixed(0)} req/s, p99 ${Load.median(results.p99B)} ms); ` +
           `B cheaper in ${wins} of ${REPS} repetitions`
       )
     } finally {

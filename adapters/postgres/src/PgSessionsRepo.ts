@@ -10,6 +10,8 @@ import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
 import { SNAPSHOT_JOINS, SnapshotColumns, snapshotColumns, toSnapshot } from "./PgAccountSnapshots.ts"
+import * as Prebuilt from "./PrebuiltStatement.ts"
+import * as RowGuard from "./RowGuard.ts"
 
 const SessionRow = Schema.Struct({
   id: Schema.BigInt,
@@ -67,12 +69,19 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
   SessionsRepo.SessionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    // SQL and decoding failures are infrastructure faults: defects, answered 500 at the edge.
-    // The decoder is built once per row shape, not per query: this runs on every authenticated request.
+    // SQL failures and rows not of their schema are infrastructure faults: defects, answered 500 at
+    // the edge. The rows are checked in place (RowGuard), not decoded into copies: the lookup runs
+    // on every authenticated request. Each check is built once per row shape, not per query.
     const rows = <S extends Schema.Top>(schema: S) => {
-      const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
-      return (query: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
-        Effect.orDie(Effect.flatMap(query, decode)) as Effect.Effect<ReadonlyArray<S["Type"]>>
+      const isRow = RowGuard.of(schema)
+      return (query: Effect.Effect<ReadonlyArray<unknown>, unknown>): Effect.Effect<ReadonlyArray<S["Type"]>> =>
+        Effect.orDie(
+          Effect.flatMap(query, (found) =>
+            found.every(isRow)
+              ? Effect.succeed(found)
+              : Effect.die(new Error("PgSessionsRepo: a row not of its schema"))
+          )
+        )
     }
     const accessRows = rows(AccessRow)
     const accessWithAccountRows = rows(AccessWithAccountRow)
@@ -127,14 +136,17 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
       sql`t.digest = ${digest} AND t.kind = 'access'
               AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
 
-    const findAccessOnly = (digest: string, now: DateTime.Utc) =>
-      accessRows(
-        // The account's block comes in the same round trip: a join on its primary key.
+    // The account's block comes in the same round trip: a join on its primary key.
+    const accessOnly = Prebuilt.statement(
+      sql,
+      (digest, now) =>
         sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
                    ${sql.unsafe(SELECT_BLOCK)}
             FROM ${sql.unsafe(ACCESS_FROM)}
             WHERE ${accessWhere(digest, now)}`
-      ).pipe(
+    )
+    const findAccessOnly = (digest: string, now: DateTime.Utc) =>
+      accessRows(accessOnly(digest, now)).pipe(
         Effect.map(([row]): SessionsRepo.AccessLookup => {
           if (row === undefined) return { _tag: "Unknown" }
           return expired(row, now) ? { _tag: "Expired" } : validOf(row)
@@ -143,8 +155,9 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
 
     // GET /users/@me in one statement: the lookup above plus the account snapshot (PgAccountSnapshots'
     // columns; `c` is already joined) and the user's guilds in join order (as PgGuildsMembers.guildsOf).
-    const findAccessWithAccount = (digest: string, now: DateTime.Utc) =>
-      accessWithAccountRows(
+    const accessWithAccount = Prebuilt.statement(
+      sql,
+      (digest, now) =>
         sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
                    ${sql.unsafe(SELECT_BLOCK)},
                    ${snapshotColumns(sql, now)},
@@ -154,7 +167,9 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             LEFT JOIN users u ON u.id = s.user_id
             ${sql.unsafe(SNAPSHOT_JOINS)}
             WHERE ${accessWhere(digest, now)}`
-      ).pipe(
+    )
+    const findAccessWithAccount = (digest: string, now: DateTime.Utc) =>
+      accessWithAccountRows(accessWithAccount(digest, now)).pipe(
         Effect.map(([row]): SessionsRepo.AccessLookup => {
           if (row === undefined) return { _tag: "Unknown" }
           if (expired(row, now)) return { _tag: "Expired" }
