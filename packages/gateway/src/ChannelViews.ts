@@ -103,7 +103,20 @@ interface GuildEntry {
   readonly members: Map<string, Member | null>
   /** The channels each member sees, derived from the two above. */
   readonly visible: Map<string, ReadonlySet<string>>
+  /**
+   * Counts what made this entry stale (a dropped or reloaded rule set or member). A load that
+   * began before a change may have read the state before it; it stores nothing when this moved
+   * while it read, and reads again.
+   */
+  generation: number
 }
+
+/**
+ * Reads a `prepare` makes before it gives up storing (each read again because a change landed
+ * while it read). Giving up leaves the guild or member unloaded: it sees nothing until the next
+ * `prepare` reads it, which is the safe side (a stale view could show a hidden channel's events).
+ */
+const PREPARE_READS = 4
 
 const NOTHING: ReadonlySet<string> = new Set()
 
@@ -139,7 +152,7 @@ export class ChannelViews extends Context.Service<
       const entry = (guildId: string): GuildEntry => {
         let found = guilds.get(guildId)
         if (found === undefined) {
-          found = { rules: undefined, members: new Map(), visible: new Map() }
+          found = { rules: undefined, members: new Map(), visible: new Map(), generation: 0 }
           guilds.set(guildId, found)
         }
         return found
@@ -147,21 +160,45 @@ export class ChannelViews extends Context.Service<
 
       const prepare = (guildId: Snowflake.Snowflake, userIds: Iterable<Snowflake.Snowflake>): Effect.Effect<void> => {
         const guild = entry(guildId)
+        const missing = missingOf(guild, userIds)
+        if (guild.rules !== undefined && missing.length === 0) return Effect.void
+        return load(guild, guildId, missing)
+      }
+      const missingOf = (guild: GuildEntry, userIds: Iterable<Snowflake.Snowflake>) => {
         const missing: Array<Snowflake.Snowflake> = []
         for (const userId of userIds) if (!guild.members.has(userId)) missing.push(userId)
-        if (guild.rules !== undefined && missing.length === 0) return Effect.void
-        return Effect.gen(function* () {
-          if (guild.rules === undefined) {
-            guild.rules = Option.getOrNull(yield* source.rules(guildId))
-            guild.visible.clear()
-          }
+        return missing
+      }
+      // Dispatches are observed while a session's join reads: a change stored and dispatched after
+      // the read began would otherwise be overwritten by what the read found before it.
+      const load = Effect.fnUntraced(function* (
+        guild: GuildEntry,
+        guildId: Snowflake.Snowflake,
+        userIds: ReadonlyArray<Snowflake.Snowflake>
+      ) {
+        let missing = userIds
+        for (let read = 0; read < PREPARE_READS; read++) {
+          const generation = guild.generation
+          const rules = guild.rules === undefined ? Option.getOrNull(yield* source.rules(guildId)) : undefined
           const found = yield* Effect.forEach(missing, (userId) => source.member(guildId, userId), {
             concurrency: 16
           })
-          missing.forEach((userId, index) => {
-            guild.members.set(userId, Option.getOrNull(found[index] ?? Option.none()))
-          })
-        })
+          if (guild.generation === generation) {
+            if (rules !== undefined) {
+              guild.rules = rules
+              guild.visible.clear()
+            }
+            missing.forEach((userId, index) => {
+              guild.members.set(userId, Option.getOrNull(found[index] ?? Option.none()))
+            })
+            return
+          }
+          missing = missingOf(guild, missing)
+          if (guild.rules !== undefined && missing.length === 0) return
+        }
+      })
+      const stale = (guild: GuildEntry) => {
+        guild.generation += 1
       }
 
       const visibleTo = (guild: GuildEntry, userId: string): ReadonlySet<string> => {
@@ -196,6 +233,7 @@ export class ChannelViews extends Context.Service<
           if (oldRules == null) return undefined
           const before = new Map<string, ReadonlySet<string>>()
           for (const userId of users) if (guild.members.has(userId)) before.set(userId, visibleTo(guild, userId))
+          stale(guild)
           if (rulesChange) {
             guild.rules = Option.getOrNull(yield* source.rules(guildId))
             guild.visible.clear()
@@ -247,11 +285,13 @@ export class ChannelViews extends Context.Service<
             const guild = guilds.get(guildId)
             if (guild === undefined) continue
             if (DROPS_RULES.has(dispatch.type)) {
+              stale(guild)
               guild.rules = undefined
               guild.visible.clear()
             } else if (DROPS_MEMBER.has(dispatch.type)) {
               const userId = field(field(dispatch.data, "user"), "id")
               if (typeof userId !== "string") continue
+              stale(guild)
               guild.members.delete(userId)
               guild.visible.delete(userId)
             }
