@@ -35,17 +35,60 @@ interface Target {
 
 const resolveFrom = createRequire(import.meta.url)
 
+// Plain string scanning, no regular expressions: the repository's ReDoS lint (check:regex) holds
+// every pattern to linear time, and these inputs are effect's index files and our sources.
+
+/** The text with its block comments removed (the barrels document each export in one); line comments stay. */
+const withoutBlockComments = (text: string): string => {
+  let out = ""
+  let at = 0
+  for (;;) {
+    const open = text.indexOf("/*", at)
+    if (open === -1) return out + text.slice(at)
+    const close = text.indexOf("*/", open + 2)
+    if (close === -1) return out + text.slice(at, open)
+    out += text.slice(at, open)
+    at = close + 2
+  }
+}
+
+/** The words of a piece of code, split at whitespace. */
+const words = (text: string): ReadonlyArray<string> => text.split(/\s/).filter((word) => word.length > 0)
+
+const isIdentifier = (word: string): boolean => word.length > 0 && !/\W/.test(word)
+
+/** `./Effect.js` → `Effect`; anything else → undefined. */
+const localFile = (quoted: string): string | undefined =>
+  quoted.startsWith('"./') && quoted.endsWith('.js"') ? quoted.slice(3, -4) : undefined
+
 /** What each name a barrel exports stands for, read from its index file. */
 const targetsOf = (barrel: string): ReadonlyMap<string, Target> => {
-  const text = readFileSync(resolveFrom.resolve(barrel), "utf8").replace(/\/\*[\s\S]*?\*\//g, "")
+  const statements = withoutBlockComments(readFileSync(resolveFrom.resolve(barrel), "utf8"))
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("//"))
+    .join("\n")
+    .split(";")
   const targets = new Map<string, Target>()
-  const moduleOf = (file: string) => `${barrel}/${file}`
-  for (const [, name = "", file = ""] of text.matchAll(/export \* as (\w+) from "\.\/([\w/-]+)\.js"/g)) {
-    targets.set(name, { module: moduleOf(file), named: undefined })
-  }
-  for (const [, names = "", file = ""] of text.matchAll(/export \{([^}]*)\} from "\.\/([\w/-]+)\.js"/g)) {
-    for (const name of names.split(",").map((part) => part.trim())) {
-      if (/^\w+$/.test(name)) targets.set(name, { module: moduleOf(file), named: name })
+  for (const statement of statements) {
+    const [keyword, ...rest] = words(statement)
+    if (keyword !== "export") continue
+    const from = rest.lastIndexOf("from")
+    const file = localFile(rest[from + 1] ?? "")
+    if (from === -1 || file === undefined) continue
+    const module = `${barrel}/${file}`
+    // export * as Effect from "./Effect.js"
+    if (from === 3 && rest[0] === "*" && rest[1] === "as" && isIdentifier(rest[2] ?? "")) {
+      targets.set(rest[2] ?? "", { module, named: undefined })
+      continue
+    }
+    // export { absurd, cast, … pipe } from "./Function.js"
+    const list = rest.slice(0, from).join(" ")
+    if (!list.startsWith("{") || !list.endsWith("}")) continue
+    for (const name of list
+      .slice(1, -1)
+      .split(",")
+      .map((part) => part.trim())) {
+      if (isIdentifier(name)) targets.set(name, { module, named: name })
     }
   }
   return targets
@@ -55,25 +98,22 @@ const TARGETS: ReadonlyMap<string, ReadonlyMap<string, Target>> = new Map(
   BARRELS.map((barrel) => [barrel, targetsOf(barrel)])
 )
 
-const BARREL_IMPORT = /import\s*(type\s+)?\{([^}]*)\}\s*from\s*"(effect(?:\/[\w-]+)?)";?/g
-
-const rewriteOne = (match: string, allType: boolean, names: string, barrel: string): string => {
+/** The imports that replace `import [type] { names } from "barrel"`, or undefined to keep it. */
+const rewriteOne = (allType: boolean, names: string, barrel: string): string | undefined => {
   const targets = TARGETS.get(barrel)
-  if (targets === undefined) return match
+  if (targets === undefined) return undefined
   const parts = names
     .split(",")
-    .map((part) => part.trim())
+    .map((part) => words(part))
     .filter((part) => part.length > 0)
     .map((part) => {
-      const typeOnly = allType || part.startsWith("type ")
-      const [imported = "", local = imported] = part
-        .replace(/^type\s+/, "")
-        .split(/\s+as\s+/)
-        .map((name) => name.trim())
+      const typeOnly = allType || part[0] === "type"
+      const [imported = "", as, alias] = typeOnly && part[0] === "type" ? part.slice(1) : part
+      const local = as === "as" && alias !== undefined ? alias : imported
       return { typeOnly, imported, local, target: targets.get(imported) }
     })
   // A name the barrel does not export as above: leave the whole import as it is.
-  if (parts.some((part) => part.target === undefined)) return match
+  if (parts.some((part) => part.target === undefined)) return undefined
   return parts
     .map(({ typeOnly, imported, local, target }) => {
       const keyword = typeOnly ? "import type" : "import"
@@ -84,10 +124,53 @@ const rewriteOne = (match: string, allType: boolean, names: string, barrel: stri
     .join(" ")
 }
 
-/** The source with every barrel import replaced, lines kept (source maps stay right). */
-export const rewrite = (source: string): string =>
-  source.replace(
-    BARREL_IMPORT,
-    (match: string, type: string | undefined, names: string, barrel: string) =>
-      rewriteOne(match, type !== undefined, names, barrel) + "\n".repeat(match.split("\n").length - 1)
-  )
+const skipSpace = (source: string, at: number): number => {
+  let i = at
+  while (i < source.length && /\s/.test(source.charAt(i))) i++
+  return i
+}
+
+/**
+ * One `import [type] { … } from "…";` starting at `at` (where `import` is): its end and the
+ * replacement, or undefined when it is another kind of import or not from a barrel.
+ */
+const importAt = (source: string, at: number): { readonly end: number; readonly text: string } | undefined => {
+  let i = skipSpace(source, at + "import".length)
+  const allType = source.startsWith("type", i) && /\s/.test(source.charAt(i + 4))
+  if (allType) i = skipSpace(source, i + 4)
+  if (source.charAt(i) !== "{") return undefined
+  const close = source.indexOf("}", i)
+  if (close === -1) return undefined
+  const names = source.slice(i + 1, close)
+  i = skipSpace(source, close + 1)
+  if (!source.startsWith("from", i)) return undefined
+  i = skipSpace(source, i + 4)
+  if (source.charAt(i) !== '"') return undefined
+  const quote = source.indexOf('"', i + 1)
+  if (quote === -1) return undefined
+  const replacement = rewriteOne(allType, names, source.slice(i + 1, quote))
+  if (replacement === undefined) return undefined
+  const end = source.charAt(quote + 1) === ";" ? quote + 2 : quote + 1
+  // The lines the import spanned stay, so source maps and stack traces keep their line numbers.
+  const lines = source.slice(at, end).split("\n").length - 1
+  return { end, text: replacement + "\n".repeat(lines) }
+}
+
+/** The source with every barrel import at the start of a line replaced, lines kept. */
+export const rewrite = (source: string): string => {
+  let out = ""
+  let at = 0
+  for (;;) {
+    const found = source.indexOf("import", at)
+    if (found === -1) return out + source.slice(at)
+    const atLineStart = found === 0 || source.charAt(found - 1) === "\n"
+    const replaced = atLineStart ? importAt(source, found) : undefined
+    if (replaced === undefined) {
+      out += source.slice(at, found + "import".length)
+      at = found + "import".length
+    } else {
+      out += source.slice(at, found) + replaced.text
+      at = replaced.end
+    }
+  }
+}

@@ -27,6 +27,12 @@ describe("effect-imports", () => {
     expect(rewritten.split("\n").length).toBe(source.split("\n").length)
   })
 
+  it("reads every barrel's exports, effect/sql's too (its index has line comments between them)", () => {
+    expect(rewrite('import { Migrator, SqlClient } from "effect/sql"')).toBe(
+      'import * as Migrator from "effect/sql/Migrator"; import * as SqlClient from "effect/sql/SqlClient";'
+    )
+  })
+
   it("leaves an import alone when one of its names is not a module of the barrel", () => {
     const source =
       'import { Effect, NotAModule } from "effect"\nimport { Thing } from "effect/nonexistent"\nimport { x } from "effectful"'
