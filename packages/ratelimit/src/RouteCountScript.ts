@@ -21,7 +21,7 @@ export interface Counter {
   readonly windowMs: number
 }
 
-const lua = `
+export const lua = `
 local function step(key, limit, refillms)
   local current = tonumber(redis.call("GET", key))
   if not current then
@@ -50,6 +50,18 @@ count, pttl = step(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]))
 return { ${BUCKET_COUNTED}, count, pttl }
 `
 
+/** What the script answers: the counter that decided, its count with this request, its expiry. */
+export type Counted = readonly [stage: number, count: number, ttlMs: number]
+
+/**
+ * The script's arguments after its keys, as `script` passes them (`String` of each number): the
+ * limits are fixed per bucket, so the layer builds them once rather than on every request.
+ */
+export const argsOf = (counter: Omit<Counter, "key">): readonly [limit: string, refillMs: string] => [
+  String(counter.limit),
+  String(counter.windowMs / counter.limit)
+]
+
 /** Answers `[stage, count, ttlMs]`: the counter that decided, its count with this request, its expiry. */
 export const script = Redis.script(
   (global: Counter, bucket: Counter, network?: Counter) => [
@@ -63,4 +75,4 @@ export const script = Redis.script(
     ...(network === undefined ? [] : [network.limit, network.windowMs / network.limit])
   ],
   { numberOfKeys: (_global, _bucket, network) => (network === undefined ? 2 : 3), lua }
-).withReturnType<readonly [stage: number, count: number, ttlMs: number]>()
+).withReturnType<Counted>()

@@ -8,7 +8,7 @@
  * limit), `layerInProcess` counts in this process in one synchronous step (one node).
  */
 import { unstacked } from "@veche/errors"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Result, Schema } from "effect"
 import { RateLimiter, Redis } from "effect/persistence"
 import { NETWORK_FACTOR } from "./AddressGroups.ts"
 import * as BucketId from "./BucketId.ts"
@@ -41,67 +41,81 @@ export interface Request {
 
 const NO_HEADERS: Record<string, string> = {}
 
-/** The keys and answers of one request, whichever layer counts it. */
+/**
+ * The keys of one request, whichever layer counts it. Data only: it is built on every request, and
+ * the answers below are plain functions of it rather than closures made per request.
+ */
 const planOf = (config: RouteBuckets["Service"], request: Request) => {
   const { name, bucket } = bucketOf(config, request.route)
-  const bucketId = BucketId.of(name)
-  const scope: RateLimitHeaders.Scope = bucket.shared === true ? "shared" : "user"
   return {
     globalKey: `g:${request.caller}`,
     networkKey: request.network === undefined ? undefined : `n:${request.network}`,
     bucketKey: `b:${name}:${request.majorId ?? "-"}:${bucket.shared === true ? "*" : request.caller}`,
     bucket,
-    refuseGlobal: (retryAfterMs: number) =>
-      unstacked(
-        () =>
-          new RouteRateLimited({
-            retryAfterMs,
-            global: true,
-            headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
-          })
-      ),
-    refuseBucket: (retryAfterMs: number, nowMs: number) =>
-      unstacked(
-        () =>
-          new RouteRateLimited({
-            retryAfterMs,
-            global: false,
-            headers: {
-              ...RateLimitHeaders.bucket({
-                bucketId,
-                limit: bucket.limit,
-                remaining: 0,
-                resetAfterMs: retryAfterMs,
-                nowMs
-              }),
-              ...RateLimitHeaders.exceeded({ retryAfterMs, scope })
-            }
-          })
-      ),
-    headers: (remaining: number, resetAfterMs: number, nowMs: number) =>
-      RateLimitHeaders.bucket({ bucketId, limit: bucket.limit, remaining, resetAfterMs, nowMs })
+    bucketId: BucketId.of(name)
   }
 }
 
 type Plan = ReturnType<typeof planOf>
 
+type Outcome = Result.Result<Record<string, string>, RouteRateLimited>
+
+const refuseGlobal = (retryAfterMs: number) =>
+  unstacked(
+    () =>
+      new RouteRateLimited({
+        retryAfterMs,
+        global: true,
+        headers: RateLimitHeaders.exceeded({ retryAfterMs, scope: "global" })
+      })
+  )
+
+const refuseBucket = (plan: Plan, retryAfterMs: number, nowMs: number) =>
+  unstacked(
+    () =>
+      new RouteRateLimited({
+        retryAfterMs,
+        global: false,
+        headers: {
+          ...RateLimitHeaders.bucket({
+            bucketId: plan.bucketId,
+            limit: plan.bucket.limit,
+            remaining: 0,
+            resetAfterMs: retryAfterMs,
+            nowMs
+          }),
+          ...RateLimitHeaders.exceeded({ retryAfterMs, scope: plan.bucket.shared === true ? "shared" : "user" })
+        }
+      })
+  )
+
+const headersOf = (plan: Plan, remaining: number, resetAfterMs: number, nowMs: number) =>
+  RateLimitHeaders.bucket({ bucketId: plan.bucketId, limit: plan.bucket.limit, remaining, resetAfterMs, nowMs })
+
 /** The limit of a network (/48) counter: the global limit's window, `NETWORK_FACTOR` times its count. */
 const networkBucket = (global: Bucket): Bucket => ({ limit: global.limit * NETWORK_FACTOR, windowMs: global.windowMs })
 
 /** The answer once the bucket has been stepped: `count` with this request, refused past the limit. */
-const bucketAnswer = (
-  plan: Plan,
-  count: number,
-  resetAfterMs: number,
-  nowMs: number
-): Effect.Effect<Record<string, string>, RouteRateLimited> =>
+const bucketOutcome = (plan: Plan, count: number, resetAfterMs: number, nowMs: number): Outcome =>
   count > plan.bucket.limit
-    ? Effect.fail(plan.refuseBucket(resetAfterMs, nowMs))
-    : Effect.succeed(plan.headers(plan.bucket.limit - count, resetAfterMs, nowMs))
+    ? Result.fail(refuseBucket(plan, resetAfterMs, nowMs))
+    : Result.succeed(headersOf(plan, plan.bucket.limit - count, resetAfterMs, nowMs))
+
+/** Limits off: nothing counted, no headers. */
+const NOTHING_COUNTED: Outcome = Result.succeed(NO_HEADERS)
+const uncounted = (): Outcome => NOTHING_COUNTED
 
 export class RouteLimiter extends Context.Service<
   RouteLimiter,
-  { readonly check: (request: Request) => Effect.Effect<Record<string, string>, RouteRateLimited> }
+  {
+    readonly check: (request: Request) => Effect.Effect<Record<string, string>, RouteRateLimited>
+    /**
+     * The same count in one synchronous call at `nowMs` when it needs no I/O (this process's
+     * counters, or limits off), else undefined. It runs before every route, where each Effect step
+     * it spares is a few allocations per request.
+     */
+    readonly checkSync: ((request: Request, nowMs: number) => Outcome) | undefined
+  }
 >()("@veche/ratelimit/RouteLimiter") {
   /** Counters in effect's RateLimiter store: Redis for several nodes (or its memory store). */
   static readonly layer: Layer.Layer<RouteLimiter, never, RouteBuckets | RateLimiter.RateLimiter> = Layer.effect(
@@ -128,27 +142,30 @@ export class RouteLimiter extends Context.Service<
       const check = Effect.fnUntraced(function* (request: Request) {
         if (!config.enabled) return NO_HEADERS
         const plan = planOf(config, request)
-        const global = yield* consume(plan.globalKey, config.global, plan.refuseGlobal)
+        const global = yield* consume(plan.globalKey, config.global, refuseGlobal)
         if (global === null) return NO_HEADERS
         if (plan.networkKey !== undefined) {
-          const network = yield* consume(plan.networkKey, networkBucket(config.global), plan.refuseGlobal)
+          const network = yield* consume(plan.networkKey, networkBucket(config.global), refuseGlobal)
           if (network === null) return NO_HEADERS
         }
         const nowMs = yield* Clock.currentTimeMillis
         const result = yield* consume(plan.bucketKey, plan.bucket, (retryAfterMs) =>
-          plan.refuseBucket(retryAfterMs, nowMs)
+          refuseBucket(plan, retryAfterMs, nowMs)
         )
         if (result === null) return NO_HEADERS
-        return plan.headers(result.remaining, Duration.toMillis(result.resetAfter), nowMs)
+        return headersOf(plan, result.remaining, Duration.toMillis(result.resetAfter), nowMs)
       })
 
-      return RouteLimiter.of({ check })
+      return RouteLimiter.of({ check, checkSync: config.enabled ? undefined : uncounted })
     })
   )
 
   /**
    * Counters in Redis, both of a request's in one script call (`RouteCountScript`): the keys and
    * counts of `layer` over effect's Redis store (same `prefix`), for one round trip instead of two.
+   * The script is run by its SHA (`EVALSHA`) with arguments built once per bucket: `Redis.eval`
+   * looks its SHA up in an Effect cache and rebuilds the arguments on every call. A Redis that lost
+   * its scripts (restarted, `SCRIPT FLUSH`) answers NOSCRIPT, and the script is loaded again.
    */
   static readonly layerRedis = (
     options: { readonly prefix?: string } = {}
@@ -157,32 +174,78 @@ export class RouteLimiter extends Context.Service<
       RouteLimiter,
       Effect.gen(function* () {
         const config = yield* RouteBuckets
-        const countAll = (yield* Redis.Redis).eval(RouteCountScript.script)
+        const redis = yield* Redis.Redis
         const prefix = options.prefix ?? RateLimitStore.DEFAULT_PREFIX
         const network = networkBucket(config.global)
+        const globalArgs = RouteCountScript.argsOf(config.global)
+        const networkArgs = RouteCountScript.argsOf(network)
+        const bucketArgs = new Map<Bucket, readonly [string, string]>()
+        const argsOfBucket = (bucket: Bucket) => {
+          let args = bucketArgs.get(bucket)
+          if (args === undefined) {
+            args = RouteCountScript.argsOf(bucket)
+            bucketArgs.set(bucket, args)
+          }
+          return args
+        }
+
+        let sha: string | undefined
+        const load = Effect.map(redis.send<string>("SCRIPT", "LOAD", RouteCountScript.lua), (loaded) => {
+          sha = loaded
+          return loaded
+        })
+        const run = (loaded: string, args: ReadonlyArray<string>) =>
+          redis.send<RouteCountScript.Counted>("EVALSHA", loaded, ...args)
+        const reloaded = (args: ReadonlyArray<string>) => Effect.flatMap(load, (loaded) => run(loaded, args))
 
         const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
-          return countAll(
-            { key: `${prefix}${plan.globalKey}`, limit: config.global.limit, windowMs: config.global.windowMs },
-            { key: `${prefix}${plan.bucketKey}`, limit: plan.bucket.limit, windowMs: plan.bucket.windowMs },
-            plan.networkKey === undefined ? undefined : { key: `${prefix}${plan.networkKey}`, ...network }
-          ).pipe(
+          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
+          const args =
+            plan.networkKey === undefined
+              ? [
+                  "2",
+                  `${prefix}${plan.globalKey}`,
+                  `${prefix}${plan.bucketKey}`,
+                  globalArgs[0],
+                  globalArgs[1],
+                  bucketLimit,
+                  bucketRefill
+                ]
+              : [
+                  "3",
+                  `${prefix}${plan.globalKey}`,
+                  `${prefix}${plan.bucketKey}`,
+                  `${prefix}${plan.networkKey}`,
+                  globalArgs[0],
+                  globalArgs[1],
+                  bucketLimit,
+                  bucketRefill,
+                  networkArgs[0],
+                  networkArgs[1]
+                ]
+          return (sha === undefined ? reloaded(args) : run(sha, args)).pipe(
             Effect.catchTag("RedisError", (error) =>
-              Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error), null)
+              (String(error.cause).includes("NOSCRIPT") ? reloaded(args) : Effect.fail(error)).pipe(
+                Effect.catchTag("RedisError", (error) =>
+                  Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error), null)
+                )
+              )
             ),
             Effect.flatMap((counted) => {
               if (counted === null) return Effect.succeed(NO_HEADERS)
               const [stage, count, ttlMs] = counted
               return stage === RouteCountScript.GLOBAL_REFUSED
-                ? Effect.fail(plan.refuseGlobal(ttlMs))
-                : Effect.clockWith((clock) => bucketAnswer(plan, count, ttlMs, clock.currentTimeMillisUnsafe()))
+                ? Effect.fail(refuseGlobal(ttlMs))
+                : Effect.clockWith((clock) =>
+                    Effect.fromResult(bucketOutcome(plan, count, ttlMs, clock.currentTimeMillisUnsafe()))
+                  )
             })
           )
         }
 
-        return RouteLimiter.of({ check })
+        return RouteLimiter.of({ check, checkSync: config.enabled ? undefined : uncounted })
       })
     )
 
@@ -197,23 +260,24 @@ export class RouteLimiter extends Context.Service<
       const counters = WindowCounters.make()
       const network = networkBucket(config.global)
 
-      const decide = (request: Request, nowMs: number): Effect.Effect<Record<string, string>, RouteRateLimited> => {
+      const checkSync = (request: Request, nowMs: number): Outcome => {
         const plan = planOf(config, request)
         const global = counters.count(plan.globalKey, config.global.limit, config.global.windowMs, nowMs)
-        if (!global.allowed) return Effect.fail(plan.refuseGlobal(global.resetAfterMs))
+        if (!global.allowed) return Result.fail(refuseGlobal(global.resetAfterMs))
         if (plan.networkKey !== undefined) {
           const wide = counters.count(plan.networkKey, network.limit, network.windowMs, nowMs)
-          if (!wide.allowed) return Effect.fail(plan.refuseGlobal(wide.resetAfterMs))
+          if (!wide.allowed) return Result.fail(refuseGlobal(wide.resetAfterMs))
         }
         const bucket = counters.count(plan.bucketKey, plan.bucket.limit, plan.bucket.windowMs, nowMs)
-        return bucketAnswer(plan, bucket.count, bucket.resetAfterMs, nowMs)
+        return bucketOutcome(plan, bucket.count, bucket.resetAfterMs, nowMs)
       }
 
       return RouteLimiter.of({
         check: (request) =>
           config.enabled
-            ? Effect.clockWith((clock) => decide(request, clock.currentTimeMillisUnsafe()))
-            : Effect.succeed(NO_HEADERS)
+            ? Effect.clockWith((clock) => Effect.fromResult(checkSync(request, clock.currentTimeMillisUnsafe())))
+            : Effect.succeed(NO_HEADERS),
+        checkSync: config.enabled ? checkSync : uncounted
       })
     })
   )

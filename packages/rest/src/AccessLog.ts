@@ -82,9 +82,19 @@ const clock = (nowMs: number): string => {
 export const describe = (entry: Entry): string =>
   `${entry.method} ${entry.url} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${entry.address ?? "-"} req=${entry.requestId}`
 
+// Under load many lines share a millisecond: its prefix is formatted once.
+let prefixMs = Number.NaN
+let prefix = ""
+const prefixAt = (nowMs: number): string => {
+  if (nowMs !== prefixMs) {
+    prefixMs = nowMs
+    prefix = `[${clock(nowMs)}] INFO access: `
+  }
+  return prefix
+}
+
 /** A whole line as the reference server writes it: `[HH:MM:SS.mmm] INFO access: GET / 200 0.4ms -` (UTC). */
-export const line = (entry: Entry, nowMs: number = Date.now()): string =>
-  `[${clock(nowMs)}] INFO access: ${describe(entry)}`
+export const line = (entry: Entry, nowMs: number = Date.now()): string => prefixAt(nowMs) + describe(entry)
 
 /**
  * Lines (`line`) gathered and handed to `write` together once per event-loop turn (one system

@@ -10,6 +10,7 @@ import { ByteSize, Cause, Context, Effect, Option } from "effect"
 import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
+import * as ResponseHeaders from "./ResponseHeaders.ts"
 
 /**
  * `/users/%40me` routes as `/users/@me` (bot libraries encode `@`). Segments are decoded one by
@@ -32,14 +33,6 @@ export const decodePath = (url: string): string => {
     .join("/")
   return queryAt === -1 ? decoded : decoded + url.slice(queryAt)
 }
-
-const withDecodedPath = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-    const url = decodePath(request.url)
-    return url === request.url
-      ? app
-      : Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
-  })
 
 /** Largest request body read (larger answers 413 40005). */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -73,17 +66,42 @@ const tooLarge = HttpServerResponse.jsonUnsafe(ErrorBody.general(413), {
 /**
  * The body limit per request, set here at the edge (hosts must not also provide one in a layer);
  * a declared `Content-Length` over it answers 413 before the router. A body sent without a length
- * (chunked) is cut off by the reader once it passes the limit.
+ * (chunked) is cut off by the reader once it passes the limit. A GET or HEAD with neither header
+ * has no body (HTTP/1.1; a fetch `Request` cannot carry one), so it gets no limit to read by: most
+ * requests are such GETs. Other methods always get one: a web `Request`'s body has no length header.
  */
-const withBodyLimit = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-  Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-    const large = LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(request.url))
-    const declared = request.headers["content-length"]
-    if (declared !== undefined && Number(declared) > (large ? LARGE_BODY_BYTES : MAX_BODY_BYTES)) {
-      return Effect.succeed(tooLarge)
-    }
-    return Effect.provideService(app, HttpServerRequest.MaxBodySize, large ? LARGE_BODY : DEFAULT_BODY)
-  })
+const bodyLimitOf = (
+  request: HttpServerRequest.HttpServerRequest,
+  url: string
+): ByteSize.ByteSize | "too large" | undefined => {
+  const declared = request.headers["content-length"]
+  if (
+    declared === undefined &&
+    (request.method === "GET" || request.method === "HEAD") &&
+    request.headers["transfer-encoding"] === undefined
+  )
+    return undefined
+  const large = LARGE_BODY_ROUTES.some((route) => route.method === request.method && route.path.test(url))
+  if (declared !== undefined && Number(declared) > (large ? LARGE_BODY_BYTES : MAX_BODY_BYTES)) return "too large"
+  return large ? LARGE_BODY : DEFAULT_BODY
+}
+
+/**
+ * The app as the router should see this request: its path decoded (`decodePath`) and its body
+ * limit provided, both in one synchronous step, with no context update when neither applies.
+ */
+const routed = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+  const url = decodePath(request.url)
+  const limit = bodyLimitOf(request, url)
+  if (limit === "too large") return Effect.succeed(tooLarge)
+  const limited = limit === undefined ? app : Effect.provideService(app, HttpServerRequest.MaxBodySize, limit)
+  return url === request.url
+    ? limited
+    : Effect.provideService(limited, HttpServerRequest.HttpServerRequest, request.modify({ url }))
+}
 
 /** A body in the API's shape for error answers that do not have one. */
 export const withErrorBody = (
@@ -154,43 +172,87 @@ const CORS_EXPOSED_HEADERS = [
   "x-ratelimit-global"
 ]
 
-/** The CORS step for these origins (exact `scheme://host[:port]` matches), or none. */
+/**
+ * CORS for these origins (exact `scheme://host[:port]` matches), or none: effect's `cors` answers
+ * preflights (`OPTIONS`, before anything else runs, as it always did); every other answer gets the
+ * headers `cors` would set (`corsHeaders`) from the edge's own pre-response step instead of a second
+ * one, in one header copy.
+ */
 const corsFor = (origins: ReadonlyArray<string> | undefined) => {
   if (origins === undefined || origins.length === 0) return undefined
   const allowed = new Set(origins)
-  return HttpMiddleware.cors({
-    // A predicate, so only an allowed request's own origin is echoed (never another, never `*`).
-    allowedOrigins: (origin) => allowed.has(origin),
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: 600
-  })
+  return {
+    allowed,
+    exposed: CORS_EXPOSED_HEADERS.join(","),
+    preflight: HttpMiddleware.cors({
+      // A predicate, so only an allowed request's own origin is echoed (never another, never `*`).
+      allowedOrigins: (origin) => allowed.has(origin),
+      allowedHeaders: CORS_ALLOWED_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      maxAge: 600
+    })
+  }
 }
+
+type Cors = NonNullable<ReturnType<typeof corsFor>>
+
+/** effect's `Vary` merge: the dimension appended unless listed already (or `*`). */
+const varyWith = (vary: string | undefined, dimension: string): string => {
+  if (vary === undefined) return dimension
+  const members = vary.split(",").map((member) => member.trim().toLowerCase())
+  return members.includes("*") || members.includes(dimension.toLowerCase()) ? vary : `${vary}, ${dimension}`
+}
+
+/** What effect's `cors` sets on an answer that is not a preflight, in its order. */
+const corsHeaders = (
+  cors: Cors,
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+): Record<string, string> => {
+  const origin = request.headers.origin
+  const vary = varyWith(response.headers.vary, "Origin")
+  return origin !== undefined && cors.allowed.has(origin)
+    ? { "access-control-allow-origin": origin, vary, "access-control-expose-headers": cors.exposed }
+    : { vary, "access-control-expose-headers": cors.exposed }
+}
+
+/** The answer as sent: CORS headers (when configured), then our error body. */
+const finished = (
+  cors: Cors | undefined,
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+) =>
+  withErrorBody(
+    cors === undefined ? response : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request, response))
+  )
 
 /**
  * Wraps the router app. Order, outermost first: client address (only when a request carries
- * X-Forwarded-For; then only from trusted peers), one pre-response step that gives error answers
- * our body and writes the access-log line, then the defect log, decoded path and body limit.
+ * X-Forwarded-For; then only from trusted peers), CORS preflights, one pre-response step that sets
+ * CORS headers, gives error answers our body and writes the access-log line, then the defect log,
+ * decoded path and body limit.
  */
 export const middleware =
   (options: Options) =>
   <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
     const log = options.accessLog
-    const limited = withDecodedPath(withBodyLimit(app))
+    const cors = corsFor(options.corsOrigins)
+    const unlogged = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+      Effect.succeed(finished(cors, request, response))
     const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const requestId = nextRequestId()
-        const inner = Effect.tapCause(limited, logDefect(requestId, request))
+        const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
         if (log === false) {
-          HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, errorBodies)
+          HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
           return inner
         }
         const started = performance.now()
         // Read here, inside the client-address step: the handler itself is given the raw request.
         const address = Option.getOrUndefined(request.remoteAddress)
         HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
-          const final = withErrorBody(response)
+          const final = finished(cors, request, response)
           const entry: AccessLog.Entry = {
             method: request.method,
             url: AccessLog.redactQuery(request.url),
@@ -205,14 +267,15 @@ export const middleware =
         })
         return inner
       })
-    const cors = corsFor(options.corsOrigins)
-    const shared = cors === undefined ? answered : cors(answered)
+    const shared =
+      cors === undefined
+        ? answered
+        : Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+            request.method === "OPTIONS" ? cors.preflight(answered) : answered
+          )
     if (options.trustedProxies.length === 0) return shared
     const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
     return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
       request.headers["x-forwarded-for"] === undefined ? shared : forwarded
     )
   }
-
-const errorBodies = (_request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
-  Effect.succeed(withErrorBody(response))

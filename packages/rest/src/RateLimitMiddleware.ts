@@ -13,9 +13,10 @@
 import { Authorization, RateLimit } from "@veche/api"
 import { RateLimited, unstacked } from "@veche/errors"
 import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { Clock, Context, Effect, Layer, Option, type Types } from "effect"
-import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Clock, Context, Effect, Layer, Option, type Result, type Types } from "effect"
+import { HttpEffect, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { KnownTokens } from "./KnownTokens.ts"
+import * as ResponseHeaders from "./ResponseHeaders.ts"
 
 interface Caller {
   readonly caller: string
@@ -47,11 +48,20 @@ const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string
   return undefined
 }
 
-// Set on the final response, whatever it is: a success, a declared error or the 429 itself.
-const withHeaders = (headers: Record<string, string>) =>
-  HttpEffect.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+/**
+ * The limiter's headers go on the final response, whatever it is: a success, a declared error or
+ * the 429 itself, so they are set by a pre-response handler (one per request: it holds them).
+ */
+const setHeadersOnAnswer = (context: Context.Context<never>, headers: Record<string, string>) =>
+  HttpEffect.appendPreResponseHandlerUnsafe(context, (_request, response) =>
+    Effect.succeed(ResponseHeaders.withLowerCase(response, headers))
   )
+
+type Answer = Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  Types.unhandled | RateLimited,
+  HttpServerRequest.HttpServerRequest
+>
 
 /**
  * Applied once per endpoint when the routes are built: its bucket's route name and whether it takes
@@ -62,42 +72,43 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
   Effect.gen(function* () {
     const limiter = yield* RouteLimiter.RouteLimiter
     const known = yield* KnownTokens
+    const checkSync = limiter.checkSync
     return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) => {
       const route = `${group.identifier}.${endpoint.identifier}`
       // Routes without credentials never look at the header (nor the clock): address only. A group
       // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
       const takesCredentials = endpoint.middlewares.has(Authorization.Authorization)
+      const answer = (
+        context: Context.Context<never>,
+        outcome: Result.Result<Record<string, string>, RouteLimiter.RouteRateLimited>
+      ): Answer => {
+        if (outcome._tag === "Failure") {
+          const limited = outcome.failure
+          setHeadersOnAnswer(context, limited.headers)
+          return Effect.fail(
+            unstacked(() => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global }))
+          )
+        }
+        // No headers (limits off, store unreachable): no handler. A key test without `Object.keys`' array.
+        for (const _ in outcome.success) {
+          setHeadersOnAnswer(context, outcome.success)
+          break
+        }
+        return httpEffect
+      }
       return Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
         const authorization = request.headers.authorization
+        const clock = fiber.getRef(Clock.Clock)
         const { caller, network } =
           !takesCredentials || authorization === undefined || authorization === ""
             ? byAddress(request)
-            : byKnownToken(request, authorization, known, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-        return Effect.flatMap(
-          Effect.result(limiter.check({ route, majorId: majorIdOf(params), caller, network })),
-          (
-            outcome
-          ): Effect.Effect<
-            HttpServerResponse.HttpServerResponse,
-            Types.unhandled | RateLimited,
-            HttpServerRequest.HttpServerRequest
-          > => {
-            if (outcome._tag === "Failure") {
-              const limited = outcome.failure
-              return Effect.andThen(
-                withHeaders(limited.headers),
-                Effect.fail(
-                  unstacked(() => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global }))
-                )
-              )
-            }
-            return Object.keys(outcome.success).length > 0
-              ? Effect.andThen(withHeaders(outcome.success), httpEffect)
-              : httpEffect
-          }
-        )
+            : byKnownToken(request, authorization, known, clock.currentTimeMillisUnsafe())
+        const counted = { route, majorId: majorIdOf(params), caller, network }
+        // This process's counters answer at once: no Effect around the count.
+        if (checkSync !== undefined) return answer(fiber.context, checkSync(counted, clock.currentTimeMillisUnsafe()))
+        return Effect.flatMap(Effect.result(limiter.check(counted)), (outcome) => answer(fiber.context, outcome))
       })
     })
   })
