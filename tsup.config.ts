@@ -1,9 +1,10 @@
 // One build for every package (run from the package folder): ESM from every public module of src/
 // into dist/, one file per module, so that a subpath import (`@veche/auth/Phone`, the "./*" export)
 // loads that module and its imports, not the barrel.
-import { existsSync, readdirSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { defineConfig } from "tsup"
+import * as EffectImports from "./scripts/effect-imports.ts"
 
 /** Every module under src/ except internal/ (private to the package: the "./internal/*" export is null). */
 const modules = (dir: string): ReadonlyArray<string> =>
@@ -38,5 +39,19 @@ export default defineConfig({
   esbuildOptions(options) {
     options.chunkNames = "internal/chunks/[name]-[hash]"
   },
-  treeshake: true
+  treeshake: true,
+  esbuildPlugins: [
+    {
+      // `import { Effect, Layer } from "effect"` loads effect's barrel, and with it every one of its
+      // 140 modules (Graph, Cron, Tx*, …): ~10 MB of an idle server's heap. The built JavaScript
+      // imports the modules it names instead (EffectImports); the sources keep the barrel.
+      name: "effect-module-imports",
+      setup(build) {
+        build.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => ({
+          contents: EffectImports.rewrite(readFileSync(args.path, "utf8")),
+          loader: "ts"
+        }))
+      }
+    }
+  ]
 })

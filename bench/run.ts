@@ -285,7 +285,7 @@ const main = async () => {
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))
     console.log(
-      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | | idle <= 150 MB, loaded <= 250 MB |`
+      `| memory (RSS) | idle ${idleVeche} MB, loaded ${loadedVeche} MB (auth server after login and refresh: ${loadedAuth} MB) | idle ${idleFloor} MB, loaded ${loadedFloor} MB | | | | | | ${Report.memoryTarget(idleVeche, loadedVeche)} |`
     )
     const memory = {
       scenario: "memory",

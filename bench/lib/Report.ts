@@ -29,6 +29,15 @@ const verdict = (row: Row, target: Target): string => {
   return ratioOk && p99Ok ? " (met)" : " (NOT met)"
 }
 
+/** Issue 22's goals for the reference server's RSS in MB: idle, and after the bench's load. */
+export const MEMORY_GOAL = { idleMb: 120, loadedMb: 200 } as const
+
+/** The memory row's target column, judged like the others. */
+export const memoryTarget = (idleMb: number, loadedMb: number): string => {
+  const met = idleMb <= MEMORY_GOAL.idleMb && loadedMb <= MEMORY_GOAL.loadedMb
+  return `idle <= ${MEMORY_GOAL.idleMb} MB, loaded <= ${MEMORY_GOAL.loadedMb} MB${met ? " (met)" : " (NOT met)"}`
+}
+
 const spread = (s: readonly [number, number]) => s.map(Math.round).join("-")
 
 export const header = [

@@ -6,9 +6,10 @@
  */
 import { DispatchSource, IdentifyLimits, PresenceStore } from "@veche/gateway"
 import { EventBus } from "@veche/platform"
-import { RedisDispatchBus, RedisIdentifyLimits, RedisPresenceStore } from "@veche/redis"
+import type { RedisDispatchBus } from "@veche/redis"
 import { Layer, Option } from "effect"
 import type { Redis } from "effect/persistence"
+import * as RedisModule from "./RedisModule.ts"
 import type { ServerConfig } from "./ServerConfig.ts"
 
 export const layer = (
@@ -19,14 +20,16 @@ export const layer = (
 > =>
   Option.match(config.redisUrl, {
     onSome: (url) =>
-      Layer.mergeAll(
-        RedisDispatchBus.layer({ url, prefix: `${config.redisPrefix}gateway:` }),
-        RedisIdentifyLimits.layer({
-          url,
-          userLimits: config.userIdentifyLimits,
-          prefix: `${config.redisPrefix}identify:`
-        }),
-        RedisPresenceStore.layer({ url, prefix: `${config.redisPrefix}presence:` })
+      RedisModule.layer(({ RedisDispatchBus, RedisIdentifyLimits, RedisPresenceStore }) =>
+        Layer.mergeAll(
+          RedisDispatchBus.layer({ url, prefix: `${config.redisPrefix}gateway:` }),
+          RedisIdentifyLimits.layer({
+            url,
+            userLimits: config.userIdentifyLimits,
+            prefix: `${config.redisPrefix}identify:`
+          }),
+          RedisPresenceStore.layer({ url, prefix: `${config.redisPrefix}presence:` })
+        )
       ),
     onNone: () =>
       Layer.mergeAll(

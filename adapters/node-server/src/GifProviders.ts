@@ -5,10 +5,10 @@
  */
 import { GifCache, type GifProvider, GifProviderConfig } from "@veche/gifs"
 import { KlipyGifProvider } from "@veche/klipy"
-import { RedisGifCache, RedisRateLimits } from "@veche/redis"
 import { type Config, Layer, Option } from "effect"
 import type { HttpClient } from "effect/http"
 import type { Redis } from "effect/persistence"
+import * as RedisModule from "./RedisModule.ts"
 import type { ServerConfig } from "./ServerConfig.ts"
 
 export const layer = (
@@ -22,8 +22,10 @@ export const layer = (
     GifProviderConfig.layerConfig({ klipy: KlipyGifProvider.layerConfig }),
     Option.match(config.redisUrl, {
       onSome: (url) =>
-        RedisGifCache.layer({ prefix: `${config.redisPrefix}gifs:` }).pipe(
-          Layer.provide(RedisRateLimits.connection({ url }))
+        RedisModule.layer(({ RedisGifCache, RedisRateLimits }) =>
+          RedisGifCache.layer({ prefix: `${config.redisPrefix}gifs:` }).pipe(
+            Layer.provide(RedisRateLimits.connection({ url }))
+          )
         ),
       onNone: () => GifCache.GifCache.layerMemory()
     })

@@ -3,8 +3,8 @@
  * limit across all nodes) or in this process otherwise.
  */
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { RedisRateLimits } from "@veche/redis"
 import { Layer, Option } from "effect"
+import * as RedisModule from "./RedisModule.ts"
 import type { ServerConfig } from "./ServerConfig.ts"
 
 /** The route limiter with the configured buckets, beside the domains' quotas. */
@@ -21,7 +21,7 @@ export const layer = (config: ServerConfig) =>
     onSome: (url) =>
       withQuotas(RouteLimiter.RouteLimiter.layerRedis({ prefix: `${config.redisPrefix}rl:` })).pipe(
         Layer.provide(RateLimitStore.layerRedis({ prefix: `${config.redisPrefix}rl:` })),
-        Layer.provide(RedisRateLimits.connection({ url }))
+        Layer.provide(RedisModule.layer(({ RedisRateLimits }) => RedisRateLimits.connection({ url })))
       ),
     onNone: () => withQuotas(RouteLimiter.RouteLimiter.layerInProcess).pipe(Layer.provide(RateLimitStore.layerMemory))
   })

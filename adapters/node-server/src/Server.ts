@@ -5,7 +5,8 @@
 
 import { createServer } from "node:http"
 import { join } from "node:path"
-import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import { SessionsConfig, VerificationCodes, WebLinks } from "@veche/auth"
 import { DefaultDataDir, type EmbeddedPostgres } from "@veche/embedded-postgres"

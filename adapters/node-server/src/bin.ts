@@ -4,7 +4,7 @@
  * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0. The shebang's flags
  * are NodeFlags.NODE_FLAGS.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Exit, Layer } from "effect"
 import * as Server from "./Server.ts"
 

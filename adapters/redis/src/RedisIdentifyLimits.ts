@@ -6,7 +6,7 @@
  * PEXPIRE cannot leave a day that never ends.
  * A user's identifies: a 5-second window and a day, both counted in one script for the same reasons.
  */
-import { NodeRedis } from "@effect/platform-node"
+import * as NodeRedis from "@effect/platform-node/NodeRedis"
 import { IdentifyLimits } from "@veche/gateway"
 import { Effect, Layer, Redacted } from "effect"
 import { Redis } from "effect/persistence"

@@ -9,7 +9,7 @@
  * - `ug:{user}`: the guilds the presence shows in; `g:{guild}`: the guild's visible users;
  * - `visible`: every visible user; `due`: users by the time a sweep should look at them.
  */
-import { NodeRedis } from "@effect/platform-node"
+import * as NodeRedis from "@effect/platform-node/NodeRedis"
 import { PresenceStore } from "@veche/gateway"
 import type { Snowflake } from "@veche/platform"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"

@@ -4,7 +4,7 @@
  * error) and disconnects when it closes. The route limits count over `connection` with
  * `RouteLimiter.layerRedis` (one round trip a request); the quotas through `layer`'s store.
  */
-import { NodeRedis } from "@effect/platform-node"
+import * as NodeRedis from "@effect/platform-node/NodeRedis"
 import { RateLimitStore } from "@veche/ratelimit"
 import { Layer, Redacted } from "effect"
 import type { RateLimiter, Redis } from "effect/persistence"

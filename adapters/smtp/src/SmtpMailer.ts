@@ -8,7 +8,6 @@
 
 import { Mailer } from "@veche/platform"
 import { Config, ConfigProvider, Duration, Effect, Layer, Option, Redacted, Schema, type Scope } from "effect"
-import { createTransport } from "nodemailer"
 
 export const PROVIDER = "smtp"
 
@@ -76,6 +75,9 @@ export const make = (options: Options): Effect.Effect<Mailer.Mailer["Service"], 
     const { server } = options
     const timeout = options.timeout ?? DEFAULT_TIMEOUT
     const timeoutMs = Duration.toMillis(timeout)
+    // nodemailer (40 modules, 0.6 MB of source) loads when an SMTP mailer is made, at startup with
+    // SERVICE_MAIL_PROVIDER=smtp, not in every server that only might send letters.
+    const { createTransport } = yield* Effect.promise(() => import("nodemailer"))
     const transport = yield* Effect.acquireRelease(
       Effect.sync(() =>
         createTransport({
