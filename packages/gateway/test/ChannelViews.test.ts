@@ -5,7 +5,7 @@
  * stay visible, and its messages would reach the member).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ChannelVisibility, type Guild, Permissions } from "@veche/guilds"
+import { ChannelVisibility, Guild, Permissions } from "@veche/guilds"
 import type { Dispatch, Snowflake } from "@veche/platform"
 import { DateTime, Deferred, Effect, Fiber, Layer, Option } from "effect"
 import { ChannelViews } from "../src/ChannelViews.ts"
@@ -65,18 +65,7 @@ const member = (roleIds: ReadonlyArray<Snowflake.Snowflake>): Guild.Member => ({
   joinedAt: CREATED
 })
 
-const everyone: Guild.Role = {
-  id: GUILD,
-  guildId: GUILD,
-  name: "@everyone",
-  permissions: Permissions.DEFAULT_EVERYONE,
-  position: 0,
-  color: 0,
-  hoist: false,
-  mentionable: false,
-  managed: false,
-  botId: null
-}
+const everyone: Guild.Role = Guild.everyoneRole(GUILD)
 
 const reader: Guild.Role = { ...everyone, id: READER, name: "reader", permissions: 0n, position: 1 }
 
