@@ -15,6 +15,8 @@
  *
  *   DATABASE_URL (postgres://postgres@127.0.0.1:5432/test)
  *   MICRO_SLICES (20)  MICRO_STATEMENTS (1000, per slice)
+ *   MICRO_CONCURRENCY (1)  statements in flight at once (fibers, or `pg` callers on its pool of 10):
+ *                      the server pipelines those of concurrent requests on each connection
  *   MICRO_TRACER=on    run the effect side with tracing on (the native tracer), as a host with an
  *                      exporter would: the span must still be made then
  *   MICRO_ONLY=effect|prebuilt|pg|echo  run one side only (to profile it: `--cpu-prof`)
@@ -37,6 +39,13 @@ const STATEMENTS = Number(process.env.MICRO_STATEMENTS ?? 1000)
 const TRACER = process.env.MICRO_TRACER === "on"
 const ONLY = process.env.MICRO_ONLY
 const ALLOC_PROFILE = process.env.MICRO_ALLOC_PROFILE
+const CONCURRENCY = Number(process.env.MICRO_CONCURRENCY ?? 1)
+
+/** CONCURRENCY fibers each running `loop` (its share of the statements), as requests do at once. */
+const inParallel = <E, R>(loop: Effect.Effect<void, E, R>): Effect.Effect<void, E, R> =>
+  CONCURRENCY === 1
+    ? loop
+    : Effect.forEach(Array.from({ length: CONCURRENCY }), () => loop, { concurrency: CONCURRENCY, discard: true })
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error("run with --expose-gc")
@@ -84,13 +93,17 @@ const program = Effect.gen(function* () {
 
   // The template as repositories write it, compiled on every call (the compile cache is per
   // statement object, and each call builds a new one).
-  const viaTemplate = Effect.gen(function* () {
-    for (let i = 0; i < STATEMENTS; i++) yield* sql`SELECT 1 AS one WHERE ${i} >= 0`
-  }).pipe(tracer)
+  const viaTemplate = inParallel(
+    Effect.gen(function* () {
+      for (let i = 0; i < STATEMENTS / CONCURRENCY; i++) yield* sql`SELECT 1 AS one WHERE ${i} >= 0`
+    })
+  ).pipe(tracer)
   // The text compiled once, as PrebuiltStatement does for the token lookup.
-  const viaUnsafe = Effect.gen(function* () {
-    for (let i = 0; i < STATEMENTS; i++) yield* sql.unsafe("SELECT 1 AS one WHERE $1 >= 0", [i])
-  }).pipe(tracer)
+  const viaUnsafe = inParallel(
+    Effect.gen(function* () {
+      for (let i = 0; i < STATEMENTS / CONCURRENCY; i++) yield* sql.unsafe("SELECT 1 AS one WHERE $1 >= 0", [i])
+    })
+  ).pipe(tracer)
 
   // The same template on a client whose connection answers at once: the sql layer's own work.
   const echo = yield* EchoSqlClient.make.pipe(Effect.provide(Reactivity.layer))
@@ -100,9 +113,13 @@ const program = Effect.gen(function* () {
 
   const pool = Pg.pool(URL, { schema, max: 10 })
   const viaPg = async () => {
-    for (let i = 0; i < STATEMENTS; i++) {
-      await pool.query({ name: "sql-micro", text: "SELECT 1 AS one WHERE $1 >= 0", values: [i] })
-    }
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let i = 0; i < STATEMENTS / CONCURRENCY; i++) {
+          await pool.query({ name: "sql-micro", text: "SELECT 1 AS one WHERE $1 >= 0", values: [i] })
+        }
+      })
+    )
   }
 
   const sides: Record<string, () => Promise<void>> = {
@@ -143,7 +160,9 @@ const program = Effect.gen(function* () {
 
   const median = (values: ReadonlyArray<number>) =>
     [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
-  console.log(`tracing ${TRACER ? "on" : "off"}; ${SLICES} slices of ${STATEMENTS} statements, medians per statement:`)
+  console.log(
+    `tracing ${TRACER ? "on" : "off"}, ${CONCURRENCY} in flight; ${SLICES} slices of ${STATEMENTS} statements, medians per statement:`
+  )
   for (const name of names) {
     const list = samples[name] ?? []
     const bytes = list.flatMap((sample) => (sample.bytes === undefined ? [] : [sample.bytes]))
