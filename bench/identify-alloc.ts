@@ -78,6 +78,13 @@ const freePort = () =>
     })
   })
 
+/** What follows the last `marker` (all of `text` without one). */
+const afterLast = (text: string, marker: string) => {
+  const at = text.lastIndexOf(marker)
+  return at < 0 ? text : text.slice(at + marker.length)
+}
+const ROOT_URL = new URL("../", import.meta.url).href
+
 interface ProfileNode {
   readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
   readonly selfSize: number
@@ -113,13 +120,14 @@ const profile = async (identifyOnce: () => Promise<void>, closeAll: () => Promis
     const pkg =
       /node_modules\/\.pnpm\/[^/]+\/node_modules\/((@[^/]+\/)?[^/]+)/.exec(url)?.[1] ??
       /\/(packages|adapters)\/([^/]+)\//.exec(url)?.[2] ??
-      (url === "" ? "(native)" : url.startsWith("node:") ? "node" : url.replace(/.*\//, ""))
+      (url === "" ? "(native)" : url.startsWith("node:") ? "node" : afterLast(url, "/"))
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + node.selfSize)
-    const name = `${node.callFrame.functionName || "(anonymous)"} ${url.replace(/.*node_modules\//, "").replace(/.*\/work\/wt\/[^/]+\//, "")}:${node.callFrame.lineNumber + 1}`
+    const file = url.includes("node_modules/") ? afterLast(url, "node_modules/") : url.replace(ROOT_URL, "")
+    const name = `${node.callFrame.functionName || "(anonymous)"} ${file}:${node.callFrame.lineNumber + 1}`
     byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize)
     // a native frame's bytes charged to the JavaScript function that called it
     if (url === "") byCaller.set(`${name} ← ${caller}`, (byCaller.get(`${name} ← ${caller}`) ?? 0) + node.selfSize)
-    const short = `${node.callFrame.functionName || "(anon)"}@${url.replace(/.*\//, "")}:${node.callFrame.lineNumber + 1}`
+    const short = `${node.callFrame.functionName || "(anon)"}@${afterLast(url, "/")}:${node.callFrame.lineNumber + 1}`
     const path = [...chain.slice(-Number(process.env.IDENTIFY_CHAIN_DEPTH ?? 9)), short]
     if (/Context\.js/.test(caller) || /Context\.js/.test(url))
       byChain.set(path.join(" > "), (byChain.get(path.join(" > ")) ?? 0) + node.selfSize)
