@@ -20,7 +20,7 @@ import { OtplibTotpCodes } from "@veche/otplib"
 import { DevOutbox, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import type { RedisDispatchBus } from "@veche/redis"
-import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
+import { AccessLog, CompiledAnswers, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
@@ -168,8 +168,12 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // The API and, beside it, the web pages its letters link to (same origin: the pages call /api/v10).
     // Their files are read before the listener starts (below), like the domain.
     const webFiles = WebPageFiles.WebPageFiles.layer.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layerConfig))
+    // The plainest endpoints (`GET /version`, `/gateway`) the edge answers from their compiled form,
+    // filled in with the routes.
+    const compiledAnswers = CompiledAnswers.makeTable()
     const routes = Layer.mergeAll(
       RestApp.routes.pipe(Layer.provide(routeServices)),
+      CompiledAnswers.layer(compiledAnswers).pipe(Layer.provide(routeServices)),
       WebPages.routes.pipe(Layer.provide(webFiles))
     )
     const http = HttpRouter.serve(routes, {
@@ -178,7 +182,8 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       middleware: HttpEdge.middleware({
         trustedProxies: config.trustedProxies,
         accessLog,
-        corsOrigins: config.corsOrigins
+        corsOrigins: config.corsOrigins,
+        compiledAnswers
       })
     })
     // Order matters: the Node server starts listening when its layer is built, and a request that

@@ -6,10 +6,11 @@
  * framework writes itself: 413 for an oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Cause, Context, Effect, Option } from "effect"
+import { ByteSize, Cause, Clock, Context, Effect, Option } from "effect"
 import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
+import type * as CompiledAnswers from "./CompiledAnswers.ts"
 import * as ResponseHeaders from "./ResponseHeaders.ts"
 
 /**
@@ -157,6 +158,11 @@ export interface Options {
    * CORS answers, preflights included. None (the default): no CORS headers, as same-origin pages need.
    */
   readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /**
+   * Endpoints the edge answers itself from their compiled form (`CompiledAnswers`; the host fills
+   * the table with `CompiledAnswers.layer` beside the routes). None: every request is routed.
+   */
+  readonly compiledAnswers?: CompiledAnswers.Table | undefined
 }
 
 /** What a browser page may send and read: the headers bot and web clients use, and the limits'. */
@@ -239,9 +245,42 @@ export const middleware =
     const cors = corsFor(options.corsOrigins)
     const unlogged = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
       Effect.succeed(finished(cors, request, response))
+    const compiled = options.compiledAnswers
+    /** A compiled endpoint's answer finished as the pre-response steps below finish a routed one. */
+    const answerCompiled = (
+      request: HttpServerRequest.HttpServerRequest,
+      answer: CompiledAnswers.Answer,
+      started: number
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+      const final = finished(cors, request, answer.response)
+      // The limiter's headers go on after the edge's step, as its pre-response handler runs after ours.
+      let limited = final
+      for (const _ in answer.limiterHeaders) {
+        limited = ResponseHeaders.withLowerCase(final, answer.limiterHeaders)
+        break
+      }
+      if (log === false) return Effect.succeed(limited)
+      const entry: AccessLog.Entry = {
+        method: request.method,
+        url: AccessLog.redactQuery(request.url),
+        status: final.status,
+        durationMs: performance.now() - started,
+        address: Option.getOrUndefined(request.remoteAddress),
+        requestId: nextRequestId()
+      }
+      if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), limited)
+      log(entry)
+      return Effect.succeed(limited)
+    }
     const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const compiledEndpoint = compiled?.lookup(request)
+        if (compiledEndpoint !== undefined) {
+          const started = performance.now()
+          const answer = compiledEndpoint(request, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+          if (answer !== undefined) return answerCompiled(request, answer, started)
+        }
         const requestId = nextRequestId()
         const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
         if (log === false) {
