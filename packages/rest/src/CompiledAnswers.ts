@@ -112,20 +112,32 @@ export const compile = (
         if (!SchemaAST.isObjects(success[0].ast) || "~httpApiEncoding" in (success[0].ast.annotations ?? {}))
           return refuse("answers other than a plain JSON object")
         const encode = Schema.encodeSync(Schema.toCodecJson(success[0] as Schema.Codec<unknown, unknown>))
+        // The last value answered and its response: an answer that returns the same (immutable) value
+        // again, as `/version` always does, is encoded once.
+        let lastValue: unknown
+        let lastResponse: HttpServerResponse.HttpServerResponse | undefined
+        const responseOf = (value: unknown): HttpServerResponse.HttpServerResponse => {
+          if (lastResponse === undefined || value !== lastValue) {
+            lastResponse = HttpServerResponse.text(JSON.stringify(encode(value)), {
+              status: 200,
+              contentType: JSON_CONTENT_TYPE
+            })
+            lastValue = value
+          }
+          return lastResponse
+        }
         const answerAt: Compiled = (request, nowMs) => {
-          let body: string
+          let response: HttpServerResponse.HttpServerResponse
           try {
-            body = JSON.stringify(encode(answer()))
+            response = responseOf(answer())
           } catch {
             return undefined // the full path answers the failure as it answers any
           }
-          const outcome = checkSync({ route, majorId: undefined, ...RateLimitMiddleware.byAddress(request) }, nowMs)
+          const { caller, network } = RateLimitMiddleware.byAddress(request)
+          const outcome = checkSync({ route, majorId: undefined, caller, network }, nowMs)
           return outcome._tag === "Failure"
             ? { response: refused(outcome.failure), limiterHeaders: outcome.failure.headers }
-            : {
-                response: HttpServerResponse.text(body, { status: 200, contentType: JSON_CONTENT_TYPE }),
-                limiterHeaders: outcome.success
-              }
+            : { response, limiterHeaders: outcome.success }
         }
         for (const prefix of PREFIXES) table.byPath.set(`${prefix}${endpoint.path}`, answerAt)
         compiled.add(endpoint.identifier)

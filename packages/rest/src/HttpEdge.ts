@@ -6,7 +6,7 @@
  * framework writes itself: 413 for an oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Cause, Clock, Context, Effect, Option } from "effect"
+import { ByteSize, Cause, Clock, Context, Effect, type Fiber, Option } from "effect"
 import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
@@ -252,69 +252,85 @@ export const middleware =
       answer: CompiledAnswers.Answer,
       started: number
     ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-      const final = finished(cors, request, answer.response)
-      // The limiter's headers go on after the edge's step, as its pre-response handler runs after ours.
-      let limited = final
-      for (const _ in answer.limiterHeaders) {
-        limited = ResponseHeaders.withLowerCase(final, answer.limiterHeaders)
+      // A compiled answer is JSON, so `withErrorBody` leaves it alone: the edge's CORS headers, then
+      // the limiter's (its pre-response handler runs after ours), set in one copy.
+      const response = answer.response
+      const added =
+        cors === undefined
+          ? answer.limiterHeaders
+          : { ...corsHeaders(cors, request, response), ...answer.limiterHeaders }
+      let final = response
+      for (const _ in added) {
+        final = ResponseHeaders.withLowerCase(response, added)
         break
       }
-      if (log === false) return Effect.succeed(limited)
+      if (log === false) return Effect.succeed(final)
       const entry: AccessLog.Entry = {
         method: request.method,
-        url: AccessLog.redactQuery(request.url),
+        // a compiled path has no query to redact
+        url: request.url,
         status: final.status,
         durationMs: performance.now() - started,
         address: Option.getOrUndefined(request.remoteAddress),
         requestId: nextRequestId()
       }
-      if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), limited)
+      if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
       log(entry)
-      return Effect.succeed(limited)
+      return Effect.succeed(final)
+    }
+    const answer = (
+      fiber: Fiber.Fiber<unknown, unknown>,
+      request: HttpServerRequest.HttpServerRequest
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+      const compiledEndpoint = compiled?.lookup(request)
+      if (compiledEndpoint !== undefined) {
+        const started = performance.now()
+        const compiledAnswer = compiledEndpoint(request, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+        if (compiledAnswer !== undefined) return answerCompiled(request, compiledAnswer, started)
+      }
+      const requestId = nextRequestId()
+      const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
+      if (log === false) {
+        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
+        return inner
+      }
+      const started = performance.now()
+      // Read here, inside the client-address step: the handler itself is given the raw request.
+      const address = Option.getOrUndefined(request.remoteAddress)
+      HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
+        const final = finished(cors, request, response)
+        const entry: AccessLog.Entry = {
+          method: request.method,
+          url: AccessLog.redactQuery(request.url),
+          status: final.status,
+          durationMs: performance.now() - started,
+          address,
+          requestId
+        }
+        if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
+        log(entry)
+        return Effect.succeed(final)
+      })
+      return inner
     }
     const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
-      Effect.withFiber((fiber) => {
-        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        const compiledEndpoint = compiled?.lookup(request)
-        if (compiledEndpoint !== undefined) {
-          const started = performance.now()
-          const answer = compiledEndpoint(request, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-          if (answer !== undefined) return answerCompiled(request, answer, started)
-        }
-        const requestId = nextRequestId()
-        const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
-        if (log === false) {
-          HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
-          return inner
-        }
-        const started = performance.now()
-        // Read here, inside the client-address step: the handler itself is given the raw request.
-        const address = Option.getOrUndefined(request.remoteAddress)
-        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
-          const final = finished(cors, request, response)
-          const entry: AccessLog.Entry = {
-            method: request.method,
-            url: AccessLog.redactQuery(request.url),
-            status: final.status,
-            durationMs: performance.now() - started,
-            address,
-            requestId
-          }
-          if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
-          log(entry)
-          return Effect.succeed(final)
-        })
-        return inner
-      })
+      Effect.withFiber((fiber) => answer(fiber, Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)))
     const shared =
       cors === undefined
         ? answered
         : Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
             request.method === "OPTIONS" ? cors.preflight(answered) : answered
           )
-    if (options.trustedProxies.length === 0) return shared
-    const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
-    return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-      request.headers["x-forwarded-for"] === undefined ? shared : forwarded
-    )
+    const forwarded =
+      options.trustedProxies.length === 0
+        ? undefined
+        : HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
+    // One step decides what a request passes through: most carry no X-Forwarded-For and are no
+    // preflight, and go straight to `answer` without the two steps above.
+    return Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      if (forwarded !== undefined && request.headers["x-forwarded-for"] !== undefined) return forwarded
+      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(answered)
+      return answer(fiber, request)
+    })
   }
