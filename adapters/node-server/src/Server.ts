@@ -29,6 +29,7 @@ import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
+import * as AnswersBeforeApp from "./AnswersBeforeApp.ts"
 import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
@@ -176,15 +177,16 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       CompiledAnswers.layer(compiledAnswers).pipe(Layer.provide(routeServices)),
       WebPages.routes.pipe(Layer.provide(webFiles))
     )
+    const edge: HttpEdge.Options = {
+      trustedProxies: config.trustedProxies,
+      accessLog,
+      corsOrigins: config.corsOrigins,
+      compiledAnswers
+    }
     const http = HttpRouter.serve(routes, {
       disableLogger: true,
       disableListenLog: true,
-      middleware: HttpEdge.middleware({
-        trustedProxies: config.trustedProxies,
-        accessLog,
-        corsOrigins: config.corsOrigins,
-        compiledAnswers
-      })
+      middleware: HttpEdge.middleware(edge)
     })
     // Order matters: the Node server starts listening when its layer is built, and a request that
     // arrives before the routes are attached would be accepted and never answered. So the domain
@@ -198,13 +200,17 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       requestTimeout: Duration.toMillis(config.requestTimeout),
       connectionsCheckingInterval: Math.min(1000, Duration.toMillis(config.headersTimeout))
     }
-    const listener = NodeHttpServer.layer(() => ClientErrors.installed(createServer(serverOptions)), {
-      host: config.host,
-      port: config.port,
-      gracefulShutdownTimeout: config.shutdownTimeout,
-      // a gateway frame is at most 4096 characters: nothing much bigger is buffered (ws closes 1009)
-      websocket: { maxPayload: Frames.MAX_INBOUND_BYTES }
-    }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
+    const listener = NodeHttpServer.layer(
+      () =>
+        AnswersBeforeApp.installed(ClientErrors.installed(createServer(serverOptions)), HttpEdge.answerBeforeApp(edge)),
+      {
+        host: config.host,
+        port: config.port,
+        gracefulShutdownTimeout: config.shutdownTimeout,
+        // a gateway frame is at most 4096 characters: nothing much bigger is buffered (ws closes 1009)
+        websocket: { maxPayload: Frames.MAX_INBOUND_BYTES }
+      }
+    ).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
     // Built after the listener, so torn down before it: every gateway session gets op 7 and its
     // socket closed, and the listener's graceful shutdown does not wait on open WebSockets.
     const gatewayShutdown = Layer.effectDiscard(

@@ -18,7 +18,7 @@ import { RateLimited } from "@veche/errors"
 import type { ServiceInfo } from "@veche/platform"
 import { RouteLimiter } from "@veche/ratelimit"
 import { Effect, Layer, Schema, SchemaAST } from "effect"
-import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
@@ -27,14 +27,24 @@ import * as RateLimitMiddleware from "./RateLimitMiddleware.ts"
 /** The API's prefixes (`RestApp.PREFIXES`; repeated here, as RestApp imports this module). */
 const PREFIXES = ["/api/v1", "/api/v9", "/api/v10"] as const
 
-/** One request's answer: the response, and the limiter's headers the edge sets after its own step. */
+/**
+ * One request's answer: the response (its body's text beside it, for hosts that write it
+ * themselves), and the limiter's headers the edge sets after its own step.
+ */
 export interface Answer {
   readonly response: HttpServerResponse.HttpServerResponse
+  readonly body: string
   readonly limiterHeaders: Readonly<Record<string, string>>
 }
 
-/** A compiled endpoint: its answer at `nowMs`, or undefined to leave the request to the full path. */
-export type Compiled = (request: HttpServerRequest.HttpServerRequest, nowMs: number) => Answer | undefined
+/**
+ * A compiled endpoint: its answer to a client at `address` at `nowMs`, or undefined to leave the
+ * request to the full path.
+ */
+export type Compiled = (address: string | undefined, nowMs: number) => Answer | undefined
+
+/** A request's headers, as effect's request or Node's `IncomingMessage` carries them. */
+export type RequestHeaders = Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
 
 /**
  * The edge's table, filled when the routes are built (`layer`). Empty, it answers nothing: every
@@ -42,7 +52,7 @@ export type Compiled = (request: HttpServerRequest.HttpServerRequest, nowMs: num
  */
 export interface Table {
   /** The compiled endpoint for this request, if it has one and fits its compiled form. */
-  readonly lookup: (request: HttpServerRequest.HttpServerRequest) => Compiled | undefined
+  readonly lookup: (method: string, url: string, headers: RequestHeaders) => Compiled | undefined
   readonly byPath: Map<string, Compiled>
 }
 
@@ -50,12 +60,11 @@ export const makeTable = (): Table => {
   const byPath = new Map<string, Compiled>()
   return {
     byPath,
-    lookup: (request) => {
-      if (request.method !== "GET" || byPath.size === 0) return undefined
+    lookup: (method, url, headers) => {
+      if (method !== "GET" || byPath.size === 0) return undefined
       // A body header takes the edge's body limit (a declared oversized body answers 413).
-      const headers = request.headers
       if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return undefined
-      return byPath.get(request.url)
+      return byPath.get(url)
     }
   }
 }
@@ -68,11 +77,14 @@ const JSON_CONTENT_TYPE = "application/json"
 const encodeRefusal = Schema.encodeSync(Schema.toCodecJson(RateLimited))
 
 /** The 429 as HttpApi answers `RateLimited` (status from its schema, JSON body). */
-const refused = (limited: RouteLimiter.RouteRateLimited): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(JSON.stringify(encodeRefusal(RateLimitMiddleware.refusal(limited))), {
-    status: 429,
-    contentType: JSON_CONTENT_TYPE
-  })
+const refused = (limited: RouteLimiter.RouteRateLimited): Answer => {
+  const body = JSON.stringify(encodeRefusal(RateLimitMiddleware.refusal(limited)))
+  return {
+    response: HttpServerResponse.text(body, { status: 429, contentType: JSON_CONTENT_TYPE }),
+    body,
+    limiterHeaders: limited.headers
+  }
+}
 
 /** Why an endpoint given an answer function cannot be compiled: a bug in the table, found at start. */
 class NotCompilable extends Schema.TaggedError<NotCompilable>()("NotCompilable", {
@@ -115,29 +127,27 @@ export const compile = (
         // The last value answered and its response: an answer that returns the same (immutable) value
         // again, as `/version` always does, is encoded once.
         let lastValue: unknown
-        let lastResponse: HttpServerResponse.HttpServerResponse | undefined
-        const responseOf = (value: unknown): HttpServerResponse.HttpServerResponse => {
-          if (lastResponse === undefined || value !== lastValue) {
-            lastResponse = HttpServerResponse.text(JSON.stringify(encode(value)), {
-              status: 200,
-              contentType: JSON_CONTENT_TYPE
-            })
+        let last: { readonly response: HttpServerResponse.HttpServerResponse; readonly body: string } | undefined
+        const encoded = (value: unknown) => {
+          if (last === undefined || value !== lastValue) {
+            const body = JSON.stringify(encode(value))
+            last = { response: HttpServerResponse.text(body, { status: 200, contentType: JSON_CONTENT_TYPE }), body }
             lastValue = value
           }
-          return lastResponse
+          return last
         }
-        const answerAt: Compiled = (request, nowMs) => {
-          let response: HttpServerResponse.HttpServerResponse
+        const answerAt: Compiled = (address, nowMs) => {
+          let success: { readonly response: HttpServerResponse.HttpServerResponse; readonly body: string }
           try {
-            response = responseOf(answer())
+            success = encoded(answer())
           } catch {
             return undefined // the full path answers the failure as it answers any
           }
-          const { caller, network } = RateLimitMiddleware.byAddress(request)
+          const { caller, network } = RateLimitMiddleware.byAddressOf(address)
           const outcome = checkSync({ route, majorId: undefined, caller, network }, nowMs)
           return outcome._tag === "Failure"
-            ? { response: refused(outcome.failure), limiterHeaders: outcome.failure.headers }
-            : { response, limiterHeaders: outcome.success }
+            ? refused(outcome.failure)
+            : { response: success.response, body: success.body, limiterHeaders: outcome.success }
         }
         for (const prefix of PREFIXES) table.byPath.set(`${prefix}${endpoint.path}`, answerAt)
         compiled.add(endpoint.identifier)

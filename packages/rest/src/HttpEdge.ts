@@ -212,10 +212,9 @@ const varyWith = (vary: string | undefined, dimension: string): string => {
 /** What effect's `cors` sets on an answer that is not a preflight, in its order. */
 const corsHeaders = (
   cors: Cors,
-  request: HttpServerRequest.HttpServerRequest,
+  origin: string | undefined,
   response: HttpServerResponse.HttpServerResponse
 ): Record<string, string> => {
-  const origin = request.headers.origin
   const vary = varyWith(response.headers.vary, "Origin")
   return origin !== undefined && cors.allowed.has(origin)
     ? { "access-control-allow-origin": origin, vary, "access-control-expose-headers": cors.exposed }
@@ -229,8 +228,85 @@ const finished = (
   response: HttpServerResponse.HttpServerResponse
 ) =>
   withErrorBody(
-    cors === undefined ? response : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request, response))
+    cors === undefined
+      ? response
+      : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request.headers.origin, response))
   )
+
+/**
+ * A compiled answer as sent: it is JSON, so `withErrorBody` leaves it alone; the edge's CORS
+ * headers, then the limiter's (its pre-response handler runs after the edge's), in one copy.
+ */
+const compiledResponse = (
+  cors: Cors | undefined,
+  origin: string | undefined,
+  answer: CompiledAnswers.Answer
+): HttpServerResponse.HttpServerResponse => {
+  const response = answer.response
+  const added =
+    cors === undefined ? answer.limiterHeaders : { ...corsHeaders(cors, origin, response), ...answer.limiterHeaders }
+  for (const _ in added) return ResponseHeaders.withLowerCase(response, added)
+  return response
+}
+
+const compiledEntry = (
+  method: string,
+  url: string,
+  status: number,
+  address: string | undefined,
+  started: number
+): AccessLog.Entry => ({
+  method,
+  url,
+  status,
+  durationMs: performance.now() - started,
+  address,
+  requestId: nextRequestId()
+})
+
+/** A compiled answer as a host outside Effect writes it: status, headers in order, body text. */
+export interface PlainAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * The edge's compiled answers for a host to try before it hands a request to the app (the Node
+ * server, where a request's fiber, request object and response conversion cost more than the answer
+ * itself): the same answer, headers and access-log entry the edge gives them. Undefined when the
+ * request is not one of them or must pass the edge's other steps (an X-Forwarded-For header, a
+ * preflight), and when there is nothing to answer this way (no table; an access log through the
+ * Effect logger, which needs a fiber).
+ */
+export const answerBeforeApp = (
+  options: Options
+):
+  | ((
+      method: string,
+      url: string,
+      headers: CompiledAnswers.RequestHeaders,
+      address: string | undefined
+    ) => PlainAnswer | undefined)
+  | undefined => {
+  const table = options.compiledAnswers
+  const log = options.accessLog
+  if (table === undefined || log === true) return undefined
+  const cors = corsFor(options.corsOrigins)
+  return (method, url, headers, address) => {
+    if (headers["x-forwarded-for"] !== undefined) return undefined
+    const compiled = table.lookup(method, url, headers)
+    if (compiled === undefined) return undefined
+    const started = performance.now()
+    // effect's default clock, as the edge reads it in a server without a test clock
+    const answer = compiled(address, Date.now())
+    if (answer === undefined) return undefined
+    const origin = headers.origin
+    const final = compiledResponse(cors, typeof origin === "string" ? origin : undefined, answer)
+    if (log !== false) log(compiledEntry(method, url, final.status, address, started))
+    return { status: final.status, headers: final.headers, body: answer.body }
+  }
+}
 
 /**
  * Wraps the router app. Order, outermost first: client address (only when a request carries
@@ -249,31 +325,14 @@ export const middleware =
     /** A compiled endpoint's answer finished as the pre-response steps below finish a routed one. */
     const answerCompiled = (
       request: HttpServerRequest.HttpServerRequest,
+      address: string | undefined,
       answer: CompiledAnswers.Answer,
       started: number
     ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-      // A compiled answer is JSON, so `withErrorBody` leaves it alone: the edge's CORS headers, then
-      // the limiter's (its pre-response handler runs after ours), set in one copy.
-      const response = answer.response
-      const added =
-        cors === undefined
-          ? answer.limiterHeaders
-          : { ...corsHeaders(cors, request, response), ...answer.limiterHeaders }
-      let final = response
-      for (const _ in added) {
-        final = ResponseHeaders.withLowerCase(response, added)
-        break
-      }
+      const final = compiledResponse(cors, request.headers.origin, answer)
       if (log === false) return Effect.succeed(final)
-      const entry: AccessLog.Entry = {
-        method: request.method,
-        // a compiled path has no query to redact
-        url: request.url,
-        status: final.status,
-        durationMs: performance.now() - started,
-        address: Option.getOrUndefined(request.remoteAddress),
-        requestId: nextRequestId()
-      }
+      // a compiled path has no query to redact
+      const entry = compiledEntry(request.method, request.url, final.status, address, started)
       if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
       log(entry)
       return Effect.succeed(final)
@@ -282,11 +341,12 @@ export const middleware =
       fiber: Fiber.Fiber<unknown, unknown>,
       request: HttpServerRequest.HttpServerRequest
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-      const compiledEndpoint = compiled?.lookup(request)
+      const compiledEndpoint = compiled?.lookup(request.method, request.url, request.headers)
       if (compiledEndpoint !== undefined) {
         const started = performance.now()
-        const compiledAnswer = compiledEndpoint(request, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-        if (compiledAnswer !== undefined) return answerCompiled(request, compiledAnswer, started)
+        const address = Option.getOrUndefined(request.remoteAddress)
+        const compiledAnswer = compiledEndpoint(address, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+        if (compiledAnswer !== undefined) return answerCompiled(request, address, compiledAnswer, started)
       }
       const requestId = nextRequestId()
       const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))

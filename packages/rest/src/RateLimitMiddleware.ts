@@ -23,11 +23,15 @@ export interface Caller {
   readonly network: string | undefined
 }
 
-/** The client's address group (and network, for IPv6). Also counted by `CompiledAnswers`. */
-export const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller => {
-  const groups = AddressGroups.of(Option.getOrElse(request.remoteAddress, () => "unknown"))
+/** The address group (and network, for IPv6) of a client at `address`. Also counted by `CompiledAnswers`. */
+export const byAddressOf = (address: string | undefined): Caller => {
+  const groups = AddressGroups.of(address ?? "unknown")
   return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
 }
+
+/** The client's address group (and network, for IPv6). */
+const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller =>
+  byAddressOf(Option.getOrUndefined(request.remoteAddress))
 
 /** A known token's counters, else the address's. */
 const byKnownToken = (
