@@ -20,8 +20,9 @@ export const installed = <S extends Server>(server: S, answer: AnswerBeforeApp |
     if (event === "request") {
       const request = args[0] as IncomingMessage
       const response = args[1] as ServerResponse
-      // HTTP/1 only: the adapter decides HTTP/2's connection headers itself.
-      if (request.httpVersionMajor === 1) {
+      // HTTP/1 only: the adapter decides HTTP/2's connection headers itself. Only while the app
+      // listens: before it is attached and after its shutdown, requests go where they went before.
+      if (request.httpVersionMajor === 1 && this.listenerCount("request") > 0) {
         const answered = answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress)
         if (answered !== undefined) {
           response.strictContentLength = true
