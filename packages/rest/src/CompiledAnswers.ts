@@ -9,9 +9,10 @@
  * schema's JSON encoding, the rate-limit middleware's bucket) and the handler group's own answer
  * functions, so both paths answer the same: same status, body bytes and headers, the same count
  * and headers from the route limiter, the same 429. The edge then finishes it as it finishes every
- * answer (CORS headers, access-log line). A request that does not fit exactly (another method, a
- * query string, an encoded path, a body header) takes the full pipeline. `CompiledAnswers.test.ts`
- * compares both paths' answers header by header.
+ * answer (CORS headers, access-log line); the Node server writes it even before the request becomes
+ * a fiber (`HttpEdge.answerBeforeApp`). A request that does not fit exactly (another method, a query
+ * string, an encoded path, a body header) takes the full pipeline. `test/compiled-answers.test.ts`
+ * compares both paths' answers header by header, `Edge.test.ts` (node-server) their raw bytes.
  */
 import { FormBodyErrors, RateLimit, RestApi } from "@veche/api"
 import { RateLimited } from "@veche/errors"
@@ -23,9 +24,7 @@ import { HttpApi } from "effect/http-api"
 import type { GatewayUrl } from "./GatewayUrl.ts"
 import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as RateLimitMiddleware from "./RateLimitMiddleware.ts"
-
-/** The API's prefixes (`RestApp.PREFIXES`; repeated here, as RestApp imports this module). */
-const PREFIXES = ["/api/v1", "/api/v9", "/api/v10"] as const
+import { PREFIXES } from "./RestApp.ts"
 
 /**
  * One request's answer: the response (its body's text beside it, for hosts that write it
