@@ -1,11 +1,13 @@
 /**
  * A connection's steps take turns: the heartbeat sweep's 4009 waits for an IDENTIFY suspended on the
  * guild list instead of ending the connection under it (which left a session, and the user online,
- * for a socket that was gone); a guild left or joined while IDENTIFY runs; resumes; an IDENTIFY that
- * fails after READY. Guild reads are held (or failed) by gates the test sets. Run on memory
+ * for a socket that was gone); a guild left or joined while IDENTIFY runs; an account gone when
+ * IDENTIFY reads it; resumes; an IDENTIFY that fails after READY. Guild and account reads are held
+ * (or failed, or found empty) by gates the test sets. Run on memory
  * (test/gateway-step-order.test.ts) and PostgreSQL (adapters/postgres/test/GatewayStepOrder.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { AccountSnapshot } from "@veche/auth"
 import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
@@ -26,37 +28,55 @@ let gate: { userId: string; call: number; readFirst: boolean; entered: () => voi
 /** While set, reading this guild for a GUILD_CREATE fails once (a defect, as a lost database connection would be). */
 let failingGuild: string | undefined
 
-/** The repositories (memory unless given), with the guild reads through the gates. */
+/** While set, this user's account reads as gone once (deleted after its token was checked). */
+let vanishing: string | undefined
+
+/** The repositories (memory unless given), with the guild and account reads through the gates. */
 const gated = (base: Layer.Layer<TestHost.Repositories>) =>
-  Layer.effect(
-    GuildsRepo.GuildsRepo,
-    Effect.gen(function* () {
-      const inner = yield* GuildsRepo.GuildsRepo
-      return GuildsRepo.GuildsRepo.of({
-        ...inner,
-        memberSnapshot: (guildId, userId) =>
-          Effect.suspend(() => {
-            if (guildId !== failingGuild) return inner.memberSnapshot(guildId, userId)
-            failingGuild = undefined
-            return Effect.die(new Error("the database went away"))
-          }),
-        guildsOf: (userId) =>
-          Effect.suspend(() => {
-            const held = gate
-            if (held === undefined || userId !== held.userId) return inner.guildsOf(userId)
-            held.call -= 1
-            if (held.call > 0) return inner.guildsOf(userId)
-            gate = undefined
-            const wait = Effect.andThen(
-              Effect.sync(() => held.entered()),
-              Effect.promise(() => held.release)
-            )
-            return held.readFirst
-              ? Effect.tap(inner.guildsOf(userId), () => wait)
-              : Effect.andThen(wait, inner.guildsOf(userId))
-          })
+  Layer.merge(
+    Layer.effect(
+      GuildsRepo.GuildsRepo,
+      Effect.gen(function* () {
+        const inner = yield* GuildsRepo.GuildsRepo
+        return GuildsRepo.GuildsRepo.of({
+          ...inner,
+          memberSnapshot: (guildId, userId) =>
+            Effect.suspend(() => {
+              if (guildId !== failingGuild) return inner.memberSnapshot(guildId, userId)
+              failingGuild = undefined
+              return Effect.die(new Error("the database went away"))
+            }),
+          guildsOf: (userId) =>
+            Effect.suspend(() => {
+              const held = gate
+              if (held === undefined || userId !== held.userId) return inner.guildsOf(userId)
+              held.call -= 1
+              if (held.call > 0) return inner.guildsOf(userId)
+              gate = undefined
+              const wait = Effect.andThen(
+                Effect.sync(() => held.entered()),
+                Effect.promise(() => held.release)
+              )
+              return held.readFirst
+                ? Effect.tap(inner.guildsOf(userId), () => wait)
+                : Effect.andThen(wait, inner.guildsOf(userId))
+            })
+        })
       })
-    })
+    ),
+    Layer.effect(
+      AccountSnapshot.AccountSnapshots,
+      Effect.map(Effect.service(AccountSnapshot.AccountSnapshots), (inner) =>
+        AccountSnapshot.AccountSnapshots.of({
+          read: (userId) =>
+            Effect.suspend(() => {
+              if (userId !== vanishing) return inner.read(userId)
+              vanishing = undefined
+              return Effect.succeedNone
+            })
+        })
+      )
+    )
   ).pipe(Layer.provideMerge(base))
 
 const hold = (userId: string, call = 1, readFirst = false) => {
@@ -123,6 +143,36 @@ export const gatewayStepScenarios = (repositories?: () => Layer.Layer<TestHost.R
             })
           )
           expect(present.size).toBe(0)
+        })
+      )
+
+      it.effect("an account gone when its IDENTIFY reads it: closed with 4004, no READY, never online", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const listening = yield* GatewayServer.Listening
+          const user = yield* register("+79050019408", "gw_order_gone")
+          yield* createGuild(user.access_token, "Gone Owner")
+          const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
+          expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
+          // the token still identifies; the account read once the session listens finds nothing
+          vanishing = user.user_id
+          client.send(identify(user.access_token))
+          expect((yield* promise(() => client.closed)).code).toBe(4004)
+          expect(vanishing).toBeUndefined()
+          expect((yield* promise(() => client.unread(100))).filter((frame) => frame.op === 0)).toEqual([])
+          const present = yield* host.run(
+            Effect.gen(function* () {
+              const store = yield* PresenceStore.PresenceStore
+              return yield* store.get([Snowflake.Snowflake.make(user.user_id)])
+            })
+          )
+          expect(present.size).toBe(0)
+          // the account back (as it was): the next IDENTIFY works
+          const again = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
+          yield* promise(() => again.next())
+          again.send(identify(user.access_token))
+          yield* promise(() => again.nextDispatch("READY"))
+          yield* promise(() => again.close(1000))
         })
       )
 
