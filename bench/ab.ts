@@ -14,6 +14,9 @@
  * Routes that need a user (`/api/v10/users/@me`): AB_BEARER=1 registers an account through the
  * first server (dev mode for both) and sends its access token.
  *
+ *   AB_NODE_FLAGS_A, AB_NODE_FLAGS_B  JSON arrays of Node flags for each side instead of
+ *                       `NodeFlags.NODE_FLAGS` (e.g. '["--max-semi-space-size=4","--heap-growing-percent=30"]')
+ *
  *   AB_ROOT_A, AB_ROOT_B  the checkout each side's server runs from (default: this one), to compare
  *                         two builds of the code: a copy of the tree with its own `dist` folders
  *                         (`node_modules/.pnpm` may be a link to this one's)
@@ -53,6 +56,13 @@ chmodSync(dataDir, 0o755)
 
 const rootOf = (name: string): string => path.resolve(process.env[`AB_ROOT_${name}`] ?? ROOT)
 
+/** The side's Node flags: `AB_NODE_FLAGS_<side>` in place of the server's own, the build condition kept. */
+const flagsOf = (name: string): ReadonlyArray<string> => {
+  const own = process.env[`AB_NODE_FLAGS_${name}`]
+  if (own === undefined) return NodeFlags.WORKSPACE_FLAGS
+  return [...(JSON.parse(own) as Array<string>), ...NodeFlags.WORKSPACE_FLAGS.slice(NodeFlags.NODE_FLAGS.length)]
+}
+
 const start = async (name: string, database: Database.Database, env: Record<string, string>) => {
   const port = await Processes.freePort()
   const base = `http://127.0.0.1:${port}`
@@ -75,7 +85,7 @@ const start = async (name: string, database: Database.Database, env: Record<stri
       ...env
     },
     `${base}/api/v10/version`,
-    NodeFlags.WORKSPACE_FLAGS
+    flagsOf(name)
   )
   return { ...running, base }
 }
@@ -99,6 +109,7 @@ const main = async () => {
     const a = await start("A", database, envOf("AB_ENV_A"))
     const b = await start("B", database, envOf("AB_ENV_B"))
     try {
+      const idle = { A: await a.rssMb(), B: await b.rssMb() }
       let request: Load.Request = {}
       if (BEARER) {
         await Accounts.registerMany(a.base, 1)
@@ -131,7 +142,8 @@ const main = async () => {
         `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s, ` +
           `p99 ${Load.median(results.p99A)} ms), B ${Load.median(results.B).toFixed(1)} µs/request ` +
           `(${Load.median(results.rpsB).toFixed(0)} req/s, p99 ${Load.median(results.p99B)} ms); ` +
-          `B cheaper in ${wins} of ${REPS} repetitions`
+          `B cheaper in ${wins} of ${REPS} repetitions; RSS idle → loaded: ` +
+          `A ${idle.A} → ${await a.rssMb()} MB, B ${idle.B} → ${await b.rssMb()} MB`
       )
     } finally {
       await Promise.all([a.stop(), b.stop()])

@@ -3,7 +3,6 @@
  * the REST routes behind the edge middleware on one Node HTTP port.
  */
 
-import { createServer } from "node:http"
 import { join } from "node:path"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -38,6 +37,14 @@ import * as Payments from "./Payments.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
 import { VERSION } from "./Version.ts"
+
+/**
+ * `node:http` taken as a CommonJS builtin, never by an ESM `import`: the ESM form reads every export
+ * of the module to build its namespace, and three of them (`WebSocket`, `CloseEvent`,
+ * `MessageEvent`) are getters that load Node's bundled undici: 13 MB of an idle server's resident
+ * memory, for a fetch client the server never uses (measured).
+ */
+const { createServer } = process.getBuiltinModule("node:http")
 
 /** One line that tells a person where everything is. */
 const announce = (config: ServerConfig.ServerConfig, gatewayUrl: () => string) =>
