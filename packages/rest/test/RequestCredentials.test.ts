@@ -31,11 +31,12 @@ describe("RequestCredentials", () => {
     expect(RequestCredentials.parse("Bearer a b")).toBe("malformed")
   })
 
-  it("parses and digests a request's header once", () => {
-    const request = requestWith("Bearer vat_abc")
-    const first = RequestCredentials.of(request)
-    expect(RequestCredentials.of(request)).toBe(first)
-    expect(RequestCredentials.of(requestWith("Bearer vat_abc"))).not.toBe(first)
+  it("parses and digests a header once, and again when the header changes", () => {
+    const first = RequestCredentials.of(requestWith("Bearer vat_abc"))
+    expect(RequestCredentials.of(requestWith("Bearer vat_abc"))).toBe(first)
+    const other = RequestCredentials.of(requestWith("Bearer vat_def"))
+    expect(other).toMatchObject({ token: "vat_def", digest: OpaqueSecrets.digestOf("vat_def") })
+    expect(RequestCredentials.of(requestWith(undefined))).toBe("missing")
     expect(RequestCredentials.of(requestWith("Bearer vat_abc"))).toEqual(first)
   })
 })
