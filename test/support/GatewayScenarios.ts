@@ -6,8 +6,11 @@
  * Run on memory (test/gateway.test.ts) and on PostgreSQL (adapters/postgres/test/GatewayRoutes.test.ts).
  */
 import { describe, expect, layer } from "@effect/vitest"
+import { GuildBots, GuildPremium, GuildsRepo, GuildViews } from "@veche/guilds"
+import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Effect, type Layer } from "effect"
+import { PublicUsers } from "@veche/users"
+import { Effect, type Layer, Option } from "effect"
 import { json, post, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
 import { addBotToGuild, botInGuild } from "./Bots.ts"
@@ -125,6 +128,96 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
             yield* promise(() => again.close())
             yield* promise(() => client.close())
             yield* promise(() => ownerClient.close())
+          })
+      )
+
+      it.effect(
+        "READY and GUILD_CREATE carry what the user, settings and guild reads answer (GUILD_CREATE byte for byte)",
+        () =>
+          Effect.gen(function* () {
+            const host = yield* TestHost.TestHost
+            const owner = yield* register("+79050009021", "gw_pin_owner")
+            const user = yield* register("+79050009022", "gw_pin_user")
+            const guild = yield* createGuild(owner.access_token, 'Pinned "Guild" ✓')
+            const role = (yield* json(
+              yield* post(
+                `/api/v10/guilds/${guild.id}/roles`,
+                { name: "pinned", color: 255, hoist: true },
+                owner.access_token
+              )
+            )) as { id: string }
+            const made = yield* post(
+              `/api/v10/guilds/${guild.id}/channels`,
+              {
+                name: "pinned-topic",
+                topic: 'with "quotes"',
+                permission_overwrites: [{ id: role.id, type: 0, allow: "1024", deny: "0" }]
+              },
+              owner.access_token
+            )
+            expect(made.status).toBe(201)
+            const code = (
+              (yield* json(
+                yield* post(`/api/v10/channels/${guild.system_channel_id}/invites`, {}, owner.access_token)
+              )) as { code: string }
+            ).code
+            expect((yield* post(`/api/v10/invites/${code}`, {}, user.access_token)).status).toBe(200)
+            const given = yield* send(
+              "PATCH",
+              `/api/v10/guilds/${guild.id}/members/${user.user_id}`,
+              { roles: [role.id], nick: "пин" },
+              owner.access_token
+            )
+            expect(given.status).toBe(200)
+            const changed = yield* send("PATCH", "/api/v10/users/@me/settings", { status: "idle" }, user.access_token)
+            expect(changed.status).toBe(200)
+
+            const client = yield* connect()
+            yield* promise(() => client.next())
+            client.send(identify(user.access_token, { intents: GUILDS }))
+            const ready = yield* promise(() => client.nextDispatch("READY"))
+            const me = yield* json(yield* send("GET", "/api/v10/users/@me", undefined, user.access_token))
+            const settings = yield* json(
+              yield* send("GET", "/api/v10/users/@me/settings", undefined, user.access_token)
+            )
+            expect((ready.d as { user: unknown }).user).toEqual(me)
+            expect((ready.d as { user_settings: unknown }).user_settings).toMatchObject(
+              settings as Record<string, unknown>
+            )
+            expect((ready.d as { guilds: unknown }).guilds).toEqual([{ id: guild.id, unavailable: true }])
+            yield* promise(() => client.nextDispatch("GUILD_CREATE"))
+            const text = client.texts.find((frame) => frame.includes('"t":"GUILD_CREATE"')) ?? ""
+            const payload = text.slice(text.indexOf(',"d":') + 5, -1)
+            // what GUILD_CREATE was built from before it was one read: each part read on its own
+            const expected = yield* host.run(
+              Effect.gen(function* () {
+                const repo = yield* GuildsRepo.GuildsRepo
+                const users = yield* PublicUsers.PublicUsers
+                const guildId = Snowflake.Snowflake.make(guild.id)
+                const userId = Snowflake.Snowflake.make(user.user_id)
+                const found = Option.getOrThrow(yield* repo.find(guildId))
+                const member = Option.getOrThrow(yield* repo.member(guildId, userId))
+                const roles = yield* repo.roles(guildId)
+                const publicUser = Option.getOrThrow(yield* users.find(userId, GuildBots.isBotMember(roles, member)))
+                return GuildViews.guildCreate({
+                  guild: found,
+                  roles,
+                  channels: yield* repo.channels(guildId),
+                  members: [{ member, user: publicUser }],
+                  memberCount: yield* repo.memberCount(guildId),
+                  joinedAt: member.joinedAt,
+                  largeThreshold: GuildViews.DEFAULT_LARGE_THRESHOLD,
+                  premium: GuildPremium.NONE
+                })
+              })
+            )
+            expect(payload).toBe(JSON.stringify(expected))
+            expect(JSON.parse(payload)).toMatchObject({
+              member_count: 2,
+              roles: [{}, { id: role.id }],
+              members: [{ nick: "пин", roles: [role.id], user: { id: user.user_id } }]
+            })
+            yield* promise(() => client.close())
           })
       )
 

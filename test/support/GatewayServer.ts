@@ -60,6 +60,8 @@ export interface Frame {
 /** A raw client: every frame it received in order, awaited one at a time. */
 export class RawClient {
   readonly frames: Array<Frame> = []
+  /** The same frames as they arrived (text), to compare a payload byte for byte. */
+  readonly texts: Array<string> = []
   private readonly waiting: Array<() => void> = []
   private read = 0
   readonly closed: Promise<{ readonly code: number; readonly reason: string }>
@@ -70,6 +72,7 @@ export class RawClient {
   constructor(socket: WebSocket) {
     this.socket = socket
     socket.on("message", (data) => {
+      this.texts.push(String(data))
       this.frames.push(JSON.parse(String(data)) as Frame)
       for (const wake of this.waiting.splice(0)) wake()
     })

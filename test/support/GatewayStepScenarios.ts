@@ -23,7 +23,7 @@ const promise = <A>(f: () => Promise<A>) => Effect.promise(f)
  */
 let gate: { userId: string; call: number; readFirst: boolean; entered: () => void; release: Promise<void> } | undefined
 
-/** While set, counting this guild's members fails once (a defect, as a lost database connection would be). */
+/** While set, reading this guild for a GUILD_CREATE fails once (a defect, as a lost database connection would be). */
 let failingGuild: string | undefined
 
 /** The repositories (memory unless given), with the guild reads through the gates. */
@@ -34,9 +34,9 @@ const gated = (base: Layer.Layer<TestHost.Repositories>) =>
       const inner = yield* GuildsRepo.GuildsRepo
       return GuildsRepo.GuildsRepo.of({
         ...inner,
-        memberCount: (guildId) =>
+        memberSnapshot: (guildId, userId) =>
           Effect.suspend(() => {
-            if (guildId !== failingGuild) return inner.memberCount(guildId)
+            if (guildId !== failingGuild) return inner.memberSnapshot(guildId, userId)
             failingGuild = undefined
             return Effect.die(new Error("the database went away"))
           }),
@@ -135,7 +135,7 @@ export const gatewayStepScenarios = (repositories?: () => Layer.Layer<TestHost.R
           const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
           expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
           // the list IDENTIFY joins from is read (with the guild), then the member is removed
-          const held = hold(member.user_id, 2, true)
+          const held = hold(member.user_id, 1, true)
           client.send(identify(member.access_token))
           yield* promise(() => held.reached)
           const kicked = yield* send(
@@ -168,7 +168,7 @@ export const gatewayStepScenarios = (repositories?: () => Layer.Layer<TestHost.R
             const client = yield* promise(() => GatewayServer.RawClient.connect(`${listening.gatewayUrl}?v=10`))
             expect(yield* promise(() => client.next())).toMatchObject({ op: 10 })
             // the list IDENTIFY joins from is read (without the guild), then the user joins it
-            const held = hold(member.user_id, 2, true)
+            const held = hold(member.user_id, 1, true)
             client.send(identify(member.access_token))
             yield* promise(() => held.reached)
             expect((yield* accept(member.access_token, code)).status).toBe(200)

@@ -19,7 +19,7 @@ import { OtplibTotpCodes } from "@veche/otplib"
 import { DevOutbox, Providers, SecretBox, ServiceInfo, Snowflake } from "@veche/platform"
 import { type PgDatabase, PgDeliveryStore, PgRepositories } from "@veche/postgres"
 import type { RedisDispatchBus } from "@veche/redis"
-import { AccessLog, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
+import { AccessLog, CompiledAnswers, GatewayUrl, HttpEdge, RestApp } from "@veche/rest"
 import { S3MediaStorage } from "@veche/s3"
 import { SharpImageCodec } from "@veche/sharp"
 import { SmtpMailer } from "@veche/smtp"
@@ -28,6 +28,7 @@ import { FflateZipWriter } from "@veche/zip"
 import { type Config, Duration, Effect, Layer, LogLevel, Option, References, type Schema } from "effect"
 import { FetchHttpClient, HttpRouter, HttpServer, type HttpServerError } from "effect/http"
 import type { Redis } from "effect/persistence"
+import * as AnswersBeforeApp from "./AnswersBeforeApp.ts"
 import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
@@ -175,18 +176,24 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
     // The API and, beside it, the web pages its letters link to (same origin: the pages call /api/v10).
     // Their files are read before the listener starts (below), like the domain.
     const webFiles = WebPageFiles.WebPageFiles.layer.pipe(Layer.provide(WebPagesConfig.WebPagesConfig.layerConfig))
+    // The plainest endpoints (`GET /version`, `/gateway`) the edge answers from their compiled form,
+    // filled in with the routes.
+    const compiledAnswers = CompiledAnswers.makeTable()
     const routes = Layer.mergeAll(
       RestApp.routes.pipe(Layer.provide(routeServices)),
+      CompiledAnswers.layer(compiledAnswers).pipe(Layer.provide(routeServices)),
       WebPages.routes.pipe(Layer.provide(webFiles))
     )
+    const edge: HttpEdge.Options = {
+      trustedProxies: config.trustedProxies,
+      accessLog,
+      corsOrigins: config.corsOrigins,
+      compiledAnswers
+    }
     const http = HttpRouter.serve(routes, {
       disableLogger: true,
       disableListenLog: true,
-      middleware: HttpEdge.middleware({
-        trustedProxies: config.trustedProxies,
-        accessLog,
-        corsOrigins: config.corsOrigins
-      })
+      middleware: HttpEdge.middleware(edge)
     })
     // Order matters: the Node server starts listening when its layer is built, and a request that
     // arrives before the routes are attached would be accepted and never answered. So the domain
@@ -200,13 +207,17 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       requestTimeout: Duration.toMillis(config.requestTimeout),
       connectionsCheckingInterval: Math.min(1000, Duration.toMillis(config.headersTimeout))
     }
-    const listener = NodeHttpServer.layer(() => ClientErrors.installed(createServer(serverOptions)), {
-      host: config.host,
-      port: config.port,
-      gracefulShutdownTimeout: config.shutdownTimeout,
-      // a gateway frame is at most 4096 characters: nothing much bigger is buffered (ws closes 1009)
-      websocket: { maxPayload: Frames.MAX_INBOUND_BYTES }
-    }).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
+    const listener = NodeHttpServer.layer(
+      () =>
+        AnswersBeforeApp.installed(ClientErrors.installed(createServer(serverOptions)), HttpEdge.answerBeforeApp(edge)),
+      {
+        host: config.host,
+        port: config.port,
+        gracefulShutdownTimeout: config.shutdownTimeout,
+        // a gateway frame is at most 4096 characters: nothing much bigger is buffered (ws closes 1009)
+        websocket: { maxPayload: Frames.MAX_INBOUND_BYTES }
+      }
+    ).pipe(Layer.provide(routeServices), Layer.provide(webFiles))
     // Built after the listener, so torn down before it: every gateway session gets op 7 and its
     // socket closed, and the listener's graceful shutdown does not wait on open WebSockets.
     const gatewayShutdown = Layer.effectDiscard(

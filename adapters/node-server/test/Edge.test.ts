@@ -125,6 +125,41 @@ describe("the reference server's edge", () => {
     }
   })
 
+  it("answers GET /version before the app (Node), at the edge (forwarded) and routed (a query) byte for byte alike", async () => {
+    const origin = { origin: "https://front.example" }
+    const volatile = /^(date|x-ratelimit-remaining|x-ratelimit-reset|x-ratelimit-reset-after): .*$/i
+    const shape = (received: string) => {
+      const [head = "", body] = received.split("\r\n\r\n")
+      return { head: head.split("\r\n").map((line) => line.replace(volatile, "$1: …")), body }
+    }
+    // from an address of this test's own (no trusted proxy: its X-Forwarded-For is not believed, so
+    // all three count one client), to find its access-log lines among the other tests'
+    const send = (path: string, headers: Record<string, string>) =>
+      exchange(server.base, [requestHead("GET", path, { ...headers, connection: "close" })], {
+        waitMs: 5_000,
+        localAddress: "127.0.0.3"
+      })
+    const beforeApp = shape((await send("/api/v10/version", origin)).received)
+    const atEdge = shape((await send("/api/v10/version", { ...origin, "x-forwarded-for": "192.0.2.1" })).received)
+    const routed = shape((await send("/api/v10/version?check=1", origin)).received)
+    expect(beforeApp.head[0]).toBe("HTTP/1.1 200 OK")
+    expect(beforeApp.head).toContain("access-control-allow-origin: https://front.example")
+    expect(beforeApp.head).toContain("x-ratelimit-remaining: …")
+    expect(beforeApp).toEqual(atEdge)
+    expect(beforeApp).toEqual(routed)
+    // one access-log line each, from the client's address (lines are written once per event-loop turn)
+    const ours = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes(" 127.0.0.3 req="))
+    for (let waited = 0; ours().length < 3 && waited < 3_000; waited += 50)
+      await new Promise((done) => setTimeout(done, 50))
+    const lines = ours()
+    expect(lines.filter((line) => / GET \/api\/v10\/version 200 [\d.]+ms 127\.0\.0\.3 req=/.test(line))).toHaveLength(2)
+    expect(lines.filter((line) => / GET \/api\/v10\/version\?check=\[redacted\] 200 /.test(line))).toHaveLength(1)
+  })
+
   it("answers 413 40005 at once to a body declared over the limit, sent in part, then stalled, and closes", async () => {
     const head = requestHead("POST", "/api/v10/auth/login", {
       "content-type": "application/json",

@@ -34,7 +34,16 @@ import {
   Snowflake
 } from "@veche/platform"
 import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
-import { type Authenticator, GatewayUrl, HttpEdge, RestApp, SessionAuthenticator, TrustedProxies } from "@veche/rest"
+import {
+  type AccessLog,
+  type Authenticator,
+  CompiledAnswers,
+  GatewayUrl,
+  HttpEdge,
+  RestApp,
+  SessionAuthenticator,
+  TrustedProxies
+} from "@veche/rest"
 import { SharpImageCodec } from "@veche/sharp"
 import { WebPages } from "@veche/web"
 import { FflateZipWriter } from "@veche/zip"
@@ -142,6 +151,15 @@ export interface Options {
   readonly gifProvider?: Layer.Layer<GifProvider.GifProvider> | undefined
   /** The GIF proxy's settings besides its customer-id key (`GIFS_CUSTOMER_KEY`): cache lifetimes, filter. */
   readonly gifs?: Partial<Omit<GifsConfig.Settings, "customerKey">> | undefined
+  /**
+   * Whether the edge answers the plainest endpoints from their compiled form, as the reference
+   * server does (`CompiledAnswers`). Default on; off, every request is routed (to compare the two).
+   */
+  readonly compiledAnswers?: boolean | undefined
+  /** Where the edge writes its access-log entries (default: no access log). */
+  readonly accessLog?: AccessLog.Sink | undefined
+  /** Origins the edge answers CORS for (default none). */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
 }
 
 /** The repository ports the host is built on: what `options.repositories` must provide. */
@@ -161,13 +179,26 @@ const asLocalProxy = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResp
     request.modify({ remoteAddress: Option.some("127.0.0.1"), peerAddress: Option.some("127.0.0.1") })
   )
 
-const make = Effect.gen(function* () {
+const make = Effect.fnUntraced(function* (options: Options) {
   // The API and the web pages its letters link to, as the reference server serves them.
-  const app = yield* HttpRouter.toHttpEffect(Layer.merge(RestApp.routes, WebPages.layer()))
+  const compiledAnswers = CompiledAnswers.makeTable()
+  const app = yield* HttpRouter.toHttpEffect(
+    Layer.mergeAll(
+      RestApp.routes,
+      WebPages.layer(),
+      options.compiledAnswers === false ? Layer.empty : CompiledAnswers.layer(compiledAnswers)
+    )
+  )
   const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
+  const edge = HttpEdge.middleware({
+    trustedProxies: [LOOPBACK],
+    accessLog: options.accessLog ?? false,
+    corsOrigins: options.corsOrigins,
+    compiledAnswers
+  })
   const handler = HttpEffect.toWebHandlerWith<TestClock.TestClock, Scope.Scope | HttpServerRequest.HttpServerRequest>(
     context
-  )(app, (inner) => asLocalProxy(HttpEdge.middleware({ trustedProxies: [LOOPBACK], accessLog: false })(inner)))
+  )(app, (inner) => asLocalProxy(edge(inner)))
 
   const fetchPromise = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), BASE_URL), init)
@@ -202,7 +233,7 @@ const make = Effect.gen(function* () {
   const run = <A, E>(effect: Effect.Effect<A, E, DomainServices>) => Effect.provideContext(effect, context)
 
   // Requests from a real socket come from loopback already: the edge trusts it as a proxy.
-  const served = HttpEdge.middleware({ trustedProxies: [LOOPBACK], accessLog: false })(app)
+  const served = edge(app)
   const appWithContext = Effect.updateContext(
     served,
     (requestContext: Context.Context<HttpServerRequest.HttpServerRequest | Scope.Scope>) =>
@@ -301,4 +332,4 @@ const services = (options: Options) =>
 const clock = Layer.effectDiscard(TestClock.setTime(START_TIME)).pipe(Layer.provideMerge(TestClock.layer()))
 
 export const layer = (options: Options = {}): Layer.Layer<TestHost> =>
-  Layer.effect(TestHost, make).pipe(Layer.provide(services(options)), Layer.provide(clock))
+  Layer.effect(TestHost, make(options)).pipe(Layer.provide(services(options)), Layer.provide(clock))

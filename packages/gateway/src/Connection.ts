@@ -80,7 +80,6 @@ export const make = Effect.gen(function* () {
   const identities = yield* GatewayIdentity
   const limits = yield* IdentifyLimits
   const currentUser = yield* CurrentUser.CurrentUser
-  const profiles = yield* Profiles.Profiles
   const memberships = yield* Memberships.Memberships
   const snapshots = yield* GuildSnapshots.GuildSnapshots
   const random = yield* SecureRandom.SecureRandom
@@ -279,9 +278,6 @@ export const make = Effect.gen(function* () {
                 SessionMachine.retryIdentify(state),
                 [{ _tag: "Send", text: Frames.invalidSession(false) }]
               ] as const
-            const user = yield* Effect.option(currentUser.view(identity.userId, bot))
-            if (Option.isNone(user)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
-
             const opened = Session.make({
               id: Hex.encode(yield* random.randomBytes(16)),
               userId: identity.userId,
@@ -296,24 +292,32 @@ export const make = Effect.gen(function* () {
             // Steps take turns, so the connection cannot end while this one waits; should it all the
             // same (a step that failed, the node stopping), no session is opened for a dead socket.
             if (ended) return [state, []] as const
-            // Listening before READY is built, and before the guild list is read: what happens meanwhile
-            // follows READY and its guilds, and a guild left or joined meanwhile (GUILD_DELETE/CREATE to
-            // the user) is not joined, or is, whichever side of the read it fell.
+            // Listening before READY is built, and before the user and the guild list are read: what
+            // happens meanwhile follows READY and its guilds, and a guild left or joined meanwhile
+            // (GUILD_DELETE/CREATE to the user) is not joined, or is, whichever side of the read it fell.
             yield* sessions.open(opened)
             // until READY and its guilds are out, an end (this step failing) forgets the session
             starting = opened
-            const listed = yield* memberships.guildsOf(identity.userId)
+            // the user, their profile and guilds, read once for READY, presence and each GUILD_CREATE
+            const read = yield* Effect.option(currentUser.read(identity.userId, bot))
+            if (Option.isNone(read)) {
+              // the account is gone: no session
+              starting = undefined
+              yield* sessions.detach(opened, true)
+              return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
+            }
+            const account = read.value
+            const listed = account.guildIds
             for (const guildId of listed)
               if (!bot || Session.inShard(shard, guildId)) yield* sessions.joinGuild(opened, guildId)
             // the listed guilds still joined (not left meanwhile), in the list's order
             const mine = listed.filter((guildId) => opened.guildIds.has(guildId))
-            // read once listening (a change from now on reaches the session), for READY and presence alike
-            const settings = bot ? undefined : yield* profiles.settings(identity.userId)
+            const settings = bot ? undefined : Profiles.settingsView(account.profile)
             // online (or as IDENTIFY's presence asks) before READY, which carries the friends' presences
             yield* presence.connected(opened, data.presence, { guildIds: listed, settings })
             const ready = {
               v: version,
-              user: user.value,
+              user: account.view,
               guilds: mine.map((id) => ({ id, unavailable: true })),
               session_id: opened.id,
               resume_gateway_url: config.resumeGatewayUrl,
@@ -335,7 +339,9 @@ export const make = Effect.gen(function* () {
               for (const guildId of mine) {
                 const guild = yield* snapshots.guildCreate(guildId, identity.userId, {
                   members,
-                  largeThreshold: opened.largeThreshold
+                  largeThreshold: opened.largeThreshold,
+                  // a bot's user is read apart (its bot flag is the users row's, not the account's)
+                  recipient: bot ? undefined : account
                 })
                 if (Option.isNone(guild)) continue
                 // the members shown online, to sessions with the (for bots privileged) presence intent

@@ -41,7 +41,6 @@ export class Gateway extends Context.Service<
     | GatewayIdentity
     | IdentifyLimits
     | CurrentUser.CurrentUser
-    | Profiles.Profiles
     | Memberships.Memberships
     | GuildSnapshots.GuildSnapshots
     | MemberChunks.MemberChunks

@@ -4,7 +4,7 @@
  * invitation answer and the catalogue's join route, so the three never drift apart.
  */
 import type { Snowflake } from "@veche/platform"
-import { PublicUsers } from "@veche/users"
+import { type Profile, PublicUser, PublicUsers, type User } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Role } from "./Guild.ts"
 import { isBotMember } from "./GuildBots.ts"
@@ -17,6 +17,12 @@ export interface GuildCreateOptions {
   readonly members?: "self" | "all" | undefined
   /** The session's large_threshold (50–250; default 50). */
   readonly largeThreshold?: number | undefined
+  /**
+   * The recipient's user and profile, when the caller has just read them (a user's IDENTIFY reads
+   * them for READY): the member's user object is built from them as PublicUsers would build it,
+   * instead of reading them again.
+   */
+  readonly recipient?: { readonly user: User.User; readonly profile: Profile.Profile } | undefined
 }
 
 export class GuildSnapshots extends Context.Service<
@@ -60,33 +66,30 @@ export class GuildSnapshots extends Context.Service<
         })
       return GuildSnapshots.of({
         guildCreate: Effect.fn("GuildSnapshots.guildCreate")(function* (guildId, userId, options) {
-          const [guild, member, roles, channels, memberCount] = yield* Effect.all(
-            [
-              repo.find(guildId),
-              repo.member(guildId, userId),
-              repo.roles(guildId),
-              repo.channels(guildId),
-              repo.memberCount(guildId)
-            ],
-            { concurrency: "unbounded" }
-          )
-          if (Option.isNone(guild) || Option.isNone(member)) return Option.none()
-          const user = yield* users.find(userId, isBotMember(roles, member.value))
+          const found = yield* repo.memberSnapshot(guildId, userId)
+          if (Option.isNone(found)) return Option.none()
+          const { guild, member, roles, channels, memberCount } = found.value
+          const bot = isBotMember(roles, member)
+          const recipient = options?.recipient
+          const user =
+            recipient !== undefined && recipient.user.id === userId
+              ? Option.some(PublicUser.view(recipient.user, recipient.profile, bot || recipient.user.bot === true))
+              : yield* users.find(userId, bot)
           if (Option.isNone(user)) return Option.none()
           const largeThreshold = options?.largeThreshold ?? GuildViews.DEFAULT_LARGE_THRESHOLD
-          const self = [{ member: member.value, user: user.value }]
+          const self = [{ member, user: user.value }]
           const members =
             options?.members === "all" && memberCount <= largeThreshold
               ? yield* everyMember(guildId, roles, largeThreshold)
               : self
           return Option.some(
             GuildViews.guildCreate({
-              guild: guild.value,
+              guild,
               roles,
               channels,
               members: members.length === 0 ? self : members,
               memberCount,
-              joinedAt: member.value.joinedAt,
+              joinedAt: member.joinedAt,
               largeThreshold,
               premium: yield* premium.of(guildId)
             })

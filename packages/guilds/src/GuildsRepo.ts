@@ -33,6 +33,18 @@ import type {
 } from "./GuildsErrors.ts"
 import * as MemoryGuildsStore from "./internal/MemoryGuildsStore.ts"
 
+/**
+ * A guild as one of its members receives it on joining (GUILD_CREATE), read in one step: the guild,
+ * its roles and channels by position, its member count and the member's own record.
+ */
+export interface MemberSnapshot {
+  readonly guild: Guild
+  readonly member: Member
+  readonly roles: ReadonlyArray<Role>
+  readonly channels: ReadonlyArray<Channel>
+  readonly memberCount: number
+}
+
 /** What a list of guilds shows of each: its name and how many members it has. */
 export interface GuildSummary {
   readonly name: string
@@ -74,6 +86,15 @@ export class GuildsRepo extends Context.Service<
     readonly summaries: (
       guildIds: ReadonlyArray<Snowflake.Snowflake>
     ) => Effect.Effect<ReadonlyMap<Snowflake.Snowflake, GuildSummary>>
+    /**
+     * `find`, `member`, `roles`, `channels` and `memberCount` answered together, as one read (one
+     * statement on PostgreSQL: a session's GUILD_CREATE for each of its guilds). None when the guild
+     * is gone or the user is not a member.
+     */
+    readonly memberSnapshot: (
+      guildId: Snowflake.Snowflake,
+      userId: Snowflake.Snowflake
+    ) => Effect.Effect<Option.Option<MemberSnapshot>>
 
     // --- roles
     /** Roles by position, @everyone first. */
@@ -190,6 +211,7 @@ export type GuildsAndMembersPart = Part<
   | "memberCount"
   | "memberCounts"
   | "summaries"
+  | "memberSnapshot"
   | "member"
   | "members"
   | "join"

@@ -6,10 +6,11 @@
  * framework writes itself: 413 for an oversized body, 415, defects as 500).
  */
 import { ErrorBody } from "@veche/errors"
-import { ByteSize, Cause, Context, Effect, Option } from "effect"
+import { ByteSize, Cause, Clock, Context, Effect, type Fiber, Option } from "effect"
 import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
+import type * as CompiledAnswers from "./CompiledAnswers.ts"
 import * as ResponseHeaders from "./ResponseHeaders.ts"
 
 /**
@@ -157,6 +158,11 @@ export interface Options {
    * CORS answers, preflights included. None (the default): no CORS headers, as same-origin pages need.
    */
   readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /**
+   * Endpoints the edge answers itself from their compiled form (`CompiledAnswers`; the host fills
+   * the table with `CompiledAnswers.layer` beside the routes). None: every request is routed.
+   */
+  readonly compiledAnswers?: CompiledAnswers.Table | undefined
 }
 
 /** What a browser page may send and read: the headers bot and web clients use, and the limits'. */
@@ -206,10 +212,9 @@ const varyWith = (vary: string | undefined, dimension: string): string => {
 /** What effect's `cors` sets on an answer that is not a preflight, in its order. */
 const corsHeaders = (
   cors: Cors,
-  request: HttpServerRequest.HttpServerRequest,
+  origin: string | undefined,
   response: HttpServerResponse.HttpServerResponse
 ): Record<string, string> => {
-  const origin = request.headers.origin
   const vary = varyWith(response.headers.vary, "Origin")
   return origin !== undefined && cors.allowed.has(origin)
     ? { "access-control-allow-origin": origin, vary, "access-control-expose-headers": cors.exposed }
@@ -223,8 +228,85 @@ const finished = (
   response: HttpServerResponse.HttpServerResponse
 ) =>
   withErrorBody(
-    cors === undefined ? response : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request, response))
+    cors === undefined
+      ? response
+      : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request.headers.origin, response))
   )
+
+/**
+ * A compiled answer as sent: it is JSON, so `withErrorBody` leaves it alone; the edge's CORS
+ * headers, then the limiter's (its pre-response handler runs after the edge's), in one copy.
+ */
+const compiledResponse = (
+  cors: Cors | undefined,
+  origin: string | undefined,
+  answer: CompiledAnswers.Answer
+): HttpServerResponse.HttpServerResponse => {
+  const response = answer.response
+  const added =
+    cors === undefined ? answer.limiterHeaders : { ...corsHeaders(cors, origin, response), ...answer.limiterHeaders }
+  for (const _ in added) return ResponseHeaders.withLowerCase(response, added)
+  return response
+}
+
+const compiledEntry = (
+  method: string,
+  url: string,
+  status: number,
+  address: string | undefined,
+  started: number
+): AccessLog.Entry => ({
+  method,
+  url,
+  status,
+  durationMs: performance.now() - started,
+  address,
+  requestId: nextRequestId()
+})
+
+/** A compiled answer as a host outside Effect writes it: status, headers in order, body text. */
+export interface PlainAnswer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/**
+ * The edge's compiled answers for a host to try before it hands a request to the app (the Node
+ * server, where a request's fiber, request object and response conversion cost more than the answer
+ * itself): the same answer, headers and access-log entry the edge gives them. Undefined when the
+ * request is not one of them or must pass the edge's other steps (an X-Forwarded-For header, a
+ * preflight), and when there is nothing to answer this way (no table; an access log through the
+ * Effect logger, which needs a fiber).
+ */
+export const answerBeforeApp = (
+  options: Options
+):
+  | ((
+      method: string,
+      url: string,
+      headers: CompiledAnswers.RequestHeaders,
+      address: string | undefined
+    ) => PlainAnswer | undefined)
+  | undefined => {
+  const table = options.compiledAnswers
+  const log = options.accessLog
+  if (table === undefined || log === true) return undefined
+  const cors = corsFor(options.corsOrigins)
+  return (method, url, headers, address) => {
+    if (headers["x-forwarded-for"] !== undefined) return undefined
+    const compiled = table.lookup(method, url, headers)
+    if (compiled === undefined) return undefined
+    const started = performance.now()
+    // effect's default clock, as the edge reads it in a server without a test clock
+    const answer = compiled(address, Date.now())
+    if (answer === undefined) return undefined
+    const origin = headers.origin
+    const final = compiledResponse(cors, typeof origin === "string" ? origin : undefined, answer)
+    if (log !== false) log(compiledEntry(method, url, final.status, address, started))
+    return { status: final.status, headers: final.headers, body: answer.body }
+  }
+}
 
 /**
  * Wraps the router app. Order, outermost first: client address (only when a request carries
@@ -239,43 +321,76 @@ export const middleware =
     const cors = corsFor(options.corsOrigins)
     const unlogged = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
       Effect.succeed(finished(cors, request, response))
-    const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
-      Effect.withFiber((fiber) => {
-        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        const requestId = nextRequestId()
-        const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
-        if (log === false) {
-          HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
-          return inner
-        }
+    const compiled = options.compiledAnswers
+    /** A compiled endpoint's answer finished as the pre-response steps below finish a routed one. */
+    const answerCompiled = (
+      request: HttpServerRequest.HttpServerRequest,
+      address: string | undefined,
+      answer: CompiledAnswers.Answer,
+      started: number
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+      const final = compiledResponse(cors, request.headers.origin, answer)
+      if (log === false) return Effect.succeed(final)
+      // a compiled path has no query to redact
+      const entry = compiledEntry(request.method, request.url, final.status, address, started)
+      if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
+      log(entry)
+      return Effect.succeed(final)
+    }
+    const answer = (
+      fiber: Fiber.Fiber<unknown, unknown>,
+      request: HttpServerRequest.HttpServerRequest
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+      const compiledEndpoint = compiled?.lookup(request.method, request.url, request.headers)
+      if (compiledEndpoint !== undefined) {
         const started = performance.now()
-        // Read here, inside the client-address step: the handler itself is given the raw request.
         const address = Option.getOrUndefined(request.remoteAddress)
-        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
-          const final = finished(cors, request, response)
-          const entry: AccessLog.Entry = {
-            method: request.method,
-            url: AccessLog.redactQuery(request.url),
-            status: final.status,
-            durationMs: performance.now() - started,
-            address,
-            requestId
-          }
-          if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
-          log(entry)
-          return Effect.succeed(final)
-        })
+        const compiledAnswer = compiledEndpoint(address, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+        if (compiledAnswer !== undefined) return answerCompiled(request, address, compiledAnswer, started)
+      }
+      const requestId = nextRequestId()
+      const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
+      if (log === false) {
+        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
         return inner
+      }
+      const started = performance.now()
+      // Read here, inside the client-address step: the handler itself is given the raw request.
+      const address = Option.getOrUndefined(request.remoteAddress)
+      HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
+        const final = finished(cors, request, response)
+        const entry: AccessLog.Entry = {
+          method: request.method,
+          url: AccessLog.redactQuery(request.url),
+          status: final.status,
+          durationMs: performance.now() - started,
+          address,
+          requestId
+        }
+        if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
+        log(entry)
+        return Effect.succeed(final)
       })
+      return inner
+    }
+    const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
+      Effect.withFiber((fiber) => answer(fiber, Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)))
     const shared =
       cors === undefined
         ? answered
         : Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
             request.method === "OPTIONS" ? cors.preflight(answered) : answered
           )
-    if (options.trustedProxies.length === 0) return shared
-    const forwarded = HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
-    return Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-      request.headers["x-forwarded-for"] === undefined ? shared : forwarded
-    )
+    const forwarded =
+      options.trustedProxies.length === 0
+        ? undefined
+        : HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
+    // One step decides what a request passes through: most carry no X-Forwarded-For and are no
+    // preflight, and go straight to `answer` without the two steps above.
+    return Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      if (forwarded !== undefined && request.headers["x-forwarded-for"] !== undefined) return forwarded
+      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(answered)
+      return answer(fiber, request)
+    })
   }

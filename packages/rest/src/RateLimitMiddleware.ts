@@ -23,16 +23,20 @@ import * as ResponseHeaders from "./ResponseHeaders.ts"
 /** A token's counters are keyed by this many hex digits of its digest (128 bits: no two tokens meet). */
 const TOKEN_KEY_LENGTH = 32
 
-interface Caller {
+export interface Caller {
   readonly caller: string
   readonly network: string | undefined
 }
 
-/** The client's address group (and network, for IPv6). */
-const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller => {
-  const groups = AddressGroups.of(Option.getOrElse(request.remoteAddress, () => "unknown"))
+/** The address group (and network, for IPv6) of a client at `address`. Also counted by `CompiledAnswers`. */
+export const byAddressOf = (address: string | undefined): Caller => {
+  const groups = AddressGroups.of(address ?? "unknown")
   return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
 }
+
+/** The client's address group (and network, for IPv6). */
+const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller =>
+  byAddressOf(Option.getOrUndefined(request.remoteAddress))
 
 /** A known token's counters (by its digest, from `RequestCredentials`), else the address's. */
 const byKnownToken = (
@@ -63,6 +67,10 @@ const setHeadersOnAnswer = (context: Context.Context<never>, headers: Record<str
     Effect.succeed(ResponseHeaders.withLowerCase(response, headers))
   )
 
+/** The 429 a refused count answers (its headers are the limiter's). */
+export const refusal = (limited: RouteLimiter.RouteRateLimited): RateLimited =>
+  unstacked(() => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global }))
+
 type Answer = Effect.Effect<
   HttpServerResponse.HttpServerResponse,
   Types.unhandled | RateLimited,
@@ -89,11 +97,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         outcome: Result.Result<Record<string, string>, RouteLimiter.RouteRateLimited>
       ): Answer => {
         if (outcome._tag === "Failure") {
-          const limited = outcome.failure
-          setHeadersOnAnswer(context, limited.headers)
-          return Effect.fail(
-            unstacked(() => new RateLimited({ retry_after: limited.retryAfterMs / 1000, global: limited.global }))
-          )
+          setHeadersOnAnswer(context, outcome.failure.headers)
+          return Effect.fail(refusal(outcome.failure))
         }
         // No headers (limits off, store unreachable): no handler. A key test without `Object.keys`' array.
         for (const _ in outcome.success) {

@@ -7,6 +7,7 @@
 export * as AccessLog from "./AccessLog.ts"
 export * as Authenticator from "./Authenticator.ts"
 export * as AuthorizationMiddleware from "./AuthorizationMiddleware.ts"
+export * as CompiledAnswers from "./CompiledAnswers.ts"
 export * as FormBodyErrorsMiddleware from "./FormBodyErrorsMiddleware.ts"
 export * as GatewayAuthenticator from "./GatewayAuthenticator.ts"
 export * as GatewayRoute from "./GatewayRoute.ts"

@@ -10,7 +10,9 @@ import { Context, Effect, Layer, Option } from "effect"
 import { AccountDetails, type Details } from "./AccountDetails.ts"
 import { CurrentUserPrefetch } from "./CurrentUserPrefetch.ts"
 import { effectiveOrder, Memberships } from "./Memberships.ts"
+import type { Profile } from "./Profile.ts"
 import * as PublicUser from "./PublicUser.ts"
+import type { User } from "./User.ts"
 import { NoSuchUser } from "./UsersErrors.ts"
 
 /** CurrentUser in the mirrored platform's shape (wire names). */
@@ -44,11 +46,26 @@ const render = (account: Details, joined: ReadonlyArray<Snowflake.Snowflake>, bo
   guild_order: effectiveOrder(account.profile.guildOrder, joined)
 })
 
+/** What a gateway session starts from: the view, what it was built from, and the user's guilds. */
+export interface Read {
+  readonly view: View
+  readonly user: User
+  readonly profile: Profile
+  /** The guilds the user is in, oldest membership first (`Memberships.guildsOf`). */
+  readonly guildIds: ReadonlyArray<Snowflake.Snowflake>
+}
+
 export class CurrentUser extends Context.Service<
   CurrentUser,
   {
     /** The user behind a valid credential; `bot` when it is a bot's. NoSuchUser: the account is gone. */
     readonly view: (userId: Snowflake.Snowflake, bot: boolean) => Effect.Effect<View, NoSuchUser>
+    /**
+     * The same view with the guild list and the user and profile it was read with, so that an
+     * IDENTIFY reads none of them again (READY's guilds, each GUILD_CREATE's member). Never from
+     * the request's prefetch: a session reads afresh once it listens.
+     */
+    readonly read: (userId: Snowflake.Snowflake, bot: boolean) => Effect.Effect<Read, NoSuchUser>
   }
 >()("@veche/users/CurrentUser") {
   static readonly layer: Layer.Layer<CurrentUser, never, AccountDetails | Memberships> = Layer.effect(
@@ -67,6 +84,14 @@ export class CurrentUser extends Context.Service<
           // A valid token whose account is gone (deleted): the account is unknown now.
           if (Option.isNone(found)) return yield* new NoSuchUser()
           return render(found.value, joined, bot)
+        }),
+        read: Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
+          const [found, guildIds] = yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], {
+            concurrency: "unbounded"
+          })
+          if (Option.isNone(found)) return yield* new NoSuchUser()
+          const account = found.value
+          return { view: render(account, guildIds, bot), user: account.user, profile: account.profile, guildIds }
         })
       })
     })

@@ -45,7 +45,7 @@ export type Settings = UserSettingsUpdate
 
 type ImageFailure = BannerRequiresPlus | ImageRefused | ImageStorageNotConnected | ImageStorageUnavailable
 
-const settingsView = (profile: Profile.Profile): Settings => ({
+export const settingsView = (profile: Profile.Profile): Settings => ({
   status: profile.status,
   custom_status: profile.customStatus,
   theme: profile.theme,

@@ -9,7 +9,7 @@ import { DateTime, Effect, Schema } from "effect"
 export const id = (n: bigint) => Snowflake.Snowflake.make(String(n))
 export const optionalId = (n: bigint | null) => (n === null ? null : id(n))
 
-const GuildRow = Schema.Struct({
+export const GuildRow = Schema.Struct({
   id: Schema.BigInt,
   name: Schema.String,
   icon: Schema.NullOr(Schema.String),
@@ -40,7 +40,7 @@ const RoleRow = Schema.Struct({
   managed: Schema.Boolean,
   bot_id: Schema.NullOr(Schema.BigInt)
 })
-const StoredOverwrite = Schema.Struct({
+export const StoredOverwrite = Schema.Struct({
   id: Schema.String,
   type: Schema.Literals([0, 1]),
   allow: Schema.String,

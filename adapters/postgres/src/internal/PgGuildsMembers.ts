@@ -28,6 +28,7 @@ import {
 } from "./GuildRows.ts"
 import { type Locks, noGuild } from "./PgGuildLocks.ts"
 import type { Queries } from "./PgGuildQueries.ts"
+import * as PgGuildSnapshot from "./PgGuildSnapshot.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
@@ -174,6 +175,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
       Effect.map(countRows(sql`SELECT member_count AS n FROM guilds WHERE id = ${guildId}`), (rows) => rows[0]?.n ?? 0),
     memberCounts,
     summaries,
+    ...PgGuildSnapshot.make(sql),
 
     member: findMember,
     members: (guildId, page) =>

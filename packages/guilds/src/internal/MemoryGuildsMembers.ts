@@ -9,6 +9,7 @@ import { type BannedFromGuild, GuildLimitReached, type NoSuchGuild } from "../Gu
 import type { GuildSummary, GuildsAndMembersPart } from "../GuildsRepo.ts"
 import {
   atCap,
+  byPosition,
   byUser,
   compareIds,
   findMember,
@@ -112,6 +113,20 @@ export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
         if (guild !== undefined) found.set(guildId, { name: guild.name, members: countOf(s, guildId) })
       }
       return found
+    }),
+
+  memberSnapshot: (guildId, userId) =>
+    read((s) => {
+      const guild = s.guilds.get(guildId)
+      const member = findMember(s, guildId, userId)
+      if (guild === undefined || member === undefined) return Option.none()
+      return Option.some({
+        guild,
+        member,
+        roles: byPosition(s.roles.filter((role) => role.guildId === guildId)),
+        channels: byPosition(s.channels.filter((channel) => channel.guildId === guildId)),
+        memberCount: countOf(s, guildId)
+      })
     }),
 
   // --- members

@@ -46,6 +46,68 @@ export const guildsContract = (it: GuildsRepoIt) => {
     })
   )
 
+  it.effect("memberSnapshot answers what find, member, roles, channels and memberCount answer, in one read", () =>
+    Effect.gen(function* () {
+      const { repo, owner, guildId, textId } = yield* arrange('Снимок "quoted" \\ guild')
+      const bot = yield* user("snapshot_bot")
+      const managed = yield* newRole(guildId, {
+        name: "бот's role",
+        permissions: (1n << 62n) | 8n,
+        position: 2,
+        color: 0xffaa00,
+        hoist: true,
+        mentionable: true,
+        managed: true,
+        botId: bot
+      })
+      const plain = yield* newRole(guildId, { name: "plain", position: 1 })
+      yield* repo.createRole(managed)
+      yield* repo.createRole(plain)
+      const category = yield* newChannel(guildId, { type: 4, name: "category", position: 0 })
+      yield* repo.createChannel(category)
+      yield* repo.createChannel(
+        yield* newChannel(guildId, {
+          name: "hidden",
+          position: 3,
+          parentId: category.id,
+          topic: 'a "topic" with\nlines',
+          nsfw: true,
+          rateLimitPerUser: 30,
+          bitrate: 64000,
+          userLimit: 5,
+          overwrites: [
+            { id: guildId, type: 0, allow: 0n, deny: 1n << 10n },
+            { id: managed.id, type: 0, allow: (1n << 40n) | 1024n, deny: 0n }
+          ]
+        })
+      )
+      const member = yield* user("snapshot_member")
+      // `now` has milliseconds: read back as the other reads read them
+      yield* repo.join(
+        newMember(guildId, member, { nick: "ник", roleIds: [managed.id, plain.id], joinedAt: at(2) }),
+        MAX_GUILDS_PER_USER
+      )
+      for (const userId of [owner, member]) {
+        const snapshot = Option.getOrThrow(yield* repo.memberSnapshot(guildId, userId))
+        expect(guildView(snapshot.guild)).toEqual(some(yield* repo.find(guildId), guildView))
+        expect(memberView(snapshot.member)).toEqual(some(yield* repo.member(guildId, userId), memberView))
+        expect(snapshot.roles).toEqual(yield* repo.roles(guildId))
+        expect(snapshot.channels).toEqual(yield* repo.channels(guildId))
+        expect(snapshot.memberCount).toBe(yield* repo.memberCount(guildId))
+      }
+      const snapshot = Option.getOrThrow(yield* repo.memberSnapshot(guildId, member))
+      expect(snapshot.memberCount).toBe(2)
+      expect(snapshot.roles.map((role) => role.id)).toContain(managed.id)
+      expect(snapshot.channels.map((channel) => channel.id)).toContain(textId)
+      expect(memberView(snapshot.member)).toEqual(
+        memberView(newMember(guildId, member, { nick: "ник", roleIds: [managed.id, plain.id], joinedAt: at(2) }))
+      )
+      // not a member, or no such guild: nothing
+      expect(Option.isNone(yield* repo.memberSnapshot(guildId, bot))).toBe(true)
+      expect(Option.isNone(yield* repo.memberSnapshot(yield* ids.next, owner))).toBe(true)
+    })
+  )
+
   it.effect("a user reaches at most 100 guilds, even with concurrent creations", () =>
     Effect.gen(function* () {
       const repo = yield* GuildsRepo
