@@ -10,6 +10,7 @@ import { Snowflake } from "@veche/platform"
 import { UsersErrors } from "@veche/users"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
+import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
 
 const AccountRow = Schema.Struct({
   id: Schema.BigInt,
@@ -26,6 +27,35 @@ const AccountRow = Schema.Struct({
   password_changed_at: Schema.NullOr(Schema.Date)
 })
 const ChangedRow = Schema.Struct({ password_changed_at: Schema.Date })
+
+/** The account with its block and TOTP record (login's lookup): LEFT JOINs on their primary keys. */
+const LoginRow = Schema.Struct({
+  ...AccountRow.fields,
+  ...BlockColumns,
+  totp_secret_envelope: Schema.NullOr(Schema.String),
+  totp_last_step: Schema.NullOr(Schema.BigInt),
+  totp_enabled_at: Schema.NullOr(Schema.Date)
+})
+
+const toLoginAccount = (row: typeof LoginRow.Type): AccountsRepo.LoginAccount => {
+  const account = toAccount(row)
+  const userId = account.user.id
+  return {
+    ...account,
+    loginState: {
+      block: Option.fromNullishOr(toBlock(row.id, row)),
+      totp:
+        row.totp_secret_envelope === null || row.totp_last_step === null || row.totp_enabled_at === null
+          ? Option.none()
+          : Option.some({
+              userId,
+              secretEnvelope: row.totp_secret_envelope,
+              lastStep: Number(row.totp_last_step),
+              enabledAt: DateTime.fromDateUnsafe(row.totp_enabled_at)
+            })
+    }
+  }
+}
 
 const toAccount = (row: typeof AccountRow.Type): Account.Account => {
   const id = Snowflake.Snowflake.make(String(row.id))
@@ -63,6 +93,30 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
              c.phone, c.email, c.email_verified, c.password_hash,
              to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.created_at, c.password_changed_at
       FROM credentials c JOIN users u ON u.id = c.user_id`
+
+    // Login's lookup: the same account plus what login decides after the password (its block, its
+    // TOTP record), so a login runs two statements (this and the session's insert), not four.
+    const selectForLogin = sql`
+      SELECT u.id, u.username, u.display_name, u.created_at AS user_created_at,
+             c.phone, c.email, c.email_verified, c.password_hash,
+             to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.created_at, c.password_changed_at,
+             ${sql.unsafe(SELECT_BLOCK)},
+             t.secret_envelope AS totp_secret_envelope, t.last_step AS totp_last_step, t.enabled_at AS totp_enabled_at
+      FROM credentials c JOIN users u ON u.id = c.user_id
+      LEFT JOIN account_blocks b ON b.user_id = c.user_id
+      LEFT JOIN mfa_totp t ON t.user_id = c.user_id`
+    const findByPhoneForLogin = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: LoginRow,
+      execute: (phone) => sql`${selectForLogin} WHERE c.phone = ${phone}`
+    })
+    const findByEmailForLogin = SqlSchema.findOneOption({
+      Request: Schema.String,
+      Result: LoginRow,
+      execute: (email) => sql`${selectForLogin} WHERE lower(c.email) = lower(${email})`
+    })
+    const foundForLogin = <E>(query: Effect.Effect<Option.Option<typeof LoginRow.Type>, E>) =>
+      query.pipe(Effect.map(Option.map(toLoginAccount)), Effect.orDie)
 
     const findByPhone = SqlSchema.findOneOption({
       Request: Schema.String,
@@ -125,8 +179,10 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
 
     return AccountsRepo.AccountsRepo.of({
       register,
-      findByPhone: (phone) => found(findByPhone(phone)),
-      findByEmail: (email) => found(findByEmail(email)),
+      findByPhone: (phone, options) =>
+        options?.withLoginState === true ? foundForLogin(findByPhoneForLogin(phone)) : found(findByPhone(phone)),
+      findByEmail: (email, options) =>
+        options?.withLoginState === true ? foundForLogin(findByEmailForLogin(email)) : found(findByEmail(email)),
       findByUserId: (userId) => found(findByUserId(userId)),
       // One statement: the new hash and its moment change together, and never move back in time
       // (GREATEST with a millisecond past the previous change: node clocks differ).

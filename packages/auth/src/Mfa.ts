@@ -51,11 +51,13 @@ export class Mfa extends Context.Service<
     }) => Effect.Effect<void, MfaNotEnabled | MfaCodeInvalid | Throttled>
     /**
      * Login's second factor, after the password was right: nothing to do when 2FA is off; otherwise
-     * the code must be a fresh app code or an unused backup code.
+     * the code must be a fresh app code or an unused backup code. `known`: the TOTP record as the
+     * login's account lookup read it (none: 2FA off), so it is not read again.
      */
     readonly checkLogin: (
       userId: Snowflake.Snowflake,
-      code: string | undefined
+      code: string | undefined,
+      known?: Option.Option<TotpRecord>
     ) => Effect.Effect<void, MfaRequired | MfaCodeInvalid | Throttled>
   }
 >()("@veche/auth/Mfa") {
@@ -174,8 +176,13 @@ export class Mfa extends Context.Service<
         yield* repo.disable(request.userId)
       })
 
-      const checkLogin = Effect.fn("Mfa.checkLogin")(function* (userId: Snowflake.Snowflake, code: string | undefined) {
-        const totp = yield* repo.find(userId)
+      // Untraced: it runs on every login, and with 2FA off it is one check of what the lookup read.
+      const checkLogin = Effect.fnUntraced(function* (
+        userId: Snowflake.Snowflake,
+        code: string | undefined,
+        known?: Option.Option<TotpRecord>
+      ) {
+        const totp = known ?? (yield* repo.find(userId))
         if (Option.isNone(totp)) return
         if (code === undefined || code.trim() === "") return yield* new MfaRequired()
         yield* verifyCode(totp.value, code)
