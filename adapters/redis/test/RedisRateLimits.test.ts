@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { QuotaLimiter, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Context, Effect, Layer, Redacted } from "effect"
-import type { Redis } from "effect/persistence"
+import { Redis } from "effect/persistence"
 import * as RedisRateLimits from "../src/RedisRateLimits.ts"
 
 let callers = 0
@@ -182,6 +182,26 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("QuotaLimiter (Redis s
           Layer.provide(
             RedisRateLimits.layer({ url: Redacted.make(redisUrl ?? ""), prefix: `veche:test:${process.pid}:` })
           )
+        )
+      )
+    )
+  )
+})
+
+describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis, one round trip", () => {
+  it.live("loads its script again when Redis lost it (NOSCRIPT) and keeps counting", () =>
+    Effect.gen(function* () {
+      const limiter = yield* RouteLimiter.RouteLimiter
+      const redis = yield* Redis.Redis
+      const call = limiter.check({ route: "things.list", majorId: "1", caller: freshCaller() })
+      expect((yield* call)["x-ratelimit-remaining"]).toBe("2")
+      yield* redis.send("SCRIPT", "FLUSH")
+      expect((yield* call)["x-ratelimit-remaining"]).toBe("1")
+    }).pipe(
+      Effect.provide(
+        RouteLimiter.RouteLimiter.layerRedis({ prefix: options().prefix }).pipe(
+          Layer.provide(short),
+          Layer.provideMerge(RedisRateLimits.connection(options()))
         )
       )
     )

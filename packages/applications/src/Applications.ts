@@ -74,7 +74,11 @@ export class Applications extends Context.Service<
       secret: Redacted.Redacted<string>
     ) => Effect.Effect<Option.Option<Application>>
     /** The application whose bot holds this token, none if no bot does. */
-    readonly authenticateBot: (token: Redacted.Redacted<string>) => Effect.Effect<Option.Option<Application>>
+    /** `digest`: the token's `OpaqueSecrets.digestOf` when the caller already has it. */
+    readonly authenticateBot: (
+      token: Redacted.Redacted<string>,
+      digest?: string
+    ) => Effect.Effect<Option.Option<Application>>
   }
 >()("@veche/applications/Applications") {
   static readonly layer: Layer.Layer<
@@ -215,7 +219,10 @@ export class Applications extends Context.Service<
         authenticateClient,
         ofBot: find,
         // Untraced: every bot request passes here (as Sessions.authenticate for users).
-        authenticateBot: (token) => Effect.flatMap(secrets.digest(token), repo.findByBotToken)
+        authenticateBot: (token, digest) =>
+          digest === undefined
+            ? Effect.flatMap(secrets.digest(token), repo.findByBotToken)
+            : repo.findByBotToken(digest)
       })
     })
   )

@@ -46,11 +46,13 @@ export class Sessions extends Context.Service<
     ) => Effect.Effect<TokenPair, RefreshRejected | AccountBlocked>
     /**
      * `withAccount`: read the account `GET /users/@me` shows in the token's lookup when the store
-     * can (then `account` is set; otherwise the caller reads it apart).
+     * can (then `account` is set; otherwise the caller reads it apart). `digest`: the token's
+     * `OpaqueSecrets.digestOf` when the caller already has it (the edge digests each request's
+     * header once); the token is still looked up on every call.
      */
     readonly authenticate: (
       accessToken: Redacted.Redacted<string>,
-      options?: { readonly withAccount?: boolean }
+      options?: { readonly withAccount?: boolean; readonly digest?: string | undefined }
     ) => Effect.Effect<Authenticated, TokenInvalid | TokenExpired | AccountBlocked>
     /** Refuses when the account is blocked now (login, recovery and refresh ask before a new pair). */
     readonly ensureNotBlocked: (userId: Snowflake.Snowflake) => Effect.Effect<void, AccountBlocked>
@@ -151,13 +153,14 @@ export class Sessions extends Context.Service<
       // stack and opens a span each time (a tenth of the server's time on GET /users/@me).
       const authenticate = Effect.fnUntraced(function* (
         accessToken: Redacted.Redacted<string>,
-        options?: { readonly withAccount?: boolean }
+        options?: { readonly withAccount?: boolean; readonly digest?: string | undefined }
       ) {
         // Refusals without stack traces: unknown tokens are guessing traffic, answered cheaply.
         if (tokens.kindOf(accessToken) !== "access") return yield* unstacked(() => new TokenInvalid())
         const nowMs = yield* Clock.currentTimeMillis
         const now = DateTime.makeUnsafe(nowMs)
-        const found = yield* repo.findAccess(yield* tokens.digest(accessToken), now, options?.withAccount === true)
+        const digest = options?.digest ?? (yield* tokens.digest(accessToken))
+        const found = yield* repo.findAccess(digest, now, options?.withAccount === true)
         if (found._tag === "Expired") return yield* unstacked(() => new TokenExpired())
         if (found._tag === "Unknown") return yield* unstacked(() => new TokenInvalid())
         if (found.block !== null && Block.isActive(found.block, now)) {

@@ -8,9 +8,20 @@ import { DateTime } from "effect"
 const OFFSET_MS = 3 * 60 * 60 * 1000
 const DAY_MS = 24 * 60 * 60 * 1000
 
+// The last day named: an authenticated request names its day (the active-user count), and
+// formatting a date costs 0.36 µs where comparing the day's number costs nothing.
+let lastIndex = Number.NaN
+let lastDay = ""
+
 /** The Moscow day an instant falls on. */
-export const of = (at: DateTime.Utc): string =>
-  new Date(DateTime.toEpochMillis(at) + OFFSET_MS).toISOString().slice(0, 10)
+export const of = (at: DateTime.Utc): string => {
+  const index = Math.floor((DateTime.toEpochMillis(at) + OFFSET_MS) / DAY_MS)
+  if (index !== lastIndex) {
+    lastDay = new Date(index * DAY_MS).toISOString().slice(0, 10)
+    lastIndex = index
+  }
+  return lastDay
+}
 
 /** The day `days` before `day` (negative: after). */
 export const minus = (day: string, days: number): string =>

@@ -5,8 +5,9 @@
  * "bot" or "bearer" in any letter case: bot libraries strip such a leading word from a token.
  * Only the prefixes declared in `TokenPrefixes` can be minted.
  */
+import { createHash } from "node:crypto"
 import { Effect, Redacted } from "effect"
-import { Digest, SecureRandom } from "effect/crypto"
+import { SecureRandom } from "effect/crypto"
 import { Base64Url } from "effect/encoding"
 import type { TokenPrefix } from "./TokenPrefixes.ts"
 
@@ -23,22 +24,23 @@ export interface OpaqueSecrets {
   readonly digest: (token: Redacted.Redacted<string>) => Effect.Effect<string>
 }
 
-const encoder = new TextEncoder()
+/**
+ * The digest a token is stored and looked up by: SHA-256 of its UTF-8 bytes, in hex. Synchronous,
+ * so that the edge can digest a request's Authorization header once and hand the digest to the
+ * lookup (`Sessions.authenticate`'s `digest`) rather than each step hashing it again.
+ */
+export const digestOf = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
 
-/** Minting and digesting over the host's secure randomness and digests (read once, at layer build). */
-export const make: Effect.Effect<OpaqueSecrets, never, SecureRandom.SecureRandom | Digest.Digest> = Effect.gen(
-  function* () {
-    const random = yield* SecureRandom.SecureRandom
-    const hash = yield* Digest.Digest
-    const digest = (token: Redacted.Redacted<string>) =>
-      hash.digestHex(Digest.sha256, encoder.encode(Redacted.value(token)))
-    return {
-      mint: (prefix) =>
-        Effect.gen(function* () {
-          const token = Redacted.make(`${prefix}${Base64Url.encode(yield* random.randomBytes(32))}`)
-          return { token, digest: yield* digest(token) }
-        }),
-      digest
-    }
+/** Minting and digesting over the host's secure randomness (read once, at layer build). */
+export const make: Effect.Effect<OpaqueSecrets, never, SecureRandom.SecureRandom> = Effect.gen(function* () {
+  const random = yield* SecureRandom.SecureRandom
+  const digest = (token: Redacted.Redacted<string>) => Effect.sync(() => digestOf(Redacted.value(token)))
+  return {
+    mint: (prefix) =>
+      Effect.gen(function* () {
+        const token = Redacted.make(`${prefix}${Base64Url.encode(yield* random.randomBytes(32))}`)
+        return { token, digest: yield* digest(token) }
+      }),
+    digest
   }
-)
+})

@@ -9,12 +9,13 @@
  */
 import { unstacked } from "@veche/errors"
 import { Clock, Context, Duration, Effect, Layer, Result, Schema } from "effect"
-import { RateLimiter, Redis } from "effect/persistence"
+import { RateLimiter } from "effect/persistence"
 import { NETWORK_FACTOR } from "./AddressGroups.ts"
 import * as BucketId from "./BucketId.ts"
 import * as RateLimitHeaders from "./RateLimitHeaders.ts"
 import * as RateLimitStore from "./RateLimitStore.ts"
 import { type Bucket, bucketOf, RouteBuckets } from "./RouteBuckets.ts"
+import { RouteCountConnection } from "./RouteCountConnection.ts"
 import * as RouteCountScript from "./RouteCountScript.ts"
 import * as WindowCounters from "./WindowCounters.ts"
 
@@ -165,16 +166,17 @@ export class RouteLimiter extends Context.Service<
    * counts of `layer` over effect's Redis store (same `prefix`), for one round trip instead of two.
    * The script is run by its SHA (`EVALSHA`) with arguments built once per bucket: `Redis.eval`
    * looks its SHA up in an Effect cache and rebuilds the arguments on every call. A Redis that lost
-   * its scripts (restarted, `SCRIPT FLUSH`) answers NOSCRIPT, and the script is loaded again.
+   * its scripts (restarted, `SCRIPT FLUSH`) answers NOSCRIPT, and the script is loaded again. The
+   * whole count (send, reload, answer) is one Effect step over `RouteCountConnection`'s callbacks.
    */
   static readonly layerRedis = (
     options: { readonly prefix?: string } = {}
-  ): Layer.Layer<RouteLimiter, never, RouteBuckets | Redis.Redis> =>
+  ): Layer.Layer<RouteLimiter, never, RouteBuckets | RouteCountConnection> =>
     Layer.effect(
       RouteLimiter,
       Effect.gen(function* () {
         const config = yield* RouteBuckets
-        const redis = yield* Redis.Redis
+        const connection = yield* RouteCountConnection
         const prefix = options.prefix ?? RateLimitStore.DEFAULT_PREFIX
         const network = networkBucket(config.global)
         const globalArgs = RouteCountScript.argsOf(config.global)
@@ -190,59 +192,82 @@ export class RouteLimiter extends Context.Service<
         }
 
         let sha: string | undefined
-        const load = Effect.map(redis.send<string>("SCRIPT", "LOAD", RouteCountScript.lua), (loaded) => {
-          sha = loaded
-          return loaded
-        })
-        const run = (loaded: string, args: ReadonlyArray<string>) =>
-          redis.send<RouteCountScript.Counted>("EVALSHA", loaded, ...args)
-        const reloaded = (args: ReadonlyArray<string>) => Effect.flatMap(load, (loaded) => run(loaded, args))
+        const LOAD = ["SCRIPT", "LOAD", RouteCountScript.lua] as const
+        /** Loads the script, then calls `then` with its SHA (or `onFailure`). */
+        const load = (then: (loaded: string) => void, onFailure: (cause: unknown) => void) =>
+          connection.send(
+            LOAD,
+            (loaded) => {
+              sha = String(loaded)
+              then(sha)
+            },
+            onFailure
+          )
+
+        // An unreachable store lets the request through, logged (ordinary route limits fail open).
+        const unavailable = (cause: unknown) =>
+          Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", cause), NO_HEADERS)
+
+        const answerOf = (
+          plan: Plan,
+          reply: unknown,
+          nowMs: number
+        ): Effect.Effect<Record<string, string>, RouteRateLimited> => {
+          const [stage, count, ttlMs] = reply as RouteCountScript.Counted
+          return stage === RouteCountScript.GLOBAL_REFUSED
+            ? Effect.fail(refuseGlobal(ttlMs))
+            : Effect.fromResult(bucketOutcome(plan, count, ttlMs, nowMs))
+        }
+
+        const commandOf = (plan: Plan): Array<string> => {
+          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
+          // Index 1 is the script's SHA, filled in when sent.
+          return plan.networkKey === undefined
+            ? [
+                "EVALSHA",
+                "",
+                "2",
+                `${prefix}${plan.globalKey}`,
+                `${prefix}${plan.bucketKey}`,
+                globalArgs[0],
+                globalArgs[1],
+                bucketLimit,
+                bucketRefill
+              ]
+            : [
+                "EVALSHA",
+                "",
+                "3",
+                `${prefix}${plan.globalKey}`,
+                `${prefix}${plan.bucketKey}`,
+                `${prefix}${plan.networkKey}`,
+                globalArgs[0],
+                globalArgs[1],
+                bucketLimit,
+                bucketRefill,
+                networkArgs[0],
+                networkArgs[1]
+              ]
+        }
 
         const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
-          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
-          const args =
-            plan.networkKey === undefined
-              ? [
-                  "2",
-                  `${prefix}${plan.globalKey}`,
-                  `${prefix}${plan.bucketKey}`,
-                  globalArgs[0],
-                  globalArgs[1],
-                  bucketLimit,
-                  bucketRefill
-                ]
-              : [
-                  "3",
-                  `${prefix}${plan.globalKey}`,
-                  `${prefix}${plan.bucketKey}`,
-                  `${prefix}${plan.networkKey}`,
-                  globalArgs[0],
-                  globalArgs[1],
-                  bucketLimit,
-                  bucketRefill,
-                  networkArgs[0],
-                  networkArgs[1]
-                ]
-          return (sha === undefined ? reloaded(args) : run(sha, args)).pipe(
-            Effect.catchTag("RedisError", (error) =>
-              (String(error.cause).includes("NOSCRIPT") ? reloaded(args) : Effect.fail(error)).pipe(
-                Effect.catchTag("RedisError", (error) =>
-                  Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", error), null)
-                )
-              )
-            ),
-            Effect.flatMap((counted) => {
-              if (counted === null) return Effect.succeed(NO_HEADERS)
-              const [stage, count, ttlMs] = counted
-              return stage === RouteCountScript.GLOBAL_REFUSED
-                ? Effect.fail(refuseGlobal(ttlMs))
-                : Effect.clockWith((clock) =>
-                    Effect.fromResult(bucketOutcome(plan, count, ttlMs, clock.currentTimeMillisUnsafe()))
-                  )
+          const command = commandOf(plan)
+          return Effect.withFiber((fiber) => {
+            const clock = fiber.getRef(Clock.Clock)
+            return Effect.callback<Record<string, string>, RouteRateLimited>((resume) => {
+              const answer = (reply: unknown) => resume(answerOf(plan, reply, clock.currentTimeMillisUnsafe()))
+              const failed = (cause: unknown) => resume(unavailable(cause))
+              const run = (loaded: string, onFailure: (cause: unknown) => void) => {
+                command[1] = loaded
+                connection.send(command, answer, onFailure)
+              }
+              const reloaded = () => load((loaded) => run(loaded, failed), failed)
+              if (sha === undefined) reloaded()
+              else run(sha, (cause) => (String(cause).includes("NOSCRIPT") ? reloaded() : failed(cause)))
             })
-          )
+          })
         }
 
         return RouteLimiter.of({ check, checkSync: config.enabled ? undefined : uncounted })

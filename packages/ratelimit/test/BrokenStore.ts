@@ -1,6 +1,7 @@
 /** A counter store that is down: every call fails as an unreachable Redis would. */
 import { Effect, Layer } from "effect"
-import { RateLimiter, Redis } from "effect/persistence"
+import { RateLimiter } from "effect/persistence"
+import { RouteCountConnection } from "../src/RouteCountConnection.ts"
 
 const down = Effect.fail(
   new RateLimiter.RateLimiterError({ reason: new RateLimiter.RateLimitStoreError({ message: "store is down" }) })
@@ -17,12 +18,8 @@ export const layer: Layer.Layer<RateLimiter.RateLimiter> = RateLimiter.layer.pip
   )
 )
 
-/** A Redis that is down: every command and script fails with the driver's error. */
-const redisDown = Effect.fail(new Redis.RedisError({ cause: new Error("connection refused") }))
-
-export const redis: Layer.Layer<Redis.Redis> = Layer.succeed(Redis.Redis, {
-  send: () => redisDown,
-  eval: () => () => redisDown,
-  subscribe: () => redisDown,
-  reserve: redisDown
-} as unknown as Redis.Redis["Service"])
+/** The route limiter's Redis connection, down: every command fails with the driver's error. */
+export const routeCounts: Layer.Layer<RouteCountConnection> = Layer.succeed(
+  RouteCountConnection,
+  RouteCountConnection.of({ send: (_command, _onReply, onFailure) => onFailure(new Error("connection refused")) })
+)

@@ -167,7 +167,9 @@ describe("RouteLimiter when disabled or when the store fails", () => {
     Effect.gen(function* () {
       const limiter = yield* RouteLimiter
       expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
-    }).pipe(Effect.provide(RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(BrokenStore.redis))))
+    }).pipe(
+      Effect.provide(RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(BrokenStore.routeCounts)))
+    )
   )
 })
 

@@ -23,9 +23,15 @@ export type AccountBlocked = SessionsErrors.AccountBlocked
 export class Authenticator extends Context.Service<
   Authenticator,
   {
+    /**
+     * `digest`: the token's `OpaqueSecrets.digestOf`, which the middleware computed once for the
+     * request; an implementation that looks tokens up by that digest uses it rather than hashing
+     * the token again (it must still look the token up).
+     */
     readonly authenticate: (
       scheme: Scheme,
-      token: Redacted.Redacted<string>
+      token: Redacted.Redacted<string>,
+      digest?: string
     ) => Effect.Effect<Principal.Principal, TokenInvalid | TokenExpired | AccountBlocked>
     /**
      * A `Bearer` token on a route that shows the caller's account (`ReadsCurrentUser`): the same
@@ -33,7 +39,8 @@ export class Authenticator extends Context.Service<
      * route reads nothing more). Optional: without it the middleware asks `authenticate`.
      */
     readonly authenticateReadingCurrentUser?: (
-      token: Redacted.Redacted<string>
+      token: Redacted.Redacted<string>,
+      digest?: string
     ) => Effect.Effect<
       { readonly principal: Principal.Principal; readonly prefetched: CurrentUserPrefetch.Prefetched | undefined },
       TokenInvalid | TokenExpired | AccountBlocked
@@ -89,10 +96,10 @@ export class Authenticator extends Context.Service<
         const primary = Context.get(yield* Layer.build(first), Authenticator)
         const secondary = Context.get(yield* Layer.build(fallback), Authenticator)
         return Authenticator.of({
-          authenticate: (scheme, token) =>
+          authenticate: (scheme, token, digest) =>
             primary
-              .authenticate(scheme, token)
-              .pipe(Effect.catchTag("TokenInvalid", () => secondary.authenticate(scheme, token)))
+              .authenticate(scheme, token, digest)
+              .pipe(Effect.catchTag("TokenInvalid", () => secondary.authenticate(scheme, token, digest)))
         })
       })
     )

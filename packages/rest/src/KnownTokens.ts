@@ -1,32 +1,29 @@
 /**
- * The Authorization headers that authenticated lately on this node, by digest: the rate limiter
- * gives a request its token's own counters only when its header is here, and counts anything else
- * (no header, junk, a revoked or expired token) against the client's address. So inventing tokens
- * buys no fresh bucket, and a token's first request on a node counts against its address.
+ * The credentials that authenticated lately on this node, by digest: the rate limiter gives a
+ * request its token's own counters only when its credential is here, and counts anything else (no
+ * header, junk, a revoked or expired token) against the client's address. So inventing tokens buys
+ * no fresh bucket, and a token's first request on a node counts against its address.
  *
- * The Authorization middleware remembers a header when it authenticates and forgets it when it
+ * The Authorization middleware remembers a credential when it authenticates and forgets it when it
  * does not. Only valid tokens get in, so strangers cannot grow it; it is still bounded (oldest
- * entries go first) and entries lapse `TTL_MS` after their last success.
+ * entries go first) and entries lapse `TTL_MS` after their last success. Keys are
+ * `RequestCredentials`' `known` (scheme and token digest, computed once per request): the token
+ * itself is never kept.
  */
-import { createHash } from "node:crypto"
 import { Context, Layer } from "effect"
 
-/** How long a header stays known after it last authenticated. */
+/** How long a credential stays known after it last authenticated. */
 export const TTL_MS = 10 * 60_000
-/** At most this many headers are remembered (about 100 bytes each). */
+/** At most this many credentials are remembered (about 150 bytes each). */
 export const CAPACITY = 100_000
-
-/** The counter key of a header: its digest (the token itself never reaches a counter store). */
-export const digestOf = (authorization: string): string =>
-  createHash("sha256").update(authorization).digest("base64url").slice(0, 32)
 
 export class KnownTokens extends Context.Service<
   KnownTokens,
   {
-    /** The header's digest when it authenticated within `TTL_MS` of `nowMs`. */
-    readonly digestIfKnown: (authorization: string, nowMs: number) => string | undefined
-    readonly remember: (authorization: string, nowMs: number) => void
-    readonly forget: (authorization: string) => void
+    /** Whether the credential (its `known` key) authenticated within `TTL_MS` of `nowMs`. */
+    readonly isKnown: (key: string, nowMs: number) => boolean
+    readonly remember: (key: string, nowMs: number) => void
+    readonly forget: (key: string) => void
   }
 >()("@veche/rest/KnownTokens") {
   static readonly make = (options: { readonly capacity?: number } = {}): KnownTokens["Service"] => {
@@ -35,30 +32,28 @@ export class KnownTokens extends Context.Service<
     const known = new Map<string, number>()
 
     const evict = (nowMs: number) => {
-      for (const [digest, until] of known) if (until <= nowMs) known.delete(digest)
-      for (const digest of known.keys()) {
+      for (const [key, until] of known) if (until <= nowMs) known.delete(key)
+      for (const key of known.keys()) {
         if (known.size < capacity) break
-        known.delete(digest)
+        known.delete(key)
       }
     }
 
     return KnownTokens.of({
-      digestIfKnown: (authorization, nowMs) => {
-        const digest = digestOf(authorization)
-        const until = known.get(digest)
-        return until !== undefined && until > nowMs ? digest : undefined
+      isKnown: (key, nowMs) => {
+        const until = known.get(key)
+        return until !== undefined && until > nowMs
       },
-      remember: (authorization, nowMs) => {
-        const digest = digestOf(authorization)
-        const until = known.get(digest)
+      remember: (key, nowMs) => {
+        const until = known.get(key)
         // Refreshed at most once per half TTL: a token on every request does not churn the map.
         if (until !== undefined && until - nowMs > TTL_MS / 2) return
-        known.delete(digest)
+        known.delete(key)
         if (known.size >= capacity) evict(nowMs)
-        known.set(digest, nowMs + TTL_MS)
+        known.set(key, nowMs + TTL_MS)
       },
-      forget: (authorization) => {
-        known.delete(digestOf(authorization))
+      forget: (key) => {
+        known.delete(key)
       }
     })
   }

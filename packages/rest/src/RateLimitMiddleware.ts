@@ -7,7 +7,8 @@
  * Who is counted: the client's address (an IPv6 /64, with its /48 as a wider global counter; see
  * `AddressGroups`), unless the route takes credentials and its Authorization header authenticated
  * lately (`KnownTokens`): then the token's own counters (by digest, never the token: counters may
- * live in Redis). Routes without credentials ignore the header. So a junk or revoked token never
+ * live in Redis). The header is parsed and digested once per request (`RequestCredentials`), here
+ * or by the Authorization middleware, whichever runs first. Routes without credentials ignore the header. So a junk or revoked token never
  * gets a bucket of its own, and its database lookup is paid from the address's allowance.
  */
 import { Authorization, RateLimit } from "@veche/api"
@@ -16,7 +17,11 @@ import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Clock, Context, Effect, Layer, Option, type Result, type Types } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { KnownTokens } from "./KnownTokens.ts"
+import * as RequestCredentials from "./RequestCredentials.ts"
 import * as ResponseHeaders from "./ResponseHeaders.ts"
+
+/** A token's counters are keyed by this many hex digits of its digest (128 bits: no two tokens meet). */
+const TOKEN_KEY_LENGTH = 32
 
 export interface Caller {
   readonly caller: string
@@ -33,15 +38,16 @@ export const byAddressOf = (address: string | undefined): Caller => {
 const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller =>
   byAddressOf(Option.getOrUndefined(request.remoteAddress))
 
-/** A known token's counters, else the address's. */
+/** A known token's counters (by its digest, from `RequestCredentials`), else the address's. */
 const byKnownToken = (
   request: HttpServerRequest.HttpServerRequest,
-  authorization: string,
   known: KnownTokens["Service"],
   nowMs: number
 ): Caller => {
-  const digest = known.digestIfKnown(authorization, nowMs)
-  return digest === undefined ? byAddress(request) : { caller: `t:${digest}`, network: undefined }
+  const credentials = RequestCredentials.of(request)
+  return typeof credentials === "string" || !known.isKnown(credentials.known, nowMs)
+    ? byAddress(request)
+    : { caller: `t:${credentials.digest.slice(0, TOKEN_KEY_LENGTH)}`, network: undefined }
 }
 
 const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
@@ -109,7 +115,7 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         const { caller, network } =
           !takesCredentials || authorization === undefined || authorization === ""
             ? byAddress(request)
-            : byKnownToken(request, authorization, known, clock.currentTimeMillisUnsafe())
+            : byKnownToken(request, known, clock.currentTimeMillisUnsafe())
         const counted = { route, majorId: majorIdOf(params), caller, network }
         // This process's counters answer at once: no Effect around the count.
         if (checkSync !== undefined) return answer(fiber.context, checkSync(counted, clock.currentTimeMillisUnsafe()))

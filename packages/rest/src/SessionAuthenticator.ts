@@ -16,8 +16,6 @@ import { Tallies } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { Authenticator, TokenInvalid } from "./Authenticator.ts"
 
-const WITH_ACCOUNT = { withAccount: true } as const
-
 export const layer: Layer.Layer<
   Authenticator,
   never,
@@ -30,9 +28,9 @@ export const layer: Layer.Layer<
     const oauth = yield* OAuthTokens.OAuthTokens
     const tallies = yield* Tallies.Tallies
     // A user's request makes them active today (the statistics; the store counts each once a day).
-    const session = (token: Redacted.Redacted<string>, withAccount: boolean) =>
+    const session = (token: Redacted.Redacted<string>, withAccount: boolean, digest: string | undefined) =>
       sessions
-        .authenticate(token, withAccount ? WITH_ACCOUNT : undefined)
+        .authenticate(token, { withAccount, digest })
         .pipe(Effect.tap((grant) => Effect.flatMap(DateTime.now, (now) => tallies.active(grant.userId, now))))
     const userOf = (grant: Sessions.Authenticated): Principal.Principal => ({
       kind: "user",
@@ -49,9 +47,9 @@ export const layer: Layer.Layer<
         })
       )
     return Authenticator.of({
-      authenticate: (scheme, token) => {
+      authenticate: (scheme, token, digest) => {
         if (scheme === "Bot") {
-          return Effect.flatMap(applications.authenticateBot(token), (found) =>
+          return Effect.flatMap(applications.authenticateBot(token, digest), (found) =>
             Option.isSome(found)
               ? Effect.succeed({ kind: "bot" as const, userId: found.value.id })
               : Effect.fail(unstacked(() => new TokenInvalid()))
@@ -59,13 +57,13 @@ export const layer: Layer.Layer<
         }
         if (OAuthSecrets.isAccessToken(token)) return oauthUser(token)
         // The sessions' token errors are the port's own (one set): they pass through as they are.
-        return Effect.map(session(token, false), userOf)
+        return Effect.map(session(token, false, digest), userOf)
       },
-      authenticateReadingCurrentUser: (token) => {
+      authenticateReadingCurrentUser: (token, digest) => {
         if (OAuthSecrets.isAccessToken(token)) {
           return Effect.map(oauthUser(token), (principal) => ({ principal, prefetched: undefined }))
         }
-        return Effect.map(session(token, true), (grant) => ({
+        return Effect.map(session(token, true, digest), (grant) => ({
           principal: userOf(grant),
           prefetched:
             grant.account === undefined
