@@ -28,7 +28,7 @@ export const GuildRow = Schema.Struct({
   features: Schema.Array(Schema.String),
   created_at: Schema.Date
 })
-const RoleRow = Schema.Struct({
+export const RoleRow = Schema.Struct({
   id: Schema.BigInt,
   guild_id: Schema.BigInt,
   name: Schema.String,
@@ -46,7 +46,7 @@ export const StoredOverwrite = Schema.Struct({
   allow: Schema.String,
   deny: Schema.String
 })
-const ChannelRow = Schema.Struct({
+export const ChannelRow = Schema.Struct({
   id: Schema.BigInt,
   guild_id: Schema.BigInt,
   type: Guild.ChannelType,

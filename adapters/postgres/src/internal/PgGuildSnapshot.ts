@@ -6,36 +6,17 @@
  * for every guild of every IDENTIFY. Ids travel as text and times as epoch milliseconds (JSON
  * numbers would round a snowflake), truncated as the driver truncates a timestamp's microseconds.
  */
-import { Guild, type GuildsRepo } from "@veche/guilds"
+import type { Guild, GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { GuildRow, StoredOverwrite, toGuild } from "./GuildRows.ts"
+import { ChannelRow, GuildRow, RoleRow, toGuild } from "./GuildRows.ts"
 
-const RoleJson = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  permissions: Schema.String,
-  position: Schema.Int,
-  color: Schema.Int,
-  hoist: Schema.Boolean,
-  mentionable: Schema.Boolean,
-  managed: Schema.Boolean,
-  bot_id: Schema.NullOr(Schema.String)
-})
-const ChannelJson = Schema.Struct({
-  id: Schema.String,
-  type: Guild.ChannelType,
-  name: Schema.String,
-  position: Schema.Int,
-  parent_id: Schema.NullOr(Schema.String),
-  topic: Schema.NullOr(Schema.String),
-  nsfw: Schema.Boolean,
-  rate_limit_per_user: Schema.Int,
-  bitrate: Schema.Int,
-  user_limit: Schema.Int,
-  overwrites: Schema.Array(StoredOverwrite)
-})
+// The rows' own fields, with the ids as the text the aggregates carry and no guild id.
+const { guild_id: _roleGuild, ...roleFields } = RoleRow.fields
+const RoleJson = Schema.Struct({ ...roleFields, id: Schema.String, bot_id: Schema.NullOr(Schema.String) })
+const { guild_id: _channelGuild, ...channelFields } = ChannelRow.fields
+const ChannelJson = Schema.Struct({ ...channelFields, id: Schema.String, parent_id: Schema.NullOr(Schema.String) })
 const MemberJson = Schema.Struct({
   nick: Schema.NullOr(Schema.String),
   role_ids: Schema.Array(Schema.String),
