@@ -116,13 +116,14 @@ export const requireHolds = (place: Place, permissions: bigint): Effect.Effect<v
  * the caller is not in its guild or cannot see it.
  */
 export const channelPlace = Effect.fnUntraced(function* (repo: Repo, actor: Actor, channelId: Snowflake.Snowflake) {
-  const found = yield* repo.channel(channelId)
+  // One read (one statement on PostgreSQL) for the channel, its guild, the roles and the membership;
+  // a channel whose guild is gone is no channel, as before.
+  const found = yield* repo.channelPlace(channelId, actor.userId)
   if (Option.isNone(found)) return yield* new NoSuchChannel()
-  const channel = found.value
-  const place = yield* placeIn(repo, actor, channel.guildId).pipe(
-    Effect.catchTag("NoSuchGuild", () => Effect.fail(new NoSuchChannel()))
-  )
-  const permissions = channelPermissionsOf(place.guild, place.roles, place.member, channel)
+  const { channel, guild, roles, member } = found.value
+  if (Option.isNone(member)) return yield* new NoAccess()
+  const place: Place = { guild, roles, member: member.value, permissions: permissionsOf(guild, roles, member.value) }
+  const permissions = channelPermissionsOf(guild, roles, member.value, channel)
   if (!Permissions.has(permissions, Permissions.Flags.ViewChannel)) return yield* new NoAccess()
   return { place, channel, permissions }
 })

@@ -45,6 +45,17 @@ export interface MemberSnapshot {
   readonly memberCount: number
 }
 
+/**
+ * A channel with what deciding a user's access to it takes, read in one step: its guild, the
+ * guild's roles by position and the user's membership (none when they are not a member).
+ */
+export interface ChannelPlace {
+  readonly channel: Channel
+  readonly guild: Guild
+  readonly roles: ReadonlyArray<Role>
+  readonly member: Option.Option<Member>
+}
+
 /** What a list of guilds shows of each: its name and how many members it has. */
 export interface GuildSummary {
   readonly name: string
@@ -116,6 +127,15 @@ export class GuildsRepo extends Context.Service<
     /** Channels by position. */
     readonly channels: (guildId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Channel>>
     readonly channel: (channelId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Channel>>
+    /**
+     * `channel`, then its guild's `find`, `member` and `roles`, answered together as one read (one
+     * statement on PostgreSQL: every channel route's access check). None when there is no such
+     * channel or its guild is gone.
+     */
+    readonly channelPlace: (
+      channelId: Snowflake.Snowflake,
+      userId: Snowflake.Snowflake
+    ) => Effect.Effect<Option.Option<ChannelPlace>>
     /** Adds a channel unless the guild has MAX_CHANNELS already (checked in the same step). */
     readonly createChannel: (channel: Channel) => Effect.Effect<void, ChannelLimitReached | NoSuchGuild>
     readonly updateChannel: (
@@ -219,7 +239,9 @@ export type GuildsAndMembersPart = Part<
   | "removeMember"
 >
 export type RolesPart = Part<"roles" | "createRole" | "updateRole" | "deleteRole">
-export type ChannelsPart = Part<"channels" | "channel" | "createChannel" | "updateChannel" | "deleteChannel">
+export type ChannelsPart = Part<
+  "channels" | "channel" | "channelPlace" | "createChannel" | "updateChannel" | "deleteChannel"
+>
 export type BansAndInvitesPart = Part<
   "ban" | "unban" | "findBan" | "bans" | "createInvite" | "invite" | "invitesOf" | "deleteInvite" | "accept"
 >

@@ -7,6 +7,7 @@ import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { channelColumns, channelRecord, columnsOf } from "./GuildRecords.ts"
 import { channelRows, countRows, id, toChannel } from "./GuildRows.ts"
+import * as PgGuildChannelPlace from "./PgGuildChannelPlace.ts"
 import { type Locks, noGuild } from "./PgGuildLocks.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
@@ -72,6 +73,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks): GuildsRepo.Channel
       Effect.map(channelRows(sql`SELECT * FROM guild_channels WHERE id = ${channelId}`), (rows) =>
         Option.map(Option.fromNullishOr(rows[0]), toChannel)
       ),
+    ...PgGuildChannelPlace.make(sql),
     createChannel,
     updateChannel,
     deleteChannel

@@ -6,22 +6,13 @@
  * for every guild of every IDENTIFY. Ids travel as text and times as epoch milliseconds (JSON
  * numbers would round a snowflake), truncated as the driver truncates a timestamp's microseconds.
  */
-import type { Guild, GuildsRepo } from "@veche/guilds"
+import type { GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
-import { DateTime, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { ChannelRow, GuildRow, RoleRow, toGuild } from "./GuildRows.ts"
+import { ChannelJson, MemberJson, RoleJson, toChannel, toMember, toRole } from "./GuildJsonRows.ts"
+import { GuildRow, toGuild } from "./GuildRows.ts"
 
-// The rows' own fields, with the ids as the text the aggregates carry and no guild id.
-const { guild_id: _roleGuild, ...roleFields } = RoleRow.fields
-const RoleJson = Schema.Struct({ ...roleFields, id: Schema.String, bot_id: Schema.NullOr(Schema.String) })
-const { guild_id: _channelGuild, ...channelFields } = ChannelRow.fields
-const ChannelJson = Schema.Struct({ ...channelFields, id: Schema.String, parent_id: Schema.NullOr(Schema.String) })
-const MemberJson = Schema.Struct({
-  nick: Schema.NullOr(Schema.String),
-  role_ids: Schema.Array(Schema.String),
-  joined_at: Schema.Number
-})
 const SnapshotRow = Schema.Struct({
   ...GuildRow.fields,
   member_count: Schema.Int,
@@ -30,8 +21,6 @@ const SnapshotRow = Schema.Struct({
   channels: Schema.Array(ChannelJson)
 })
 const snapshotRows = Schema.decodeUnknownEffect(Schema.Array(SnapshotRow))
-
-const optionalId = (text: string | null) => (text === null ? null : Snowflake.Snowflake.make(text))
 
 export const make = (sql: SqlClient.SqlClient): Pick<GuildsRepo.GuildsRepo["Service"], "memberSnapshot"> => ({
   memberSnapshot: (guildId, userId) =>
@@ -57,51 +46,11 @@ export const make = (sql: SqlClient.SqlClient): Pick<GuildsRepo.GuildsRepo["Serv
         const row = rows[0]
         if (row === undefined || row.member === null) return Option.none()
         const id = Snowflake.Snowflake.make(String(row.id))
-        const member: Guild.Member = {
-          guildId: id,
-          userId,
-          nick: row.member.nick,
-          roleIds: row.member.role_ids.map((roleId) => Snowflake.Snowflake.make(roleId)),
-          joinedAt: DateTime.fromDateUnsafe(new Date(row.member.joined_at))
-        }
         return Option.some({
           guild: toGuild(row),
-          member,
-          roles: row.roles.map(
-            (role): Guild.Role => ({
-              id: Snowflake.Snowflake.make(role.id),
-              guildId: id,
-              name: role.name,
-              permissions: BigInt(role.permissions),
-              position: role.position,
-              color: role.color,
-              hoist: role.hoist,
-              mentionable: role.mentionable,
-              managed: role.managed,
-              botId: optionalId(role.bot_id)
-            })
-          ),
-          channels: row.channels.map(
-            (channel): Guild.Channel => ({
-              id: Snowflake.Snowflake.make(channel.id),
-              guildId: id,
-              type: channel.type,
-              name: channel.name,
-              position: channel.position,
-              parentId: optionalId(channel.parent_id),
-              topic: channel.topic,
-              nsfw: channel.nsfw,
-              rateLimitPerUser: channel.rate_limit_per_user,
-              bitrate: channel.bitrate,
-              userLimit: channel.user_limit,
-              overwrites: channel.overwrites.map((o) => ({
-                id: Snowflake.Snowflake.make(o.id),
-                type: o.type,
-                allow: BigInt(o.allow),
-                deny: BigInt(o.deny)
-              }))
-            })
-          ),
+          member: toMember(id, userId, row.member),
+          roles: row.roles.map((role) => toRole(id, role)),
+          channels: row.channels.map((channel) => toChannel(id, channel)),
           memberCount: row.member_count
         })
       }),

@@ -7,11 +7,23 @@ import { Effect, Option } from "effect"
 import { type ChannelPatch, MAX_CHANNELS } from "../Guild.ts"
 import { ChannelLimitReached, type NoSuchGuild } from "../GuildsErrors.ts"
 import type { ChannelsPart } from "../GuildsRepo.ts"
-import { byPosition, noGuild, type Store, updated } from "./MemoryGuildsState.ts"
+import { byPosition, findMember, noGuild, type Store, updated } from "./MemoryGuildsState.ts"
 
 export const make = ({ read, step }: Store): ChannelsPart => ({
   channels: (guildId) => read((s) => byPosition(s.channels.filter((channel) => channel.guildId === guildId))),
   channel: (channelId) => read((s) => Option.fromNullishOr(s.channels.find((c) => c.id === channelId))),
+  channelPlace: (channelId, userId) =>
+    read((s) => {
+      const channel = s.channels.find((c) => c.id === channelId)
+      const guild = channel === undefined ? undefined : s.guilds.get(channel.guildId)
+      if (channel === undefined || guild === undefined) return Option.none()
+      return Option.some({
+        channel,
+        guild,
+        roles: byPosition(s.roles.filter((role) => role.guildId === guild.id)),
+        member: Option.fromNullishOr(findMember(s, guild.id, userId))
+      })
+    }),
   createChannel: (channel) =>
     step<void, ChannelLimitReached | NoSuchGuild>((s) => {
       if (!s.guilds.has(channel.guildId)) return [noGuild, s]

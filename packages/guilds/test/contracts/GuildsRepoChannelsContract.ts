@@ -4,7 +4,7 @@
  */
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { MAX_CHANNELS } from "../../src/Guild.ts"
+import { MAX_CHANNELS, MAX_GUILDS_PER_USER } from "../../src/Guild.ts"
 import * as Permissions from "../../src/Permissions.ts"
 import {
   arrange,
@@ -12,12 +12,18 @@ import {
   at,
   bulk,
   type GuildsRepoIt,
+  guildView,
   ids,
   inviteView,
+  memberView,
   newChannel,
   newInvite,
+  newMember,
+  newRole,
   numeric,
-  oddId
+  oddId,
+  some,
+  user
 } from "./GuildsRepoFixtures.ts"
 
 export const channelsContract = (it: GuildsRepoIt) => {
@@ -43,6 +49,63 @@ export const channelsContract = (it: GuildsRepoIt) => {
       expect(yield* repo.channels(guildId)).toEqual(expected)
       expect(yield* repo.channel(category.id)).toEqual(Option.some(category))
       expect(Option.isNone(yield* repo.channel(yield* ids.next))).toBe(true)
+    })
+  )
+
+  it.effect("channelPlace answers what channel, then find, member and roles answer, in one read", () =>
+    Effect.gen(function* () {
+      const { repo, owner, guildId } = yield* arrange('Место "quoted" \\ guild')
+      // ids past 2^53 whose text order and numeric order disagree: a JSON number or a text sort shows
+      const high = yield* newRole(guildId, {
+        id: oddId(),
+        name: "бот's role",
+        permissions: (1n << 62n) | 8n,
+        position: 1
+      })
+      const low = yield* newRole(guildId, { id: oddId(), name: "low", position: 1, color: 0xffaa00, hoist: true })
+      yield* repo.createRole(high)
+      yield* repo.createRole(low)
+      const channel = yield* newChannel(guildId, {
+        id: oddId(),
+        name: "hidden",
+        topic: 'a "topic" with\nlines',
+        nsfw: true,
+        rateLimitPerUser: 30,
+        overwrites: [
+          { id: guildId, type: 0, allow: 0n, deny: 1n << 10n },
+          { id: high.id, type: 0, allow: (1n << 40n) | 1024n, deny: 0n }
+        ]
+      })
+      yield* repo.createChannel(channel)
+      const member = yield* user("place_member")
+      yield* repo.join(
+        newMember(guildId, member, { nick: "ник", roleIds: [high.id, low.id], joinedAt: at(2) }),
+        MAX_GUILDS_PER_USER
+      )
+      const stranger = yield* user("place_stranger")
+      for (const userId of [owner, member, stranger]) {
+        const place = Option.getOrThrow(yield* repo.channelPlace(channel.id, userId))
+        expect(place.channel).toEqual(some(yield* repo.channel(channel.id), (found) => found))
+        expect(guildView(place.guild)).toEqual(some(yield* repo.find(guildId), guildView))
+        expect(place.roles).toEqual(yield* repo.roles(guildId))
+        expect(Option.map(place.member, memberView)).toEqual(
+          Option.map(yield* repo.member(guildId, userId), memberView)
+        )
+      }
+      const place = Option.getOrThrow(yield* repo.channelPlace(channel.id, member))
+      expect(place.channel).toEqual(channel)
+      expect(place.roles.map((role) => role.id)).toEqual([guildId, ...ascending([high.id, low.id])])
+      expect(Option.map(place.member, memberView)).toEqual(
+        Option.some(
+          memberView(newMember(guildId, member, { nick: "ник", roleIds: [high.id, low.id], joinedAt: at(2) }))
+        )
+      )
+      // not a member: the channel and its guild, no membership
+      expect(Option.isNone(Option.getOrThrow(yield* repo.channelPlace(channel.id, stranger)).member)).toBe(true)
+      // no such channel, or its guild gone (the channel goes with it): nothing
+      expect(Option.isNone(yield* repo.channelPlace(yield* ids.next, owner))).toBe(true)
+      expect(yield* repo.remove(guildId)).toBe(true)
+      expect(Option.isNone(yield* repo.channelPlace(channel.id, owner))).toBe(true)
     })
   )
 

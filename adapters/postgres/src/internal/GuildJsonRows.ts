@@ -1,0 +1,71 @@
+/**
+ * The guild tables' rows as a statement's JSON aggregates carry them (GuildsRepo.memberSnapshot,
+ * GuildsRepo.channelPlace): the row schemas' own fields with the ids as text and times as epoch
+ * milliseconds (a JSON number would round a snowflake), without the guild id (the statement's guild
+ * row has it), and the mappers to the domain's records.
+ */
+import type { Guild } from "@veche/guilds"
+import { Snowflake } from "@veche/platform"
+import { DateTime, Schema } from "effect"
+import { ChannelRow, RoleRow } from "./GuildRows.ts"
+
+const { guild_id: _roleGuild, ...roleFields } = RoleRow.fields
+export const RoleJson = Schema.Struct({ ...roleFields, id: Schema.String, bot_id: Schema.NullOr(Schema.String) })
+const { guild_id: _channelGuild, ...channelFields } = ChannelRow.fields
+export const ChannelJson = Schema.Struct({
+  ...channelFields,
+  id: Schema.String,
+  parent_id: Schema.NullOr(Schema.String)
+})
+export const MemberJson = Schema.Struct({
+  nick: Schema.NullOr(Schema.String),
+  role_ids: Schema.Array(Schema.String),
+  joined_at: Schema.Number
+})
+
+const optionalId = (text: string | null) => (text === null ? null : Snowflake.Snowflake.make(text))
+
+export const toMember = (
+  guildId: Snowflake.Snowflake,
+  userId: Snowflake.Snowflake,
+  member: typeof MemberJson.Type
+): Guild.Member => ({
+  guildId,
+  userId,
+  nick: member.nick,
+  roleIds: member.role_ids.map((roleId) => Snowflake.Snowflake.make(roleId)),
+  joinedAt: DateTime.fromDateUnsafe(new Date(member.joined_at))
+})
+
+export const toRole = (guildId: Snowflake.Snowflake, role: typeof RoleJson.Type): Guild.Role => ({
+  id: Snowflake.Snowflake.make(role.id),
+  guildId,
+  name: role.name,
+  permissions: BigInt(role.permissions),
+  position: role.position,
+  color: role.color,
+  hoist: role.hoist,
+  mentionable: role.mentionable,
+  managed: role.managed,
+  botId: optionalId(role.bot_id)
+})
+
+export const toChannel = (guildId: Snowflake.Snowflake, channel: typeof ChannelJson.Type): Guild.Channel => ({
+  id: Snowflake.Snowflake.make(channel.id),
+  guildId,
+  type: channel.type,
+  name: channel.name,
+  position: channel.position,
+  parentId: optionalId(channel.parent_id),
+  topic: channel.topic,
+  nsfw: channel.nsfw,
+  rateLimitPerUser: channel.rate_limit_per_user,
+  bitrate: channel.bitrate,
+  userLimit: channel.user_limit,
+  overwrites: channel.overwrites.map((o) => ({
+    id: Snowflake.Snowflake.make(o.id),
+    type: o.type,
+    allow: BigInt(o.allow),
+    deny: BigInt(o.deny)
+  }))
+})
