@@ -5,6 +5,7 @@
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { MAX_CHANNELS, MAX_GUILDS_PER_USER } from "../../src/Guild.ts"
+import { GuildsRepo } from "../../src/GuildsRepo.ts"
 import * as Permissions from "../../src/Permissions.ts"
 import {
   arrange,
@@ -17,13 +18,15 @@ import {
   inviteView,
   memberView,
   newChannel,
+  newGuild,
   newInvite,
   newMember,
   newRole,
   numeric,
   oddId,
   some,
-  user
+  user,
+  userWithId
 } from "./GuildsRepoFixtures.ts"
 
 export const channelsContract = (it: GuildsRepoIt) => {
@@ -54,7 +57,11 @@ export const channelsContract = (it: GuildsRepoIt) => {
 
   it.effect("channelPlace answers what channel, then find, member and roles answer, in one read", () =>
     Effect.gen(function* () {
-      const { repo, owner, guildId } = yield* arrange('Место "quoted" \\ guild')
+      const repo = yield* GuildsRepo
+      const owner = yield* user("place_owner")
+      const created = yield* newGuild(owner, { id: oddId(), name: 'Место "quoted" \\ guild' })
+      yield* repo.create(created, MAX_GUILDS_PER_USER)
+      const guildId = created.guild.id
       // ids past 2^53 whose text order and numeric order disagree: a JSON number or a text sort shows
       const high = yield* newRole(guildId, {
         id: oddId(),
@@ -77,7 +84,7 @@ export const channelsContract = (it: GuildsRepoIt) => {
         ]
       })
       yield* repo.createChannel(channel)
-      const member = yield* user("place_member")
+      const member = yield* userWithId(oddId())
       yield* repo.join(
         newMember(guildId, member, { nick: "ник", roleIds: [high.id, low.id], joinedAt: at(2) }),
         MAX_GUILDS_PER_USER
