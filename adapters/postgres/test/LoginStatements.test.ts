@@ -9,8 +9,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Login, Totp } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { TestHost } from "@veche/test-host"
-import { Clock, DateTime, Effect, Layer, Redacted, Tracer } from "effect"
+import { Clock, DateTime, Effect, Layer, Redacted } from "effect"
 import { json, login, PASSWORD, post, register, send } from "~/test/support/Accounts"
+import { spansOf, statements } from "~/test/support/StatementSpans"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 
@@ -27,25 +28,6 @@ const host = () =>
     staff: { phones: [STAFF_PHONE] },
     repositories: PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie)
   })
-
-/** The names of the spans opened while `effect` runs (the native tracer underneath keeps working). */
-const spansOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const names: Array<string> = []
-    const native = yield* Effect.service(Tracer.Tracer)
-    const recording = Tracer.make({
-      span: (options) => {
-        names.push(options.name)
-        return native.span(options)
-      }
-    })
-    // Tracing on: with it off (as the reference server runs) a statement opens no span at all.
-    const result = yield* effect.pipe(Effect.withTracer(recording), Effect.withTracerEnabled(true))
-    return { result, names }
-  })
-
-/** Statements among the spans: effect's SQL client names each one for the database it runs on. */
-const statements = (names: ReadonlyArray<string>) => names.filter((name) => /postgres|sql\.execute/i.test(name))
 
 describe.runIf(url !== undefined && url !== "")("Login on PostgreSQL", () => {
   layer(host(), { timeout: 60_000 })((it) => {

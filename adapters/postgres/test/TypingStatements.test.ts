@@ -9,9 +9,10 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Messages } from "@veche/messages"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Effect, Layer, Redacted, Tracer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { register } from "~/test/support/Accounts"
 import { createGuild } from "~/test/support/Guilds"
+import { spansOf, statements } from "~/test/support/StatementSpans"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 
@@ -24,23 +25,6 @@ const host = () =>
   TestHost.layer({
     repositories: PgRepositories.layer.pipe(Layer.provide(PgTestSchema.layer(Redacted.make(url ?? ""))), Layer.orDie)
   })
-
-/** The names of the spans opened while `effect` runs (the native tracer underneath keeps working). */
-const spansOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const names: Array<string> = []
-    const native = yield* Effect.service(Tracer.Tracer)
-    const recording = Tracer.make({
-      span: (options) => {
-        names.push(options.name)
-        return native.span(options)
-      }
-    })
-    const result = yield* effect.pipe(Effect.withTracer(recording), Effect.withTracerEnabled(true))
-    return { result, names }
-  })
-
-const statements = (names: ReadonlyArray<string>) => names.filter((name) => /postgres|sql\.execute/i.test(name))
 
 const typing = (userId: string, channelId: string) =>
   Effect.gen(function* () {

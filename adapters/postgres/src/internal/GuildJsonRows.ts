@@ -9,6 +9,22 @@ import { Snowflake } from "@veche/platform"
 import { DateTime, Schema } from "effect"
 import { ChannelRow, RoleRow } from "./GuildRows.ts"
 
+/** A role row `r` as `RoleJson` reads it. */
+export const ROLE_JSON = `json_build_object('id', r.id::text, 'name', r.name,
+  'permissions', r.permissions, 'position', r.position, 'color', r.color, 'hoist', r.hoist,
+  'mentionable', r.mentionable, 'managed', r.managed, 'bot_id', r.bot_id::text)`
+/** A channel row `c` as `ChannelJson` reads it. */
+export const CHANNEL_JSON = `json_build_object('id', c.id::text, 'type', c.type, 'name', c.name,
+  'position', c.position, 'parent_id', c.parent_id::text, 'topic', c.topic, 'nsfw', c.nsfw,
+  'rate_limit_per_user', c.rate_limit_per_user, 'bitrate', c.bitrate,
+  'user_limit', c.user_limit, 'overwrites', c.overwrites)`
+/** A member row `m` as `MemberJson` reads it (joined_at truncated to ms, as the driver truncates it). */
+export const MEMBER_JSON = `json_build_object('nick', m.nick, 'role_ids', m.role_ids,
+  'joined_at', trunc(extract(epoch FROM m.joined_at) * 1000)::bigint)`
+/** The roles of guild `g`, by position as `roles` lists them, as a JSON array. */
+export const ROLES_OF_GUILD = `(SELECT coalesce(json_agg(${ROLE_JSON} ORDER BY r.position, r.id), '[]'::json)
+  FROM guild_roles r WHERE r.guild_id = g.id)`
+
 const { guild_id: _roleGuild, ...roleFields } = RoleRow.fields
 export const RoleJson = Schema.Struct({ ...roleFields, id: Schema.String, bot_id: Schema.NullOr(Schema.String) })
 const { guild_id: _channelGuild, ...channelFields } = ChannelRow.fields

@@ -10,7 +10,17 @@ import type { GuildsRepo } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { Effect, Option, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import { ChannelJson, MemberJson, RoleJson, toChannel, toMember, toRole } from "./GuildJsonRows.ts"
+import {
+  CHANNEL_JSON,
+  ChannelJson,
+  MEMBER_JSON,
+  MemberJson,
+  ROLES_OF_GUILD,
+  RoleJson,
+  toChannel,
+  toMember,
+  toRole
+} from "./GuildJsonRows.ts"
 import { GuildRow, toGuild } from "./GuildRows.ts"
 
 const SnapshotRow = Schema.Struct({
@@ -26,19 +36,10 @@ export const make = (sql: SqlClient.SqlClient): Pick<GuildsRepo.GuildsRepo["Serv
   memberSnapshot: (guildId, userId) =>
     sql`
       SELECT g.*,
-        (SELECT json_build_object('nick', m.nick, 'role_ids', m.role_ids,
-                  'joined_at', trunc(extract(epoch FROM m.joined_at) * 1000)::bigint)
+        (SELECT ${sql.unsafe(MEMBER_JSON)}
            FROM guild_members m WHERE m.guild_id = g.id AND m.user_id = ${userId}) AS member,
-        (SELECT coalesce(json_agg(json_build_object('id', r.id::text, 'name', r.name,
-                  'permissions', r.permissions, 'position', r.position, 'color', r.color, 'hoist', r.hoist,
-                  'mentionable', r.mentionable, 'managed', r.managed, 'bot_id', r.bot_id::text)
-                  ORDER BY r.position, r.id), '[]'::json)
-           FROM guild_roles r WHERE r.guild_id = g.id) AS roles,
-        (SELECT coalesce(json_agg(json_build_object('id', c.id::text, 'type', c.type, 'name', c.name,
-                  'position', c.position, 'parent_id', c.parent_id::text, 'topic', c.topic, 'nsfw', c.nsfw,
-                  'rate_limit_per_user', c.rate_limit_per_user, 'bitrate', c.bitrate,
-                  'user_limit', c.user_limit, 'overwrites', c.overwrites)
-                  ORDER BY c.position, c.id), '[]'::json)
+        ${sql.unsafe(ROLES_OF_GUILD)} AS roles,
+        (SELECT coalesce(json_agg(${sql.unsafe(CHANNEL_JSON)} ORDER BY c.position, c.id), '[]'::json)
            FROM guild_channels c WHERE c.guild_id = g.id) AS channels
       FROM guilds g WHERE g.id = ${guildId}`.pipe(
       Effect.flatMap(snapshotRows),
