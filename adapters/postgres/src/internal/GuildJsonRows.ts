@@ -7,7 +7,7 @@
 import type { Guild } from "@veche/guilds"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Schema } from "effect"
-import { ChannelRow, RoleRow } from "./GuildRows.ts"
+import * as Rows from "./GuildRows.ts"
 
 /** A role row `r` as `RoleJson` reads it. */
 export const ROLE_JSON = `json_build_object('id', r.id::text, 'name', r.name,
@@ -25,9 +25,9 @@ export const MEMBER_JSON = `json_build_object('nick', m.nick, 'role_ids', m.role
 export const ROLES_OF_GUILD = `(SELECT coalesce(json_agg(${ROLE_JSON} ORDER BY r.position, r.id), '[]'::json)
   FROM guild_roles r WHERE r.guild_id = g.id)`
 
-const { guild_id: _roleGuild, ...roleFields } = RoleRow.fields
+const { guild_id: _roleGuild, ...roleFields } = Rows.RoleRow.fields
 export const RoleJson = Schema.Struct({ ...roleFields, id: Schema.String, bot_id: Schema.NullOr(Schema.String) })
-const { guild_id: _channelGuild, ...channelFields } = ChannelRow.fields
+const { guild_id: _channelGuild, ...channelFields } = Rows.ChannelRow.fields
 export const ChannelJson = Schema.Struct({
   ...channelFields,
   id: Schema.String,
@@ -38,8 +38,6 @@ export const MemberJson = Schema.Struct({
   role_ids: Schema.Array(Schema.String),
   joined_at: Schema.Number
 })
-
-const optionalId = (text: string | null) => (text === null ? null : Snowflake.Snowflake.make(text))
 
 export const toMember = (
   guildId: Snowflake.Snowflake,
@@ -53,35 +51,19 @@ export const toMember = (
   joinedAt: DateTime.fromDateUnsafe(new Date(member.joined_at))
 })
 
-export const toRole = (guildId: Snowflake.Snowflake, role: typeof RoleJson.Type): Guild.Role => ({
-  id: Snowflake.Snowflake.make(role.id),
-  guildId,
-  name: role.name,
-  permissions: BigInt(role.permissions),
-  position: role.position,
-  color: role.color,
-  hoist: role.hoist,
-  mentionable: role.mentionable,
-  managed: role.managed,
-  botId: optionalId(role.bot_id)
-})
+/** The row mappers' answer for an aggregate's role or channel: its text ids read as the row's. */
+export const toRole = (guildId: Snowflake.Snowflake, role: typeof RoleJson.Type): Guild.Role =>
+  Rows.toRole({
+    ...role,
+    id: BigInt(role.id),
+    guild_id: BigInt(guildId),
+    bot_id: role.bot_id === null ? null : BigInt(role.bot_id)
+  })
 
-export const toChannel = (guildId: Snowflake.Snowflake, channel: typeof ChannelJson.Type): Guild.Channel => ({
-  id: Snowflake.Snowflake.make(channel.id),
-  guildId,
-  type: channel.type,
-  name: channel.name,
-  position: channel.position,
-  parentId: optionalId(channel.parent_id),
-  topic: channel.topic,
-  nsfw: channel.nsfw,
-  rateLimitPerUser: channel.rate_limit_per_user,
-  bitrate: channel.bitrate,
-  userLimit: channel.user_limit,
-  overwrites: channel.overwrites.map((o) => ({
-    id: Snowflake.Snowflake.make(o.id),
-    type: o.type,
-    allow: BigInt(o.allow),
-    deny: BigInt(o.deny)
-  }))
-})
+export const toChannel = (guildId: Snowflake.Snowflake, channel: typeof ChannelJson.Type): Guild.Channel =>
+  Rows.toChannel({
+    ...channel,
+    id: BigInt(channel.id),
+    guild_id: BigInt(guildId),
+    parent_id: channel.parent_id === null ? null : BigInt(channel.parent_id)
+  })
