@@ -32,6 +32,7 @@ import * as AnswersBeforeApp from "./AnswersBeforeApp.ts"
 import * as ClientErrors from "./ClientErrors.ts"
 import * as Database from "./Database.ts"
 import * as DevSecrets from "./DevSecrets.ts"
+import * as FlatServeContext from "./FlatServeContext.ts"
 import * as GatewayBus from "./GatewayBus.ts"
 import * as GifProviders from "./GifProviders.ts"
 import * as Payments from "./Payments.ts"
@@ -224,7 +225,7 @@ export const layer: Layer.Layer<never, StartError> = Layer.unwrap(
       Effect.flatMap(Gateway.Gateway, (gateway) => Effect.addFinalizer(() => gateway.shutdown))
     ).pipe(Layer.provide(routeServices))
     const app = Layer.mergeAll(
-      http,
+      http.pipe(Layer.provide(FlatServeContext.layer)),
       gatewayShutdown,
       announce(config, gatewayUrl).pipe(Layer.provide(routeServices))
     ).pipe(Layer.provide(Layer.provideMerge(learnOwnUrl, listener)))

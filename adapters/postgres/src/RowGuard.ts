@@ -40,8 +40,17 @@ const compile = (ast: SchemaAST.AST): Check => {
       // Schema.Date: a Date that holds a time (not an invalid one).
       return ast === DATE_AST ? (value) => value instanceof Date && !Number.isNaN(value.getTime()) : unsupported(ast)
     case "Union": {
+      // A loop, not `members.some((member) => member(value))`: that closure was allocated per
+      // nullable column per row (2 KB a request on GET /users/@me).
       const members = ast.types.map(compile)
-      return (value) => members.some((member) => member(value))
+      const [first, second] = members
+      if (members.length === 2 && first !== undefined && second !== undefined) {
+        return (value) => first(value) || second(value)
+      }
+      return (value) => {
+        for (let index = 0; index < members.length; index++) if (members[index]?.(value) === true) return true
+        return false
+      }
     }
     case "Arrays": {
       if (ast.elements.length > 0 || ast.rest.length !== 1 || ast.rest[0] === undefined) return unsupported(ast)
