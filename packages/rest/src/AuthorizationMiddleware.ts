@@ -29,7 +29,8 @@ interface Authenticated {
   readonly principal: Principal.Principal
   readonly prefetched: CurrentUserPrefetch.Prefetched | undefined
 }
-type Outcome = Result.Result<Authenticated, Unauthorized | InvalidAuthenticationToken | Banned>
+type Refusal = Unauthorized | InvalidAuthenticationToken | Banned
+type Outcome = Result.Result<Authenticated, Refusal>
 
 const withoutPrefetch = (principal: Principal.Principal): Authenticated => ({ principal, prefetched: undefined })
 
@@ -61,7 +62,11 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
         readsCurrentUser && credentials.scheme === "Bearer" && readingCurrentUser !== undefined
           ? readingCurrentUser(token, credentials.digest)
           : Effect.map(authenticator.authenticate(credentials.scheme, token, credentials.digest), withoutPrefetch)
-      return authenticated.pipe(Effect.mapError(AuthRefusals.refuse), Effect.result)
+      // One frame (not `mapError` then `result`): it waits on the lookup's round trip.
+      return Effect.match(authenticated, {
+        onFailure: (error): Outcome => Result.fail(AuthRefusals.refuse(error)),
+        onSuccess: (found): Outcome => Result.succeed(found)
+      })
     }
 
     // An OAuth token where the route does not take one, or without the scope it asks, is no
@@ -84,28 +89,36 @@ export const layer: Layer.Layer<Authorization.Authorization, never, Authenticato
         httpEffect: Effect.Effect<A, E, R>,
         options: { readonly endpoint: HttpApiEndpoint.Top; readonly credential?: Redacted.Redacted<string> }
       ) => {
-        // HttpApi calls this on each request, with the scheme's decoded credential.
+        // HttpApi calls this on each request, with the scheme's decoded credential. No generator:
+        // the request's handler runs inside what this returns, and a suspended generator (its
+        // locals, its iterator) would live as long as the handler, past a young-generation
+        // collection or two on a slow request, and be promoted.
         const readsCurrentUser = Context.get(options.endpoint.annotations, Authorization.ReadsCurrentUser)
-        return Effect.gen(function* () {
-          const request = yield* HttpServerRequest.HttpServerRequest
+        type Guarded = Effect.Effect<A, E | Refusal, Exclude<R, Principal.CurrentPrincipal>>
+        return Effect.withFiber((fiber): Guarded => {
+          const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const reused = reuse ? outcomes.get(request) : undefined
           const credentials = RequestCredentials.of(request)
-          const outcome = admitted(
-            reused ?? (yield* authenticate(credentials, readsCurrentUser, options.credential)),
-            options.endpoint
-          )
           const presented = typeof credentials === "string" ? undefined : credentials
-          if (Result.isFailure(outcome)) {
-            outcomes.set(request, outcome)
-            if (reused === undefined && presented !== undefined) known.forget(presented.known)
-            return yield* Effect.fail(outcome.failure)
+          const decide = (found: Outcome): Guarded => {
+            const outcome = admitted(found, options.endpoint)
+            if (Result.isFailure(outcome)) {
+              outcomes.set(request, outcome)
+              if (reused === undefined && presented !== undefined) known.forget(presented.known)
+              return Effect.fail(outcome.failure)
+            }
+            if (presented !== undefined) {
+              known.remember(presented.known, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+            }
+            const { principal, prefetched } = outcome.success
+            const withPrincipal = Effect.provideService(httpEffect, Principal.CurrentPrincipal, principal)
+            return prefetched === undefined
+              ? withPrincipal
+              : Effect.provideService(withPrincipal, CurrentUserPrefetch.CurrentUserPrefetch, prefetched)
           }
-          if (presented !== undefined) known.remember(presented.known, yield* Clock.currentTimeMillis)
-          const { principal, prefetched } = outcome.success
-          const withPrincipal = Effect.provideService(httpEffect, Principal.CurrentPrincipal, principal)
-          return yield* prefetched === undefined
-            ? withPrincipal
-            : Effect.provideService(withPrincipal, CurrentUserPrefetch.CurrentUserPrefetch, prefetched)
+          return reused !== undefined
+            ? decide(reused)
+            : Effect.flatMap(authenticate(credentials, readsCurrentUser, options.credential), decide)
         })
       }
 
