@@ -1,6 +1,7 @@
 /** The rate limiter on Redis: what several nodes share. Runs when REDIS_URL is set (CI sets it). */
 import { describe, expect, it } from "@effect/vitest"
 import { QuotaLimiter, RouteBuckets, RouteCountConnection, RouteLimiter } from "@veche/ratelimit"
+import * as RouteCountScript from "@veche/ratelimit/RouteCountScript"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Redis } from "effect/persistence"
 import * as RedisRateLimits from "../src/RedisRateLimits.ts"
@@ -240,6 +241,80 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
           redis.send<number>("PTTL", `${options().prefix}${key}`)
         ])
       )
+
+    it.live("the batch script answers and leaves what the one-request script does, called in a row", () =>
+      Effect.gen(function* () {
+        const redis = yield* Effect.service(Redis.Redis)
+        const base = `${options().prefix}walk-${freshCaller()}:`
+        const global = { limit: 30, windowMs: 60_000 }
+        const network = { limit: 40, windowMs: 60_000 }
+        const buckets = [
+          { limit: 3, windowMs: 60_000 },
+          { limit: 6, windowMs: 60_000 }
+        ]
+        // A fixed pseudo-random walk: batches of 1-8 requests from 3 callers, 2 buckets, some of one network.
+        // Windows of a minute: no key expires between the calls in a row and the batch a moment later.
+        let seed = 11
+        const next = (n: number) => {
+          seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+          // The high bits: this generator's low bits repeat within a few calls.
+          return Math.floor(seed / 65_536) % n
+        }
+        for (let round = 0; round < 40; round++) {
+          const requests = Array.from({ length: 1 + next(8) }, () => ({
+            caller: next(3),
+            bucket: next(2),
+            network: next(3) === 0
+          }))
+          const keysOf = (space: string, request: (typeof requests)[number]) => [
+            `${base}${space}:g:${request.caller}`,
+            `${base}${space}:b:${request.bucket}:${request.caller}`,
+            ...(request.network ? [`${base}${space}:n`] : [])
+          ]
+          const inRow: Array<ReadonlyArray<number>> = []
+          for (const request of requests) {
+            const keys = keysOf("row", request)
+            const bucket = buckets[request.bucket] ?? global
+            inRow.push(
+              yield* redis.send<ReadonlyArray<number>>(
+                "EVAL",
+                RouteCountScript.lua,
+                String(keys.length),
+                ...keys,
+                ...RouteCountScript.argsOf(global),
+                ...RouteCountScript.argsOf(bucket),
+                ...(request.network ? RouteCountScript.argsOf(network) : [])
+              )
+            )
+          }
+          const batchKeys = requests.flatMap((request) => keysOf("batch", request))
+          const batched = yield* redis.send<ReadonlyArray<number>>(
+            "EVAL",
+            RouteCountScript.batchLua,
+            String(batchKeys.length),
+            ...batchKeys,
+            ...RouteCountScript.argsOf(global),
+            ...RouteCountScript.argsOf(network),
+            ...requests.flatMap((request) => [
+              request.network ? "3" : "2",
+              ...RouteCountScript.argsOf(buckets[request.bucket] ?? global)
+            ])
+          )
+          requests.forEach((_, i) => {
+            const [stage, count, ttlMs] = inRow[i] ?? []
+            expect([batched[i * 3], batched[i * 3 + 1]]).toEqual([stage, count])
+            // The calls in a row take some milliseconds; the batch's clock stands still (refills here: 1.5 s and up).
+            expect(Math.abs((batched[i * 3 + 2] ?? 0) - (ttlMs ?? 0))).toBeLessThan(200)
+          })
+          for (const key of new Set(requests.flatMap((request) => keysOf("row", request)))) {
+            const other = key.replace(`${base}row:`, `${base}batch:`)
+            expect(yield* redis.send("GET", other)).toEqual(yield* redis.send("GET", key))
+            const ttls = [yield* redis.send<number>("PTTL", key), yield* redis.send<number>("PTTL", other)]
+            expect(Math.abs((ttls[0] ?? 0) - (ttls[1] ?? 0))).toBeLessThan(200)
+          }
+        }
+      }).pipe(Effect.provide(RedisRateLimits.connection(options())))
+    )
 
     it.live("two requests of one turn share a key: one call, and the second sees the first's count", () => {
       const { limiter, evals } = recordedOn(short)
