@@ -6,6 +6,9 @@
  * bucket is only counted once the global limits let the request through, as calls in a row would.
  * The network counter (an IPv6 /48, `AddressGroups`) is a third key only when the caller has one.
  *
+ * `lua` counts one request; `batchLua` (what `RouteLimiter.layerRedis` runs) counts several in a row
+ * in one call and answers what `lua` called once for each would (a test walks both side by side).
+ *
  * All keys go to one script, so on Redis Cluster they would have to share a hash slot; the server
  * connects to one Redis (or a primary behind Sentinel), where that does not arise.
  */

@@ -164,7 +164,7 @@ describe("RouteLimiter when disabled or when the store fails", () => {
     }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(BrokenStore.layer))))
   )
 
-  it.effect("lets requests through (fails open) when Redis is unreachable, counting in one round trip", () =>
+  it.effect("lets requests through (fails open) when Redis is unreachable, counting in one script call", () =>
     Effect.gen(function* () {
       const limiter = yield* RouteLimiter
       expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
