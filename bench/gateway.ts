@@ -6,11 +6,17 @@
  *   `POST /channels/{id}/typing` at a time (BENCH_EVENTS, 30): deliveries per second (N over the
  *   time from the publish request to the last delivery) against a plain `ws` server doing the same
  *   (bench/floors/ws-fanout.ts); median ratio, and the p99 from publish to last delivery.
- * - sessions: RSS per idle identified session, MB per 1000 (server RSS after opening N sessions,
- *   read after BENCH_WARMUP_SESSIONS (100) warm-up sessions, so what the first identifies cost
- *   once is not charged to the sessions; the reading from the cold server is printed beside it;
- *   minus before), beside the same reading of the `ws` floor with N idle sockets open to it: what a
- *   bare `ws` server costs per socket here (its floor, not a target).
+ * - sessions: RSS per idle identified session, MB per 1000: the server's RSS with
+ *   BENCH_MEMORY_SESSIONS (3000) sessions open minus its RSS after BENCH_WARMUP_SESSIONS (100)
+ *   warm-up sessions (so what the first identifies cost once is not charged to the sessions; the
+ *   reading from the cold server is printed beside it), per 1000 of them. Also printed: the same
+ *   after the first N (BENCH_SESSIONS) alone, and the step from N to all of them. A burst of
+ *   identifies leaves costs that do not grow with the sessions (V8's young generation grown to its
+ *   maximum, 16 MB with the server's `--max-semi-space-size=8`, and garbage not yet collected,
+ *   up to about a third of the old generation): spread over 1000 sessions they moved the reading
+ *   by ±13 MB per 1000 from run to run; over 3000, a third of that. Beside it the same readings
+ *   of the `ws` floor with as many idle sockets open to it: what a bare `ws` server costs per
+ *   socket here (its floor, not a target). The sessions past the first N close before the fan-out.
  * - send: `POST /channels/{id}/messages` req/s and p99 (autocannon, BENCH_CONNECTIONS 50, for
  *   BENCH_SECONDS 10) while 100 sessions of the guild listen (each message reaches all of them).
  *
@@ -43,6 +49,10 @@ const wanted = (name: string) => ONLY.includes(name)
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000)
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30)
 const WARMUP_SESSIONS = Number(process.env.BENCH_WARMUP_SESSIONS ?? 100)
+const MEMORY_SESSIONS = Math.max(SESSIONS, Number(process.env.BENCH_MEMORY_SESSIONS ?? 3000))
+const settle = () => new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+/** MB per 1000 of `count` sessions, from two RSS readings in MB. */
+const perThousandOf = (fromMb: number, toMb: number, count: number) => ((toMb - fromMb) * 1000) / count
 const ROOT = path.resolve(import.meta.dirname, "..")
 const HEAP_SNAPSHOT_DIR = process.env.BENCH_HEAP_SNAPSHOT_DIR
 const FORCE_GC = process.env.BENCH_FORCE_GC === "1"
@@ -206,20 +216,32 @@ const main = async () => {
     // reading (the server before any session) is printed beside it.
     const coldMb = await veche.rssMb()
     const warm = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, WARMUP_SESSIONS, identify)
-    await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+    await settle()
     // with BENCH_FORCE_GC both readings follow a full GC (the inspector, opened by the first, in both)
     if (FORCE_GC) await ForcedGc.collect(veche.pid, inspectPort)
     const idleGcMb = FORCE_GC ? await veche.rssMb() : 0
     const idleMb = await veche.rssMb()
     const ours = await openClients(`ws://127.0.0.1:${port}/gateway?v=10&encoding=json`, SESSIONS, identify)
-    await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+    await settle()
     const withSessionsMb = await veche.rssMb()
+    // the sessions past the first N, for the memory row only
+    let oursMore: Awaited<ReturnType<typeof openClients>> | undefined
+    let withAllSessionsMb = withSessionsMb
+    if (wanted("sessions") && MEMORY_SESSIONS > SESSIONS) {
+      oursMore = await openClients(
+        `ws://127.0.0.1:${port}/gateway?v=10&encoding=json`,
+        MEMORY_SESSIONS - SESSIONS,
+        identify
+      )
+      await settle()
+      withAllSessionsMb = await veche.rssMb()
+    }
     if (FORCE_GC) {
       // what of that RSS was garbage not yet collected (the sessions themselves stay)
       await ForcedGc.collect(veche.pid, inspectPort)
       const afterGcMb = await veche.rssMb()
       console.log(
-        `RSS after a forced full GC: ${idleGcMb} → ${afterGcMb} MB, ${(((afterGcMb - idleGcMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000 (before it: ${withSessionsMb} MB)`
+        `RSS after a forced full GC: ${idleGcMb} → ${afterGcMb} MB, ${perThousandOf(idleGcMb, afterGcMb, MEMORY_SESSIONS).toFixed(1)} MB per 1000 (before it: ${withAllSessionsMb} MB)`
       )
     }
     if (HEAP_SNAPSHOT_DIR !== undefined) {
@@ -236,26 +258,33 @@ const main = async () => {
     if (wanted("sessions") || wanted("fanout")) {
       const floorColdMb = await floor.rssMb()
       const floorWarm = await openClients(`ws://127.0.0.1:${floorPort}/gateway`, WARMUP_SESSIONS, undefined)
-      if (wanted("sessions"))
-        await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+      if (wanted("sessions")) await settle()
       if (wanted("sessions") && FORCE_GC) await ForcedGc.collect(floor.pid, floorInspectPort)
       const floorIdleMb = await floor.rssMb()
       theirs = await openClients(`ws://127.0.0.1:${floorPort}/gateway`, SESSIONS, undefined)
       if (wanted("sessions")) {
-        await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_SETTLE_MS ?? 2000)))
+        await settle()
         const floorOpenMb = await floor.rssMb()
-        floorLine = `${(((floorOpenMb - floorIdleMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000 (floor ${floorIdleMb} → ${floorOpenMb} MB; from cold ${floorColdMb} MB: ${(((floorOpenMb - floorColdMb) * 1000) / (SESSIONS + WARMUP_SESSIONS)).toFixed(1)})`
+        const floorMore =
+          MEMORY_SESSIONS > SESSIONS
+            ? await openClients(`ws://127.0.0.1:${floorPort}/gateway`, MEMORY_SESSIONS - SESSIONS, undefined)
+            : undefined
+        if (floorMore !== undefined) await settle()
+        const floorAllMb = await floor.rssMb()
+        floorLine = `${perThousandOf(floorIdleMb, floorAllMb, MEMORY_SESSIONS).toFixed(1)} MB per 1000 (floor ${floorIdleMb} → ${floorAllMb} MB; ${SESSIONS} sockets alone ${perThousandOf(floorIdleMb, floorOpenMb, SESSIONS).toFixed(1)}; from cold ${floorColdMb} MB: ${perThousandOf(floorColdMb, floorAllMb, MEMORY_SESSIONS + WARMUP_SESSIONS).toFixed(1)})`
         if (FORCE_GC) {
           await ForcedGc.collect(floor.pid, floorInspectPort)
           const floorGcMb = await floor.rssMb()
           console.log(
-            `floor RSS after a forced full GC: ${floorIdleMb} → ${floorGcMb} MB, ${(((floorGcMb - floorIdleMb) * 1000) / SESSIONS).toFixed(1)} MB per 1000`
+            `floor RSS after a forced full GC: ${floorIdleMb} → ${floorGcMb} MB, ${perThousandOf(floorIdleMb, floorGcMb, MEMORY_SESSIONS).toFixed(1)} MB per 1000`
           )
         }
+        floorMore?.close()
       }
       floorWarm.close()
     }
     warm.close()
+    oursMore?.close()
     await new Promise((resolve) => setTimeout(resolve, 1000))
     console.log(`\nVeche gateway bench: ${SESSIONS} sessions of one guild, ${EVENTS} events (median; p99)\n`)
     console.log("| scenario | Veche | floor | ratio | p99 publish→last delivery | target |")
@@ -288,9 +317,13 @@ const main = async () => {
       )
     }
     if (wanted("sessions")) {
-      const perThousand = ((withSessionsMb - idleMb) * 1000) / SESSIONS
+      const perThousand = perThousandOf(idleMb, withAllSessionsMb, MEMORY_SESSIONS)
+      const steps =
+        MEMORY_SESSIONS > SESSIONS
+          ? `; ${SESSIONS} sessions alone ${perThousandOf(idleMb, withSessionsMb, SESSIONS).toFixed(1)}, the next ${MEMORY_SESSIONS - SESSIONS} ${perThousandOf(withSessionsMb, withAllSessionsMb, MEMORY_SESSIONS - SESSIONS).toFixed(1)}`
+          : ""
       console.log(
-        `| memory: RSS per idle identified session, after ${WARMUP_SESSIONS} warm-up sessions (floor: idle plain ws sockets) | ${perThousand.toFixed(1)} MB per 1000 (server ${idleMb} → ${withSessionsMb} MB; from cold ${coldMb} MB: ${(((withSessionsMb - coldMb) * 1000) / (SESSIONS + WARMUP_SESSIONS)).toFixed(1)}) | ${floorLine} | | | ≤ 30 MB per 1000: ${perThousand <= 30 ? "met" : "NOT met"} |`
+        `| memory: RSS per idle identified session, ${MEMORY_SESSIONS} sessions after ${WARMUP_SESSIONS} warm-up ones (floor: idle plain ws sockets) | ${perThousand.toFixed(1)} MB per 1000 (server ${idleMb} → ${withAllSessionsMb} MB${steps}; from cold ${coldMb} MB: ${perThousandOf(coldMb, withAllSessionsMb, MEMORY_SESSIONS + WARMUP_SESSIONS).toFixed(1)}) | ${floorLine} | | | ≤ 30 MB per 1000: ${perThousand <= 30 ? "met" : "NOT met"} |`
       )
     }
     if (wanted("send")) {
