@@ -11,6 +11,9 @@
  *                       unreachable as in the bench)
  *   BENCH_SECONDS (5) BENCH_REPS (6) BENCH_CONNECTIONS (50) BENCH_WARMUP_SECONDS (2), DATABASE_URL
  *
+ * With AB_LIMITS=redis each repetition also reports Redis's own CPU per request (`INFO cpu`, user +
+ * system of the whole redis-server, read before and after): it runs on the same cores.
+ *
  * Routes that need a user (`/api/v10/users/@me`): AB_BEARER=1 registers an account through the
  * first server (dev mode for both) and sends its access token.
  *
@@ -23,6 +26,7 @@
  */
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import * as net from "node:net"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
@@ -50,6 +54,28 @@ const limits = (): Record<string, string> => {
     ...(mode === "redis" ? { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } : {})
   }
 }
+
+const REDIS = (process.env.AB_LIMITS ?? "on") === "redis"
+
+/** redis-server's user + system CPU in ms so far (`INFO cpu`), or NaN when it cannot be read. */
+const redisCpuMs = (): Promise<number> =>
+  new Promise((resolve) => {
+    const url = new URL(process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
+    const socket = net.connect(Number(url.port || 6379), url.hostname)
+    let text = ""
+    const done = (value: number) => {
+      socket.destroy()
+      resolve(value)
+    }
+    socket.on("error", () => done(Number.NaN))
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1")
+      const user = /used_cpu_user:([\d.]+)/.exec(text)
+      const sys = /used_cpu_sys:([\d.]+)/.exec(text)
+      if (user !== null && sys !== null) done((Number(user[1]) + Number(sys[1])) * 1000)
+    })
+    socket.write("INFO cpu\r\n")
+  })
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "veche-ab-"))
 chmodSync(dataDir, 0o755)
@@ -92,13 +118,16 @@ const start = async (name: string, database: Database.Database, env: Record<stri
 
 const measure = async (server: Processes.Running & { base: string }, seconds: number, request: Load.Request) => {
   const before = server.cpuMs()
+  const redisBefore = REDIS ? await redisCpuMs() : Number.NaN
   const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
+  const redisUs = REDIS ? (((await redisCpuMs()) - redisBefore) * 1000) / (result.rps * seconds) : Number.NaN
   if (result.errors + result.non2xx > 0)
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
   return {
     rps: result.rps,
     p99Ms: result.p99Ms,
-    cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds)
+    cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds),
+    redisUs
   }
 }
 
@@ -120,6 +149,8 @@ const main = async () => {
       const results = {
         A: [] as Array<number>,
         B: [] as Array<number>,
+        redisA: [] as Array<number>,
+        redisB: [] as Array<number>,
         rpsA: [] as Array<number>,
         rpsB: [] as Array<number>,
         p99A: [] as Array<number>,
@@ -128,12 +159,14 @@ const main = async () => {
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
-          const { rps, p99Ms, cpuUs } = await measure(server, SECONDS, request)
+          const { rps, p99Ms, cpuUs, redisUs } = await measure(server, SECONDS, request)
           ;(server === a ? results.A : results.B).push(cpuUs)
+          ;(server === a ? results.redisA : results.redisB).push(redisUs)
           ;(server === a ? results.rpsA : results.rpsB).push(rps)
           ;(server === a ? results.p99A : results.p99B).push(p99Ms)
           process.stderr.write(
-            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, p99 ${p99Ms} ms, ${cpuUs.toFixed(1)} µs CPU/request\n`
+            `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, p99 ${p99Ms} ms, ${cpuUs.toFixed(1)} µs CPU/request` +
+              `${REDIS ? `, Redis ${redisUs.toFixed(1)} µs/request` : ""}\n`
           )
         }
       }
@@ -142,7 +175,9 @@ const main = async () => {
         `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s, ` +
           `p99 ${Load.median(results.p99A)} ms), B ${Load.median(results.B).toFixed(1)} µs/request ` +
           `(${Load.median(results.rpsB).toFixed(0)} req/s, p99 ${Load.median(results.p99B)} ms); ` +
-          `B cheaper in ${wins} of ${REPS} repetitions; RSS idle → loaded: ` +
+          `B cheaper in ${wins} of ${REPS} repetitions; ` +
+          `${REDIS ? `Redis CPU µs/request A ${Load.median(results.redisA).toFixed(1)}, B ${Load.median(results.redisB).toFixed(1)}; ` : ""}` +
+          `RSS idle → loaded: ` +
           `A ${idle.A} → ${await a.rssMb()} MB, B ${idle.B} → ${await b.rssMb()} MB`
       )
     } finally {

@@ -10,11 +10,13 @@
  *               `untimed` (`commandOptions: { timeout: 0 }`: no AbortSignal.timeout per command)
  *   effect      `Redis.send` of the adapter's connection (@effect/platform-node's NodeRedis), as
  *               `RouteLimiter.layerRedis` called it before it counted over `RouteCountConnection`
- *   limiter     `RouteLimiter.layerRedis`'s whole `check` (keys, arguments, send, answer)
+ *   limiter     `RouteLimiter.layerRedis`'s whole `check` (keys, arguments, send, answer), 50 callers
+ *   limiter-1   the same from one caller (as the HTTP bench's limiter rows: every count on two keys)
  *   effect-raw  the raw socket behind one `Effect.callback`, in the same `Effect.forEach`
  *
- * Slices of each alternate so drift hits all alike; prints the median process CPU µs per call.
- * Redis's own CPU is not in it (another process). REDIS_URL (redis://127.0.0.1:6379).
+ * Slices of each alternate so drift hits all alike; prints the median process CPU µs per call, and
+ * beside it Redis's own CPU per call (`INFO cpu` of the whole redis-server, read around each slice).
+ * REDIS_URL (redis://127.0.0.1:6379).
  *
  *   MICRO_SLICES (9)  MICRO_CALLS (20000, per slice)  MICRO_CONCURRENCY (50)  MICRO_ONLY=name,name
  */
@@ -175,24 +177,35 @@ const main = async () => {
       ),
     effect: () => forEach((i) => redis.send("EVALSHA", sha, ...args(i))),
     limiter: () =>
-      forEach((i) => limiter.check({ route: "bench.micro", majorId: undefined, caller: `t:caller${i % 50}` }))
+      forEach((i) => limiter.check({ route: "bench.micro", majorId: undefined, caller: `t:caller${i % 50}` })),
+    "limiter-1": () => forEach(() => limiter.check({ route: "bench.micro", majorId: undefined, caller: "t:caller" }))
+  }
+  const redisCpuUs = async () => {
+    const info = String(await raw.send(["INFO", "cpu"]))
+    const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? Number.NaN)
+    return (field("used_cpu_user") + field("used_cpu_sys")) * 1e6
   }
   const names = Object.keys(sides).filter((name) => ONLY === undefined || ONLY.includes(name))
   const cpu: Record<string, Array<number>> = Object.fromEntries(names.map((name) => [name, []]))
+  const redisCpu: Record<string, Array<number>> = Object.fromEntries(names.map((name) => [name, []]))
   for (const name of names) await sides[name]?.() // warm-up
   for (let slice = 0; slice < SLICES; slice++) {
     for (const name of slice % 2 === 0 ? names : [...names].reverse()) {
+      const redisBefore = await redisCpuUs()
       const before = process.cpuUsage()
       await sides[name]?.()
       const used = process.cpuUsage(before)
       cpu[name]?.push((used.user + used.system) / CALLS)
+      redisCpu[name]?.push(((await redisCpuUs()) - redisBefore) / CALLS)
     }
   }
   const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
   for (const name of names) {
     const xs = cpu[name] ?? []
+    const rs = redisCpu[name] ?? []
     console.log(
-      `${name.padEnd(11)} ${median(xs).toFixed(1).padStart(6)} µs/call  [${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}]`
+      `${name.padEnd(11)} ${median(xs).toFixed(1).padStart(6)} µs/call  [${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}]` +
+        `  Redis ${median(rs).toFixed(1).padStart(5)} µs/call  [${Math.min(...rs).toFixed(1)}–${Math.max(...rs).toFixed(1)}]`
     )
   }
   raw.close()

@@ -13,7 +13,7 @@ const withQuotas = <E, R>(routes: Layer.Layer<RouteLimiter.RouteLimiter, E, R | 
 
 /**
  * Route limits and the domains' quotas. With Redis both count there over one connection (route
- * limits in one round trip a request); without, the route limits count in this process directly
+ * limits in one script call for the requests of an event-loop turn); without, the route limits count in this process directly
  * (the same answers, a fraction of the cost on every request) and the quotas in effect's memory store.
  */
 export const layer = (config: ServerConfig) =>

@@ -2,7 +2,8 @@
  * Rate-limit counters in Redis, so that every node behind a load balancer enforces one limit
  * together. Connects when the layer is built (a wrong REDIS_URL stops the start with a clear
  * error) and disconnects when it closes. The route limits count over `connection` with
- * `RouteLimiter.layerRedis` (one round trip a request); the quotas through `layer`'s store.
+ * `RouteLimiter.layerRedis` (one script call for the requests of an event-loop turn); the quotas
+ * through `layer`'s store.
  */
 import * as NodeRedis from "@effect/platform-node/NodeRedis"
 import { RateLimitStore, RouteCountConnection } from "@veche/ratelimit"
@@ -19,7 +20,8 @@ const prefixOf = (options: Options) => (options.prefix === undefined ? {} : { pr
 
 /**
  * How long a route count waits for Redis before the request goes through uncounted (logged): the
- * driver's own default for a command (node-redis `DEFAULT_COMMAND_TIMEOUT`).
+ * driver's own default for a command (node-redis `DEFAULT_COMMAND_TIMEOUT`). One deadline per
+ * command, so per batch of counts: every request of a batch past it goes through.
  */
 export const COMMAND_DEADLINE_MS = 5_000
 

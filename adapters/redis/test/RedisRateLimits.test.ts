@@ -1,6 +1,7 @@
 /** The rate limiter on Redis: what several nodes share. Runs when REDIS_URL is set (CI sets it). */
 import { describe, expect, it } from "@effect/vitest"
-import { QuotaLimiter, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { QuotaLimiter, RouteBuckets, RouteCountConnection, RouteLimiter } from "@veche/ratelimit"
+import * as RouteCountScript from "@veche/ratelimit/RouteCountScript"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Redis } from "effect/persistence"
 import * as RedisRateLimits from "../src/RedisRateLimits.ts"
@@ -205,5 +206,261 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis
         )
       )
     )
+  )
+})
+
+describe.runIf(redisUrl !== undefined && redisUrl !== "")(
+  "RouteLimiter on Redis, the counts of one turn in one call",
+  () => {
+    /** The script-counting limiter over a connection that also records the commands it sends. */
+    const recordedOn = (buckets: Layer.Layer<RouteBuckets.RouteBuckets>) => {
+      const sent: Array<ReadonlyArray<string>> = []
+      const recording = Layer.effect(
+        RouteCountConnection.RouteCountConnection,
+        Effect.map(Effect.service(RouteCountConnection.RouteCountConnection), (connection) =>
+          RouteCountConnection.RouteCountConnection.of({
+            send: (command, onReply, onFailure) => {
+              sent.push(command)
+              connection.send(command, onReply, onFailure)
+            }
+          })
+        )
+      )
+      const limiter = RouteLimiter.RouteLimiter.layerRedis({ prefix: options().prefix }).pipe(
+        Layer.provide(buckets),
+        Layer.provide(recording),
+        Layer.provideMerge(RedisRateLimits.connection(options()))
+      )
+      return { limiter, evals: () => sent.filter((command) => command[0] === "EVALSHA").length }
+    }
+    /** A counter's value and expiry as Redis holds them. */
+    const stored = (key: string) =>
+      Effect.flatMap(Effect.service(Redis.Redis), (redis) =>
+        Effect.all([
+          redis.send<string | null>("GET", `${options().prefix}${key}`),
+          redis.send<number>("PTTL", `${options().prefix}${key}`)
+        ])
+      )
+
+    it.live("the batch script answers and leaves what the one-request script does, called in a row", () =>
+      Effect.gen(function* () {
+        const redis = yield* Effect.service(Redis.Redis)
+        const base = `${options().prefix}walk-${freshCaller()}:`
+        const global = { limit: 30, windowMs: 60_000 }
+        const network = { limit: 40, windowMs: 60_000 }
+        const buckets = [
+          { limit: 3, windowMs: 60_000 },
+          { limit: 6, windowMs: 60_000 }
+        ]
+        // A fixed pseudo-random walk: batches of 1-8 requests from 3 callers, 2 buckets, some of one network.
+        // Windows of a minute: no key expires between the calls in a row and the batch a moment later.
+        let seed = 11
+        const next = (n: number) => {
+          seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+          // The high bits: this generator's low bits repeat within a few calls.
+          return Math.floor(seed / 65_536) % n
+        }
+        for (let round = 0; round < 40; round++) {
+          const requests = Array.from({ length: 1 + next(8) }, () => ({
+            caller: next(3),
+            bucket: next(2),
+            network: next(3) === 0
+          }))
+          const keysOf = (space: string, request: (typeof requests)[number]) => [
+            `${base}${space}:g:${request.caller}`,
+            `${base}${space}:b:${request.bucket}:${request.caller}`,
+            ...(request.network ? [`${base}${space}:n`] : [])
+          ]
+          const inRow: Array<ReadonlyArray<number>> = []
+          for (const request of requests) {
+            const keys = keysOf("row", request)
+            const bucket = buckets[request.bucket] ?? global
+            inRow.push(
+              yield* redis.send<ReadonlyArray<number>>(
+                "EVAL",
+                RouteCountScript.lua,
+                String(keys.length),
+                ...keys,
+                ...RouteCountScript.argsOf(global),
+                ...RouteCountScript.argsOf(bucket),
+                ...(request.network ? RouteCountScript.argsOf(network) : [])
+              )
+            )
+          }
+          const batchKeys = requests.flatMap((request) => keysOf("batch", request))
+          const batched = yield* redis.send<ReadonlyArray<number>>(
+            "EVAL",
+            RouteCountScript.batchLua,
+            String(batchKeys.length),
+            ...batchKeys,
+            ...RouteCountScript.argsOf(global),
+            ...RouteCountScript.argsOf(network),
+            ...requests.flatMap((request) => [
+              request.network ? "3" : "2",
+              ...RouteCountScript.argsOf(buckets[request.bucket] ?? global)
+            ])
+          )
+          requests.forEach((_, i) => {
+            const [stage, count, ttlMs] = inRow[i] ?? []
+            expect([batched[i * 3], batched[i * 3 + 1]]).toEqual([stage, count])
+            // The calls in a row take some milliseconds; the batch's clock stands still (refills here: 1.5 s and up).
+            expect(Math.abs((batched[i * 3 + 2] ?? 0) - (ttlMs ?? 0))).toBeLessThan(200)
+          })
+          for (const key of new Set(requests.flatMap((request) => keysOf("row", request)))) {
+            const other = key.replace(`${base}row:`, `${base}batch:`)
+            expect(yield* redis.send("GET", other)).toEqual(yield* redis.send("GET", key))
+            const ttls = [yield* redis.send<number>("PTTL", key), yield* redis.send<number>("PTTL", other)]
+            expect(Math.abs((ttls[0] ?? 0) - (ttls[1] ?? 0))).toBeLessThan(200)
+          }
+        }
+      }).pipe(Effect.provide(RedisRateLimits.connection(options())))
+    )
+
+    it.live("two requests of one turn share a key: one call, and the second sees the first's count", () => {
+      const { limiter, evals } = recordedOn(short)
+      return Effect.gen(function* () {
+        const routeLimiter = yield* RouteLimiter.RouteLimiter
+        const request = { route: "things.list", majorId: "1", caller: freshCaller() }
+        const answers = yield* Effect.all([routeLimiter.check(request), routeLimiter.check(request)], {
+          concurrency: "unbounded"
+        })
+        expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "1"])
+        expect(evals()).toBe(1)
+      }).pipe(Effect.provide(limiter))
+    })
+
+    it.live("a request refused in a batch is not counted; the key keeps what calls in a row leave", () => {
+      const { limiter, evals } = recordedOn(short)
+      return Effect.gen(function* () {
+        const routeLimiter = yield* RouteLimiter.RouteLimiter
+        const caller = freshCaller()
+        const request = { route: "things.list", majorId: "1", caller }
+        const answers = yield* Effect.all(
+          Array.from({ length: 5 }, () => Effect.result(routeLimiter.check(request))),
+          { concurrency: "unbounded" }
+        )
+        expect(
+          answers.map((answer) =>
+            answer._tag === "Success"
+              ? answer.success["x-ratelimit-remaining"]
+              : answer.failure.headers["x-ratelimit-scope"]
+          )
+        ).toEqual(["2", "1", "0", "user", "user"])
+        expect(evals()).toBe(1)
+        // Three counted, each pushing the expiry on by 600 / 3 ms from the first's 200.
+        const [count, pttl] = yield* stored(`b:small:1:${caller}`)
+        expect(count).toBe("3")
+        expect(pttl).toBeGreaterThan(500)
+        expect(pttl).toBeLessThanOrEqual(600)
+        const [globalCount] = yield* stored(`g:${caller}`)
+        expect(globalCount).toBe("5")
+      }).pipe(Effect.provide(limiter))
+    })
+
+    it.live("a request refused by the global limit in a batch leaves its bucket uncounted", () => {
+      const { limiter } = recordedOn(
+        RouteBuckets.RouteBuckets.layer({
+          global: { limit: 2, windowMs: 60_000 },
+          buckets: { small: { limit: 5, windowMs: 60_000 } },
+          routes: { "things.list": "small" }
+        })
+      )
+      return Effect.gen(function* () {
+        const routeLimiter = yield* RouteLimiter.RouteLimiter
+        const caller = freshCaller()
+        const request = { route: "things.list", majorId: "1", caller }
+        const answers = yield* Effect.all(
+          Array.from({ length: 4 }, () => Effect.result(routeLimiter.check(request))),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((answer) => answer._tag)).toEqual(["Success", "Success", "Failure", "Failure"])
+        const refused = answers[2]
+        expect(refused?._tag === "Failure" && refused.failure.global).toBe(true)
+        expect((yield* stored(`g:${caller}`))[0]).toBe("2")
+        expect((yield* stored(`b:small:1:${caller}`))[0]).toBe("2")
+      }).pipe(Effect.provide(limiter))
+    })
+
+    it.live("callers with and without a network in one batch: the network counted across them", () => {
+      const { limiter, evals } = recordedOn(
+        RouteBuckets.RouteBuckets.layer({
+          global: { limit: 2, windowMs: 60_000 },
+          buckets: { small: { limit: 5, windowMs: 60_000 } },
+          routes: { "things.list": "small" }
+        })
+      )
+      return Effect.gen(function* () {
+        const routeLimiter = yield* RouteLimiter.RouteLimiter
+        const network = `a:net-${freshCaller()}`
+        // 17 callers of one /48 (its limit 16), one caller of no network in the middle.
+        const requests = Array.from({ length: 18 }, (_, i) =>
+          i === 8
+            ? { route: "things.list", majorId: "1", caller: freshCaller() }
+            : { route: "things.list", majorId: "1", caller: freshCaller(), network }
+        )
+        const answers = yield* Effect.all(
+          requests.map((request) => Effect.result(routeLimiter.check(request))),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((answer) => answer._tag)).toEqual([...Array(17).fill("Success"), "Failure"])
+        expect(evals()).toBe(1)
+        expect((yield* stored(`n:${network}`))[0]).toBe("16")
+      }).pipe(Effect.provide(limiter))
+    })
+
+    it.live("a burst past the batch's size is counted in order over several calls", () => {
+      const { limiter, evals } = recordedOn(
+        RouteBuckets.RouteBuckets.layer({
+          global: { limit: 10_000, windowMs: 60_000 },
+          buckets: { small: { limit: 1_000, windowMs: 60_000 } },
+          routes: { "things.list": "small" }
+        })
+      )
+      return Effect.gen(function* () {
+        const routeLimiter = yield* RouteLimiter.RouteLimiter
+        const request = { route: "things.list", majorId: "1", caller: freshCaller() }
+        const n = 2 * RouteLimiter.MAX_BATCH + 3
+        const answers = yield* Effect.all(
+          Array.from({ length: n }, () => routeLimiter.check(request)),
+          { concurrency: "unbounded" }
+        )
+        expect(answers.map((headers) => Number(headers["x-ratelimit-remaining"]))).toEqual(
+          Array.from({ length: n }, (_, i) => 999 - i)
+        )
+        expect(evals()).toBe(3)
+      }).pipe(Effect.provide(limiter))
+    })
+  }
+)
+
+describe("RouteLimiter on Redis, a batch past the connection's deadline", () => {
+  it.live("lets every request of the batch through, once, when Redis does not answer in time", () =>
+    Effect.gen(function* () {
+      let sent = 0
+      const silent = RedisRateLimits.routeCounts(
+        {
+          sendCommand: () => {
+            sent++
+            return new Promise(() => {})
+          }
+        },
+        50
+      )
+      const limiter = yield* Effect.service(RouteLimiter.RouteLimiter).pipe(
+        Effect.provide(
+          RouteLimiter.RouteLimiter.layerRedis().pipe(
+            Layer.provide(short),
+            Layer.provide(Layer.succeed(RouteCountConnection.RouteCountConnection, silent))
+          )
+        )
+      )
+      const answers = yield* Effect.all(
+        [1, 2, 3].map((i) => limiter.check({ route: "things.list", majorId: String(i), caller: "t:x" })),
+        { concurrency: "unbounded" }
+      )
+      expect(answers).toEqual([{}, {}, {}])
+      // The script's load timed out: the batch never reached its EVALSHA.
+      expect(sent).toBe(1)
+    })
   )
 })

@@ -4,7 +4,7 @@
  * goes through and the outage is logged (quotas that guard SMS and e-mail fail closed instead).
  *
  * Three layers, one behaviour: `layer` counts through effect's RateLimiter store (two calls a
- * request), `layerRedis` counts both limits in Redis in one round trip (several nodes share one
+ * request), `layerRedis` counts in Redis, one script call for the requests of an event-loop turn (several nodes share one
  * limit), `layerInProcess` counts in this process in one synchronous step (one node).
  */
 import { unstacked } from "@veche/errors"
@@ -102,6 +102,12 @@ const bucketOutcome = (plan: Plan, count: number, resetAfterMs: number, nowMs: n
     ? Result.fail(refuseBucket(plan, resetAfterMs, nowMs))
     : Result.succeed(headersOf(plan, plan.bucket.limit - count, resetAfterMs, nowMs))
 
+/**
+ * The most requests `layerRedis` counts in one script call: a full batch is sent at once, so a
+ * burst neither grows one command without bound nor holds Redis in one script for long.
+ */
+export const MAX_BATCH = 128
+
 /** Limits off: nothing counted, no headers. */
 const NOTHING_COUNTED: Outcome = Result.succeed(NO_HEADERS)
 const uncounted = (): Outcome => NOTHING_COUNTED
@@ -162,12 +168,15 @@ export class RouteLimiter extends Context.Service<
   )
 
   /**
-   * Counters in Redis, both of a request's in one script call (`RouteCountScript`): the keys and
-   * counts of `layer` over effect's Redis store (same `prefix`), for one round trip instead of two.
-   * The script is run by its SHA (`EVALSHA`) with arguments built once per bucket: `Redis.eval`
-   * looks its SHA up in an Effect cache and rebuilds the arguments on every call. A Redis that lost
-   * its scripts (restarted, `SCRIPT FLUSH`) answers NOSCRIPT, and the script is loaded again. The
-   * whole count (send, reload, answer) is one Effect step over `RouteCountConnection`'s callbacks.
+   * Counters in Redis: the keys and counts of `layer` over effect's Redis store (same `prefix`), so
+   * nodes on either path share them, in one script call for all the requests of an event-loop turn
+   * (`RouteCountScript.batchLua`). Each request's counts are queued; the first of a turn schedules
+   * the call (`setImmediate`, after the turn's I/O callbacks), which steps the queued requests in
+   * order inside Redis, each as one `RouteCountScript.lua` call would, and answers each its own
+   * result. A batch holds at most `MAX_BATCH` requests; a full one is sent at once. A failed call
+   * (Redis unreachable, the connection's deadline passed) reaches every request of its batch, each
+   * let through and logged as one request's count was. The script is run by its SHA (`EVALSHA`),
+   * loaded again when Redis answers NOSCRIPT (restarted, `SCRIPT FLUSH`).
    */
   static readonly layerRedis = (
     options: { readonly prefix?: string } = {}
@@ -179,8 +188,7 @@ export class RouteLimiter extends Context.Service<
         const connection = yield* RouteCountConnection
         const prefix = options.prefix ?? RateLimitStore.DEFAULT_PREFIX
         const network = networkBucket(config.global)
-        const globalArgs = RouteCountScript.argsOf(config.global)
-        const networkArgs = RouteCountScript.argsOf(network)
+        const fixedArgs = [...RouteCountScript.argsOf(config.global), ...RouteCountScript.argsOf(network)]
         const bucketArgs = new Map<Bucket, readonly [string, string]>()
         const argsOfBucket = (bucket: Bucket) => {
           let args = bucketArgs.get(bucket)
@@ -192,7 +200,7 @@ export class RouteLimiter extends Context.Service<
         }
 
         let sha: string | undefined
-        const LOAD = ["SCRIPT", "LOAD", RouteCountScript.lua] as const
+        const LOAD = ["SCRIPT", "LOAD", RouteCountScript.batchLua] as const
         /** Loads the script, then calls `then` with its SHA (or `onFailure`). */
         const load = (then: (loaded: string) => void, onFailure: (cause: unknown) => void) =>
           connection.send(
@@ -210,62 +218,94 @@ export class RouteLimiter extends Context.Service<
 
         const answerOf = (
           plan: Plan,
-          reply: unknown,
+          stage: number,
+          count: number,
+          ttlMs: number,
           nowMs: number
-        ): Effect.Effect<Record<string, string>, RouteRateLimited> => {
-          const [stage, count, ttlMs] = reply as RouteCountScript.Counted
-          return stage === RouteCountScript.GLOBAL_REFUSED
+        ): Effect.Effect<Record<string, string>, RouteRateLimited> =>
+          stage === RouteCountScript.GLOBAL_REFUSED
             ? Effect.fail(refuseGlobal(ttlMs))
             : Effect.fromResult(bucketOutcome(plan, count, ttlMs, nowMs))
+
+        /** A queued request: its plan, its fiber's clock (read when answered) and its fiber's resume. */
+        interface Waiting {
+          readonly plan: Plan
+          readonly clock: Clock.Clock
+          readonly resume: (effect: Effect.Effect<Record<string, string>, RouteRateLimited>) => void
         }
 
-        const commandOf = (plan: Plan): Array<string> => {
-          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
+        // The batch being gathered: the requests, then the script's keys and per-request arguments.
+        let waiting: Array<Waiting> = []
+        let keys: Array<string> = []
+        let perRequest: Array<string> = []
+        let scheduled = false
+
+        const send = (batch: ReadonlyArray<Waiting>, command: Array<string>) => {
+          const answer = (reply: unknown) => {
+            if (!Array.isArray(reply) || reply.length !== batch.length * 3) {
+              failed(new Error(`unexpected route-count reply for ${batch.length} requests`))
+              return
+            }
+            for (let i = 0; i < batch.length; i++) {
+              const request = batch[i] as Waiting
+              request.resume(
+                answerOf(
+                  request.plan,
+                  reply[i * 3] as number,
+                  reply[i * 3 + 1] as number,
+                  reply[i * 3 + 2] as number,
+                  request.clock.currentTimeMillisUnsafe()
+                )
+              )
+            }
+          }
+          const failed = (cause: unknown) => {
+            for (const request of batch) request.resume(unavailable(cause))
+          }
+          const run = (loaded: string, onFailure: (cause: unknown) => void) => {
+            command[1] = loaded
+            connection.send(command, answer, onFailure)
+          }
+          const reloaded = () => load((loaded) => run(loaded, failed), failed)
+          if (sha === undefined) reloaded()
+          else run(sha, (cause) => (String(cause).includes("NOSCRIPT") ? reloaded() : failed(cause)))
+        }
+
+        /** Sends the gathered batch, if any, and starts a new one. */
+        const flush = () => {
+          if (waiting.length === 0) return
+          const batch = waiting
           // Index 1 is the script's SHA, filled in when sent.
-          return plan.networkKey === undefined
-            ? [
-                "EVALSHA",
-                "",
-                "2",
-                `${prefix}${plan.globalKey}`,
-                `${prefix}${plan.bucketKey}`,
-                globalArgs[0],
-                globalArgs[1],
-                bucketLimit,
-                bucketRefill
-              ]
-            : [
-                "EVALSHA",
-                "",
-                "3",
-                `${prefix}${plan.globalKey}`,
-                `${prefix}${plan.bucketKey}`,
-                `${prefix}${plan.networkKey}`,
-                globalArgs[0],
-                globalArgs[1],
-                bucketLimit,
-                bucketRefill,
-                networkArgs[0],
-                networkArgs[1]
-              ]
+          const command = ["EVALSHA", "", String(keys.length), ...keys, ...fixedArgs, ...perRequest]
+          waiting = []
+          keys = []
+          perRequest = []
+          send(batch, command)
+        }
+        const flushScheduled = () => {
+          scheduled = false
+          flush()
         }
 
         const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
           if (!config.enabled) return Effect.succeed(NO_HEADERS)
           const plan = planOf(config, request)
-          const command = commandOf(plan)
           return Effect.withFiber((fiber) => {
             const clock = fiber.getRef(Clock.Clock)
             return Effect.callback<Record<string, string>, RouteRateLimited>((resume) => {
-              const answer = (reply: unknown) => resume(answerOf(plan, reply, clock.currentTimeMillisUnsafe()))
-              const failed = (cause: unknown) => resume(unavailable(cause))
-              const run = (loaded: string, onFailure: (cause: unknown) => void) => {
-                command[1] = loaded
-                connection.send(command, answer, onFailure)
+              const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
+              waiting.push({ plan, clock, resume })
+              keys.push(`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`)
+              if (plan.networkKey === undefined) perRequest.push("2", bucketLimit, bucketRefill)
+              else {
+                keys.push(`${prefix}${plan.networkKey}`)
+                perRequest.push("3", bucketLimit, bucketRefill)
               }
-              const reloaded = () => load((loaded) => run(loaded, failed), failed)
-              if (sha === undefined) reloaded()
-              else run(sha, (cause) => (String(cause).includes("NOSCRIPT") ? reloaded() : failed(cause)))
+              if (waiting.length >= MAX_BATCH) flush()
+              else if (!scheduled) {
+                scheduled = true
+                setImmediate(flushScheduled)
+              }
             })
           })
         }

@@ -5,7 +5,8 @@ import { TestClock } from "effect/testing"
 import * as BucketId from "../src/BucketId.ts"
 import * as RateLimitStore from "../src/RateLimitStore.ts"
 import { RouteBuckets } from "../src/RouteBuckets.ts"
-import { RouteLimiter } from "../src/RouteLimiter.ts"
+import { RouteCountConnection } from "../src/RouteCountConnection.ts"
+import { MAX_BATCH, RouteLimiter } from "../src/RouteLimiter.ts"
 import * as WindowCounters from "../src/WindowCounters.ts"
 import * as BrokenStore from "./BrokenStore.ts"
 
@@ -163,7 +164,7 @@ describe("RouteLimiter when disabled or when the store fails", () => {
     }).pipe(Effect.provide(RouteLimiter.layer.pipe(Layer.provide(buckets), Layer.provide(BrokenStore.layer))))
   )
 
-  it.effect("lets requests through (fails open) when Redis is unreachable, counting in one round trip", () =>
+  it.effect("lets requests through (fails open) when Redis is unreachable, counting in one script call", () =>
     Effect.gen(function* () {
       const limiter = yield* RouteLimiter
       expect(yield* limiter.check({ route: "things.list", majorId: undefined, caller: "t:x" })).toEqual({})
@@ -171,6 +172,108 @@ describe("RouteLimiter when disabled or when the store fails", () => {
       Effect.provide(RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(BrokenStore.routeCounts)))
     )
   )
+})
+
+describe("RouteLimiter on Redis (the counts of one turn in one script call), without Redis", () => {
+  /** A connection that records each command and answers it with `reply` (the SHA for SCRIPT LOAD). */
+  const recording = (reply: (command: ReadonlyArray<string>) => unknown) => {
+    const sent: Array<ReadonlyArray<string>> = []
+    const connection = Layer.succeed(
+      RouteCountConnection,
+      RouteCountConnection.of({
+        send: (command, onReply, onFailure) => {
+          sent.push([...command])
+          const answer = command[0] === "SCRIPT" ? "sha" : reply(command)
+          setTimeout(() => (answer instanceof Error ? onFailure(answer) : onReply(answer)), 1)
+        }
+      })
+    )
+    return { sent, limiter: RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(connection)) }
+  }
+  /** The requests in an EVALSHA of the batch script: its arguments after the keys, 4 fixed, then 3 each. */
+  const requestsOf = (command: ReadonlyArray<string>) => (command.length - 3 - Number(command[2]) - 4) / 3
+  const countedOnce = (command: ReadonlyArray<string>) =>
+    Array.from({ length: requestsOf(command) }, () => [1, 1, 3334]).flat()
+  const evals = (sent: ReadonlyArray<ReadonlyArray<string>>) => sent.filter((command) => command[0] === "EVALSHA")
+  const request = (i: number) => ({ route: "things.list", majorId: String(i), caller: `t:c${i}` })
+
+  it.live("sends the requests of one turn as one command, keys and arguments in their order", () => {
+    // Every request: its bucket counted once (count 1, 10 s over 3 requests).
+    const { sent, limiter } = recording(countedOnce)
+    return Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      const answers = yield* Effect.all(
+        [0, 1, 2].map((i) => limiter.check(i === 1 ? { ...request(i), network: "a:net" } : request(i))),
+        { concurrency: "unbounded" }
+      )
+      expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "2", "2"])
+      expect(evals(sent)).toEqual([
+        [
+          "EVALSHA",
+          "sha",
+          "7",
+          "veche:rl:g:t:c0",
+          "veche:rl:b:small:0:t:c0",
+          "veche:rl:g:t:c1",
+          "veche:rl:b:small:1:t:c1",
+          "veche:rl:n:a:net",
+          "veche:rl:g:t:c2",
+          "veche:rl:b:small:2:t:c2",
+          "20",
+          "50",
+          "160",
+          "6.25",
+          "2",
+          "3",
+          String(10_000 / 3),
+          "3",
+          "3",
+          String(10_000 / 3),
+          "2",
+          "3",
+          String(10_000 / 3)
+        ]
+      ])
+    }).pipe(Effect.provide(limiter))
+  })
+
+  it.live(`sends at most ${MAX_BATCH} requests in one command`, () => {
+    const { sent, limiter } = recording(countedOnce)
+    return Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      const answers = yield* Effect.all(
+        Array.from({ length: 2 * MAX_BATCH + 1 }, (_, i) => limiter.check(request(i))),
+        { concurrency: "unbounded" }
+      )
+      expect(answers).toHaveLength(2 * MAX_BATCH + 1)
+      expect(evals(sent).map(requestsOf)).toEqual([MAX_BATCH, MAX_BATCH, 1])
+    }).pipe(Effect.provide(limiter))
+  })
+
+  it.live("lets every request of a batch through (fails open) when its command fails", () => {
+    const { sent, limiter } = recording(() => new Error("connection reset"))
+    return Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      const answers = yield* Effect.all(
+        [0, 1, 2, 3].map((i) => limiter.check(request(i))),
+        { concurrency: "unbounded" }
+      )
+      expect(answers).toEqual([{}, {}, {}, {}])
+      expect(evals(sent)).toHaveLength(1)
+    }).pipe(Effect.provide(limiter))
+  })
+
+  it.live("lets every request of a batch through when the reply does not fit the batch", () => {
+    const { limiter } = recording(() => [1, 1, 3334])
+    return Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      const answers = yield* Effect.all(
+        [0, 1].map((i) => limiter.check(request(i))),
+        { concurrency: "unbounded" }
+      )
+      expect(answers).toEqual([{}, {}])
+    }).pipe(Effect.provide(limiter))
+  })
 })
 
 describe("RouteLimiter in process", () => {
