@@ -38,7 +38,6 @@ import * as GifProviders from "./GifProviders.ts"
 import * as Payments from "./Payments.ts"
 import * as RateLimits from "./RateLimits.ts"
 import * as ServerConfig from "./ServerConfig.ts"
-import * as StartGarbage from "./StartGarbage.ts"
 import { VERSION } from "./Version.ts"
 
 /**
@@ -49,11 +48,10 @@ import { VERSION } from "./Version.ts"
  */
 const { createServer } = process.getBuiltinModule("node:http")
 
-/** Once it listens: the start's garbage collected (StartGarbage), then one line that tells a person where everything is. */
+/** One line that tells a person where everything is. */
 const announce = (config: ServerConfig.ServerConfig, gatewayUrl: () => string) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      yield* StartGarbage.collect
       const url = yield* HttpServer.addressFormattedWith(Effect.succeed)
       const info = yield* ServiceInfo.ServiceInfo
       const database = Option.isSome(config.databaseUrl)
