@@ -35,6 +35,14 @@ const short = RouteBuckets.RouteBuckets.layer({
   routes: { "things.list": "small" }
 })
 
+/** `things.list` in bucket `small`: `global` and `small` requests a minute. */
+const perMinute = (global: number, small: number) =>
+  RouteBuckets.RouteBuckets.layer({
+    global: { limit: global, windowMs: 60_000 },
+    buckets: { small: { limit: small, windowMs: 60_000 } },
+    routes: { "things.list": "small" }
+  })
+
 describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis", () => {
   describe.each(onRedis)("(%s)", (_name, limiterOn) => {
     it.live("counts in Redis, refuses past the limit, and resets after the window", () =>
@@ -70,32 +78,14 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("RouteLimiter on Redis
         )
         expect(refused.global).toBe(true)
         yield* limiter.check({ route: "things.list", majorId: "1", caller: freshCaller(), network: `${network}-2` })
-      }).pipe(
-        Effect.provide(
-          limiterOn(
-            RouteBuckets.RouteBuckets.layer({
-              global: { limit: 2, windowMs: 60_000 },
-              buckets: { small: { limit: 5, windowMs: 60_000 } },
-              routes: { "things.list": "small" }
-            })
-          )
-        )
-      )
+      }).pipe(Effect.provide(limiterOn(perMinute(2, 5))))
     )
 
     it.live("refuses past the global limit without counting the route's bucket", () =>
       Effect.gen(function* () {
         const caller = freshCaller()
-        const tight = RouteBuckets.RouteBuckets.layer({
-          global: { limit: 2, windowMs: 60_000 },
-          buckets: { small: { limit: 5, windowMs: 60_000 } },
-          routes: { "things.list": "small" }
-        })
-        const loose = RouteBuckets.RouteBuckets.layer({
-          global: { limit: 100, windowMs: 60_000 },
-          buckets: { small: { limit: 5, windowMs: 60_000 } },
-          routes: { "things.list": "small" }
-        })
+        const tight = perMinute(2, 5)
+        const loose = perMinute(100, 5)
         const request = { route: "things.list", majorId: "1", caller }
         const refused = yield* Effect.gen(function* () {
           const limiter = yield* RouteLimiter.RouteLimiter
@@ -358,13 +348,7 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
     })
 
     it.live("a request refused by the global limit in a batch leaves its bucket uncounted", () => {
-      const { limiter } = recordedOn(
-        RouteBuckets.RouteBuckets.layer({
-          global: { limit: 2, windowMs: 60_000 },
-          buckets: { small: { limit: 5, windowMs: 60_000 } },
-          routes: { "things.list": "small" }
-        })
-      )
+      const { limiter } = recordedOn(perMinute(2, 5))
       return Effect.gen(function* () {
         const routeLimiter = yield* RouteLimiter.RouteLimiter
         const caller = freshCaller()
@@ -382,13 +366,7 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
     })
 
     it.live("callers with and without a network in one batch: the network counted across them", () => {
-      const { limiter, evals } = recordedOn(
-        RouteBuckets.RouteBuckets.layer({
-          global: { limit: 2, windowMs: 60_000 },
-          buckets: { small: { limit: 5, windowMs: 60_000 } },
-          routes: { "things.list": "small" }
-        })
-      )
+      const { limiter, evals } = recordedOn(perMinute(2, 5))
       return Effect.gen(function* () {
         const routeLimiter = yield* RouteLimiter.RouteLimiter
         const network = `a:net-${freshCaller()}`
@@ -409,13 +387,7 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
     })
 
     it.live("a burst past the batch's size is counted in order over several calls", () => {
-      const { limiter, evals } = recordedOn(
-        RouteBuckets.RouteBuckets.layer({
-          global: { limit: 10_000, windowMs: 60_000 },
-          buckets: { small: { limit: 1_000, windowMs: 60_000 } },
-          routes: { "things.list": "small" }
-        })
-      )
+      const { limiter, evals } = recordedOn(perMinute(10_000, 1_000))
       return Effect.gen(function* () {
         const routeLimiter = yield* RouteLimiter.RouteLimiter
         const request = { route: "things.list", majorId: "1", caller: freshCaller() }
