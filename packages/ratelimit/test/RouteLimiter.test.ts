@@ -292,16 +292,20 @@ describe("RouteLimiter in process", () => {
         seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
         return seed % n
       }
+      const majorIds = new Set<string>()
       for (let i = 0; i < 400; i++) {
         const request = {
           route: routes[next(routes.length)] ?? "things.list",
           majorId: String(next(2)),
           caller: callers[next(callers.length)] ?? "t:x"
         }
+        majorIds.add(request.majorId)
         const [viaStore, inProcess] = yield* Effect.all(both.map((limiter) => Effect.result(limiter.check(request))))
         expect(inProcess).toEqual(viaStore)
         yield* TestClock.adjust(Duration.millis([0, 0, 10, 250, 1_500, 4_000][next(6)] ?? 0))
       }
+      // the walk reaches both major ids (per-resource buckets are part of what is compared)
+      expect(majorIds.size).toBe(2)
     })
   )
 
