@@ -43,10 +43,6 @@ const compile = (ast: SchemaAST.AST): Check => {
       // A loop, not `members.some((member) => member(value))`: that closure was allocated per
       // nullable column per row (2 KB a request on GET /users/@me).
       const members = ast.types.map(compile)
-      const [first, second] = members
-      if (members.length === 2 && first !== undefined && second !== undefined) {
-        return (value) => first(value) || second(value)
-      }
       return (value) => {
         for (let index = 0; index < members.length; index++) if (members[index]?.(value) === true) return true
         return false
