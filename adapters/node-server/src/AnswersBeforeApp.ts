@@ -2,9 +2,14 @@
  * The edge's compiled answers (`HttpEdge.answerBeforeApp`: `GET /version`, `/gateway`) written
  * straight to Node's response, before effect's Node adapter makes the request a fiber. That
  * adapter writes a synchronous answer the same way (`writeHead(status, headers)`, then `end(body)`,
- * within the `request` event, with `strictContentLength`), so the wire output is the same; what is
- * spared is the fiber, its context, the request wrapper and the response conversion, which cost
- * more than such an answer itself. Every other request goes to the app as before.
+ * within the `request` event), so the wire output is the same; what is spared is the fiber, its
+ * context, the request wrapper and the response conversion, which cost more than such an answer
+ * itself. Every other request goes to the app as before.
+ *
+ * Unlike the adapter, no `strictContentLength`: that check changes no byte (the edge's answers state
+ * their own body's length), but Node then cannot send head and body as one string and makes a
+ * second, empty write, so the socket writes two chunks (`writev`). Side by side it cost ≈0.8 µs a
+ * request (`/version`, 17.5 → 16.7 µs).
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { HttpEdge } from "@veche/rest"
@@ -25,8 +30,7 @@ export const installed = <S extends Server>(server: S, answer: AnswerBeforeApp |
       if (request.httpVersionMajor === 1 && this.listenerCount("request") > 0) {
         const answered = answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress)
         if (answered !== undefined) {
-          response.strictContentLength = true
-          response.writeHead(answered.status, answered.headers)
+          response.writeHead(answered.status, answered.headers as Array<string>)
           response.end(answered.body)
           return true
         }
