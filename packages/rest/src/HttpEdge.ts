@@ -337,7 +337,8 @@ export const answerBeforeApp = (
     if (cors === undefined || origin === undefined || !cors.allowed.has(origin)) {
       let before = plainBefore.get(response)
       if (before === undefined) {
-        const own = cors === undefined ? response.headers : { ...response.headers, ...corsHeaders(cors, origin, response) }
+        const own =
+          cors === undefined ? response.headers : { ...response.headers, ...corsHeaders(cors, origin, response) }
         before = headersBeforeOf(own)
         plainBefore.set(response, before)
       }
@@ -365,7 +366,10 @@ export const answerBeforeApp = (
     if (answer === undefined) return undefined
     const origin = headers.origin
     const response = answer.response
-    const flat = flatHeaders(headersBefore(response, typeof origin === "string" ? origin : undefined), answer.limiterHeaders)
+    const flat = flatHeaders(
+      headersBefore(response, typeof origin === "string" ? origin : undefined),
+      answer.limiterHeaders
+    )
     if (log !== false) log(compiledEntry(method, url, response.status, address, started))
     return { status: response.status, headers: flat, body: answer.body }
   }
