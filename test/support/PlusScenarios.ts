@@ -266,6 +266,45 @@ export const plusScenarios = (repositories?: () => Layer.Layer<TestHost.Reposito
           })
         })
       )
+
+      it.effect("premium_type: 0 free, 2 with Plus (GET and PATCH @me), 0 for a term that has ended", () =>
+        Effect.gen(function* () {
+          const premiumTypeOf = (token: string) =>
+            Effect.map(
+              Effect.flatMap(send("GET", `${API}/users/@me`, undefined, token), json),
+              (body) => (body as { premium_type: number }).premium_type
+            )
+          const member = yield* user("premium_type")
+          expect(yield* premiumTypeOf(member.access_token)).toBe(0)
+          yield* grantPlus(member.user_id)
+          expect(yield* premiumTypeOf(member.access_token)).toBe(2)
+          expect(yield* patchMe(member.access_token, { bio: "paid" })).toMatchObject({
+            status: 200,
+            body: { bio: "paid", premium_type: 2 }
+          })
+
+          // a one-month grant made two months ago: its row is there, its term is over
+          const lapsed = yield* user("premium_lapsed")
+          const staffId = Snowflake.Snowflake.make((yield* staffAccount).user_id)
+          const testHost = yield* TestHost.TestHost
+          yield* testHost.run(
+            Effect.gen(function* () {
+              const past = DateTime.subtract(yield* DateTime.now, { days: 62 })
+              const grant = {
+                id: Snowflake.Snowflake.make(String(BigInt(lapsed.user_id) + 1n)),
+                staffId,
+                userId: Snowflake.Snowflake.make(lapsed.user_id),
+                kind: "plus",
+                months: 1,
+                count: 0,
+                createdAt: past
+              } as const
+              yield* (yield* BillingRepo.BillingRepo).grantPlus(grant, past)
+            })
+          )
+          expect(yield* premiumTypeOf(lapsed.access_token)).toBe(0)
+        })
+      )
     })
   })
 

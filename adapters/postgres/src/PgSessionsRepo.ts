@@ -5,6 +5,7 @@
  * which then match a NULL).
  */
 import { SessionsRepo } from "@veche/auth"
+import { Limits } from "@veche/billing"
 import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -30,6 +31,7 @@ const decodeSessions = Schema.decodeUnknownEffect(Schema.Array(SessionRow))
 const snowflake = (n: bigint) => Snowflake.Snowflake.make(String(n))
 const utc = DateTime.fromDateUnsafe
 const date = DateTime.toDateUtc
+const PLUS_PREMIUM_TYPE = Limits.plus().premiumType
 
 const toSession = (row: typeof SessionRow.Type) => ({
   id: snowflake(row.id),
@@ -58,7 +60,8 @@ const AccessRow = Schema.Struct({
 const AccessWithAccountRow = Schema.Struct({
   ...AccessRow.fields,
   ...SnapshotColumns,
-  guild_ids: Schema.Array(Schema.String)
+  guild_ids: Schema.Array(Schema.String),
+  plus_active: Schema.Boolean
 })
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
@@ -154,7 +157,8 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
       )
 
     // GET /users/@me in one statement: the lookup above plus the account snapshot (PgAccountSnapshots'
-    // columns; `c` is already joined) and the user's guilds in join order (as PgGuildsMembers.guildsOf).
+    // columns; `c` is already joined), the user's guilds in join order (as PgGuildsMembers.guildsOf)
+    // and whether Plus runs (billing's Entitlements: a stored term that has not ended).
     const accessWithAccount = Prebuilt.statement(
       sql,
       (digest, now) =>
@@ -162,7 +166,9 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
                    ${sql.unsafe(SELECT_BLOCK)},
                    ${snapshotColumns(sql, now)},
                    ARRAY(SELECT m.guild_id::text FROM guild_members m
-                         WHERE m.user_id = s.user_id ORDER BY m.joined_at, m.guild_id) AS guild_ids
+                         WHERE m.user_id = s.user_id ORDER BY m.joined_at, m.guild_id) AS guild_ids,
+                   EXISTS (SELECT 1 FROM billing_plus bp
+                           WHERE bp.user_id = s.user_id AND bp.premium_until > ${date(now)}) AS plus_active
             FROM ${sql.unsafe(ACCESS_FROM)}
             LEFT JOIN users u ON u.id = s.user_id
             ${sql.unsafe(SNAPSHOT_JOINS)}
@@ -175,7 +181,11 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
           if (expired(row, now)) return { _tag: "Expired" }
           return {
             ...validOf(row),
-            account: { snapshot: toSnapshot(row), guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)) }
+            account: {
+              snapshot: toSnapshot(row),
+              guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)),
+              premiumType: row.plus_active ? PLUS_PREMIUM_TYPE : Limits.FREE.premiumType
+            }
           }
         })
       )

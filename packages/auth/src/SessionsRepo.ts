@@ -25,6 +25,8 @@ export interface AccessAccount {
   readonly snapshot: Option.Option<Snapshot>
   /** The guilds the user is a member of, oldest membership first (as `Memberships.guildsOf`). */
   readonly guildIds: ReadonlyArray<Snowflake.Snowflake>
+  /** The user object's `premium_type` now (users' ProfileEntitlements numbers: 0, or 2 while Plus runs). */
+  readonly premiumType: number
 }
 
 export type AccessLookup =

@@ -13,6 +13,11 @@ export interface UserLimits {
   readonly customEmojiEverywhere: boolean
   readonly animatedAvatar: boolean
   readonly profileBanner: boolean
+  /**
+   * What the user object's `premium_type` says while these limits hold, in the mirrored platform's
+   * numbers: 0 none, 2 its full paid plan (Nitro), whose features Plus has.
+   */
+  readonly premiumType: 0 | 2
 }
 
 export const FREE: UserLimits = {
@@ -21,7 +26,8 @@ export const FREE: UserLimits = {
   maxGuilds: 100,
   customEmojiEverywhere: false,
   animatedAvatar: false,
-  profileBanner: false
+  profileBanner: false,
+  premiumType: 0
 }
 
 /** Plus with the operator's upload size (default 50 MiB). */
@@ -31,7 +37,8 @@ export const plus = (uploadBytes: number = 50 * MiB): UserLimits => ({
   maxGuilds: 200,
   customEmojiEverywhere: true,
   animatedAvatar: true,
-  profileBanner: true
+  profileBanner: true,
+  premiumType: 2
 })
 
 export type Tier = 0 | 1 | 2 | 3

@@ -59,7 +59,7 @@ export const guildPremium: Layer.Layer<never, never, BillingRepo.BillingRepo> = 
 /**
  * What Plus unlocks in the domains below billing in the stack, read from billing's entitlements
  * (the store and the settings alone, as `Billing.userLimits` reads them): the account's guild cap
- * (guilds: 100, 200 with Plus), and the banner and animated avatar (users).
+ * (guilds: 100, 200 with Plus), and the banner, animated avatar and `premium_type` (users).
  */
 export const entitlementPorts: Layer.Layer<never, Config.ConfigError, BillingRepo.BillingRepo> = Layer.effectContext(
   Effect.map(Effect.service(Entitlements.Entitlements), (entitlements) =>
@@ -70,7 +70,8 @@ export const entitlementPorts: Layer.Layer<never, Config.ConfigError, BillingRep
         of: (userId: Snowflake.Snowflake) =>
           Effect.map(entitlements.userLimits(userId), (limits) => ({
             banner: limits.profileBanner,
-            animatedAvatar: limits.animatedAvatar
+            animatedAvatar: limits.animatedAvatar,
+            premiumType: limits.premiumType
           }))
       })
     )

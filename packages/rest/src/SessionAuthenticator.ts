@@ -71,7 +71,8 @@ export const layer: Layer.Layer<
               : {
                   userId: grant.userId,
                   details: Option.map(grant.account.snapshot, AuthAccountDetails.detailsOf),
-                  guildIds: grant.account.guildIds
+                  guildIds: grant.account.guildIds,
+                  premiumType: grant.account.premiumType
                 }
         }))
       }

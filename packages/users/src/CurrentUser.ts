@@ -2,8 +2,10 @@
  * The caller's own user as the API shows it (what `GET /users/@me` answers, and every route that
  * changes the account answers after the change): the public fields, the account's contact details
  * and two-factor state from the accounts domain (AccountDetails, one step: the hot path of every
- * client start) and the guild order over the servers the user is in (Memberships). When the
- * request's token lookup already read both (`CurrentUserPrefetch`), nothing is read again.
+ * client start), the guild order over the servers the user is in (Memberships) and `premium_type`
+ * from what the account is entitled to (ProfileEntitlements: billing's Plus where the host has
+ * billing). When the request's token lookup already read all three (`CurrentUserPrefetch`), nothing
+ * is read again.
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
@@ -11,6 +13,7 @@ import { AccountDetails, type Details } from "./AccountDetails.ts"
 import { CurrentUserPrefetch } from "./CurrentUserPrefetch.ts"
 import { effectiveOrder, Memberships } from "./Memberships.ts"
 import type { Profile } from "./Profile.ts"
+import { ProfileEntitlements } from "./ProfileEntitlements.ts"
 import * as PublicUser from "./PublicUser.ts"
 import type { User } from "./User.ts"
 import { NoSuchUser } from "./UsersErrors.ts"
@@ -32,11 +35,16 @@ export interface View extends PublicUser.PublicUser {
   readonly guild_order: ReadonlyArray<Snowflake.Snowflake>
 }
 
-const render = (account: Details, joined: ReadonlyArray<Snowflake.Snowflake>, bot: boolean): View => ({
+const render = (
+  account: Details,
+  joined: ReadonlyArray<Snowflake.Snowflake>,
+  premiumType: number,
+  bot: boolean
+): View => ({
   ...PublicUser.view(account.user, account.profile, bot),
   bio: account.profile.bio ?? "",
   flags: 0,
-  premium_type: 0,
+  premium_type: premiumType,
   mfa_enabled: account.mfaEnabled,
   locale: account.profile.locale,
   verified: account.emailVerified,
@@ -73,25 +81,36 @@ export class CurrentUser extends Context.Service<
     Effect.gen(function* () {
       const accounts = yield* AccountDetails
       const memberships = yield* Memberships
+      const entitlements = yield* ProfileEntitlements
+      const premiumTypeOf = (userId: Snowflake.Snowflake) =>
+        Effect.map(entitlements.of(userId), (entitled) => entitled.premiumType)
       return CurrentUser.of({
         // Untraced: GET /users/@me is the hottest route there is (see Sessions.authenticate).
         view: Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
           const prefetched = yield* CurrentUserPrefetch
-          const [found, joined] =
+          const [found, joined, premiumType] =
             prefetched !== undefined && prefetched.userId === userId
-              ? [prefetched.details, prefetched.guildIds]
-              : yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], { concurrency: "unbounded" })
+              ? [prefetched.details, prefetched.guildIds, prefetched.premiumType]
+              : yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId), premiumTypeOf(userId)], {
+                  concurrency: "unbounded"
+                })
           // A valid token whose account is gone (deleted): the account is unknown now.
           if (Option.isNone(found)) return yield* new NoSuchUser()
-          return render(found.value, joined, bot)
+          return render(found.value, joined, premiumType, bot)
         }),
         read: Effect.fnUntraced(function* (userId: Snowflake.Snowflake, bot: boolean) {
-          const [found, guildIds] = yield* Effect.all([accounts.read(userId), memberships.guildsOf(userId)], {
-            concurrency: "unbounded"
-          })
+          const [found, guildIds, premiumType] = yield* Effect.all(
+            [accounts.read(userId), memberships.guildsOf(userId), premiumTypeOf(userId)],
+            { concurrency: "unbounded" }
+          )
           if (Option.isNone(found)) return yield* new NoSuchUser()
           const account = found.value
-          return { view: render(account, guildIds, bot), user: account.user, profile: account.profile, guildIds }
+          return {
+            view: render(account, guildIds, premiumType, bot),
+            user: account.user,
+            profile: account.profile,
+            guildIds
+          }
         })
       })
     })

@@ -14,6 +14,8 @@ export interface Prefetched {
   readonly details: Option.Option<Details>
   /** The guilds the user is in, oldest membership first (as `Memberships.guildsOf`). */
   readonly guildIds: ReadonlyArray<Snowflake.Snowflake>
+  /** The user object's `premium_type` (as `ProfileEntitlements.of`). */
+  readonly premiumType: number
 }
 
 export const CurrentUserPrefetch: Context.Reference<Prefetched | undefined> = Context.Reference<Prefetched | undefined>(

@@ -12,9 +12,11 @@ export interface Entitlements {
   readonly banner: boolean
   /** An animated avatar stays animated; without it the first frame is kept. */
   readonly animatedAvatar: boolean
+  /** The user object's `premium_type` (0 none, 2 the paid plan: the mirrored platform's numbers). */
+  readonly premiumType: number
 }
 
-export const FREE: Entitlements = { banner: false, animatedAvatar: false }
+export const FREE: Entitlements = { banner: false, animatedAvatar: false, premiumType: 0 }
 
 export interface Reader {
   readonly of: (userId: Snowflake.Snowflake) => Effect.Effect<Entitlements>

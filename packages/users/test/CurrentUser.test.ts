@@ -82,20 +82,28 @@ describe("CurrentUser", () => {
             mfaEnabled: true,
             emailPending: null
           }),
-          guildIds: [GUILD_A, GUILD_B]
+          guildIds: [GUILD_A, GUILD_B],
+          premiumType: 2
         }
         const shown = yield* current.view(ALICE, false).pipe(Effect.provideService(CurrentUserPrefetch, prefetched))
         expect(shown).toMatchObject({
           username: "alice_read",
           global_name: "Read",
           mfa_enabled: true,
+          premium_type: 2,
           email: null,
           guild_order: [GUILD_B, GUILD_A]
         })
         // CAROL's view reads CAROL's account even with ALICE's prefetch in place
         yield* World.addUser(CAROL, "carol")
         const carol = yield* current.view(CAROL, false).pipe(Effect.provideService(CurrentUserPrefetch, prefetched))
-        expect(carol).toMatchObject({ id: CAROL, username: "carol", mfa_enabled: false, guild_order: [] })
+        expect(carol).toMatchObject({
+          id: CAROL,
+          username: "carol",
+          mfa_enabled: false,
+          premium_type: 0,
+          guild_order: []
+        })
         // a prefetch that found the account gone is NoSuchUser, as a read would be
         const gone = yield* Effect.flip(
           current

@@ -51,12 +51,16 @@ const recorded = Layer.effect(
   })
 )
 
-/** Banner and animated avatar for the users in `Recorded.plus`, neither for others. */
+/** Banner, animated avatar and premium_type 2 for the users in `Recorded.plus`, none for others. */
 const entitlements = Layer.effect(
   ProfileEntitlements,
   Effect.map(Effect.service(Recorded), (seen) => ({
     of: (userId: Snowflake.Snowflake) =>
-      Effect.map(Ref.get(seen.plus), (plus) => ({ banner: plus.has(userId), animatedAvatar: plus.has(userId) }))
+      Effect.map(Ref.get(seen.plus), (plus) => ({
+        banner: plus.has(userId),
+        animatedAvatar: plus.has(userId),
+        premiumType: plus.has(userId) ? 2 : 0
+      }))
   }))
 )
 
