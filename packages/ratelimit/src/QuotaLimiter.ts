@@ -114,7 +114,7 @@ export class QuotaLimiter extends Context.Service<
         const tryConsume = (quota: Name, key: string) =>
           Effect.suspend(() => {
             const counters = countersOf(quota, key, quotas[quota])
-            const step = (index: number): Effect.Effect<boolean, QuotaUnavailable> => {
+            const step = (index: number): Effect.Effect<boolean, QuotaExceeded | QuotaUnavailable> => {
               const counter = counters[index]
               if (counter === undefined) return Effect.succeed(true)
               return Effect.flatMap(countOne(quota, counter, 0), (left) =>
