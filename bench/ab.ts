@@ -134,6 +134,7 @@ const measure = async (
   const otherBefore = other === undefined ? Number.NaN : other.cpuMs()
   const before = server.cpuMs()
   const mainBefore = Processes.mainThreadCpuMsOf(server.pid)
+  const mainSystemBefore = Processes.mainThreadSystemMsOf(server.pid)
   const pgBefore = LOGIN ? Processes.cpuMsOfAll("postgres") : Number.NaN
   const selfBefore = process.cpuUsage()
   const redisBefore = REDIS ? await redisCpuMs() : Number.NaN
@@ -146,6 +147,7 @@ const measure = async (
     p99Ms: result.p99Ms,
     cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds),
     mainUs: ((Processes.mainThreadCpuMsOf(server.pid) - mainBefore) * 1000) / (result.rps * seconds),
+    mainSystemUs: ((Processes.mainThreadSystemMsOf(server.pid) - mainSystemBefore) * 1000) / (result.rps * seconds),
     // PostgreSQL's processes (every client's: other work on the machine counts too) and this
     // process, the load generator, per request.
     pgUs: ((Processes.cpuMsOfAll("postgres") - pgBefore) * 1000) / (result.rps * seconds),
@@ -189,7 +191,7 @@ const main = async () => {
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
-          const { rps, p99Ms, cpuUs, mainUs, pgUs, loadUs, otherIdleMsPerS, redisUs } = await measure(
+          const { rps, p99Ms, cpuUs, mainUs, mainSystemUs, pgUs, loadUs, otherIdleMsPerS, redisUs } = await measure(
             server,
             SECONDS,
             request,
@@ -202,7 +204,7 @@ const main = async () => {
           ;(server === a ? results.p99A : results.p99B).push(p99Ms)
           process.stderr.write(
             `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, p99 ${p99Ms} ms, ${cpuUs.toFixed(1)} µs CPU/request` +
-              ` (main thread ${mainUs.toFixed(1)})` +
+              ` (main thread ${mainUs.toFixed(1)}, system ${mainSystemUs.toFixed(1)})` +
               `${LOGIN ? `; PostgreSQL ${pgUs.toFixed(1)}, load generator ${loadUs.toFixed(1)} µs/request` : ""}` +
               `; the idle server meanwhile ${otherIdleMsPerS.toFixed(1)} ms CPU/s` +
               `${REDIS ? `, Redis ${redisUs.toFixed(1)} µs/request` : ""}\n`

@@ -30,6 +30,12 @@ export const cpuMsOf = (pid: number, file = `/proc/${pid}/stat`): number => {
 /** The same for the process's main thread alone (its task whose id is the process's). */
 export const mainThreadCpuMsOf = (pid: number): number => cpuMsOf(pid, `/proc/${pid}/task/${pid}/stat`)
 
+/** The main thread's system time alone (stime), in ms. */
+export const mainThreadSystemMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return Number(fields[12]) * 10
+}
+
 /** utime + stime of every process whose command is `name` (e.g. all of PostgreSQL's backends), in ms. */
 export const cpuMsOfAll = (name: string): number => {
   let total = 0
