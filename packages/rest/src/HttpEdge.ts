@@ -330,7 +330,8 @@ export const answerBeforeApp = (
   if (table === undefined || log === true) return undefined
   const cors = corsFor(options.corsOrigins)
   // Per response: its headers before the limiter's for a request from no allowed origin, and per
-  // allowed origin (a handful: the configured ones). Responses are few (one per endpoint, its 429s).
+  // allowed origin (a handful: the configured ones). A 200 is one response object per endpoint,
+  // answered again and again; each 429 is a response of its own, whose entries go with it.
   const plainBefore = new WeakMap<HttpServerResponse.HttpServerResponse, HeadersBefore>()
   const fromOrigin = new WeakMap<HttpServerResponse.HttpServerResponse, Map<string, HeadersBefore>>()
   const headersBefore = (response: HttpServerResponse.HttpServerResponse, origin: string | undefined) => {
