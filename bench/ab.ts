@@ -17,6 +17,12 @@
  * Routes that need a user (`/api/v10/users/@me`): AB_BEARER=1 registers an account through the
  * first server (dev mode for both) and sends its access token.
  *
+ * AB_LOGIN=1: `POST /api/v10/auth/login` as the bench's login row sends it (dev mode for both, route
+ * limits off, BENCH_CONNECTIONS accounts registered through A, one per connection, each from its
+ * own forwarded address). Each repetition also reports the server's main thread's CPU per request
+ * (`/proc/<pid>/task/<pid>/stat`): argon2id runs on the libuv pool's threads, and its ≈10 ms a
+ * verify drowns what the request path costs in the process's figure.
+ *
  *   AB_NODE_FLAGS_A, AB_NODE_FLAGS_B  JSON arrays of Node flags for each side instead of
  *                       `NodeFlags.NODE_FLAGS` (e.g. '["--max-semi-space-size=4","--heap-growing-percent=30"]')
  *
@@ -39,13 +45,15 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const REPS = Number(process.env.BENCH_REPS ?? 6)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-const ROUTE = process.env.AB_PATH ?? "/api/v10/version"
+const ROUTE = process.env.AB_PATH ?? (process.env.AB_LOGIN === "1" ? "/api/v10/auth/login" : "/api/v10/version")
 const BEARER = process.env.AB_BEARER === "1"
+const LOGIN = process.env.AB_LOGIN === "1"
 const ROOT = path.resolve(import.meta.dirname, "..")
 const envOf = (name: string): Record<string, string> => JSON.parse(process.env[name] ?? "{}")
 
 const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
 const limits = (): Record<string, string> => {
+  if (LOGIN) return { SERVICE_RATE_LIMITS_ENABLED: "false" }
   const mode = process.env.AB_LIMITS ?? "on"
   if (mode === "off") return { SERVICE_RATE_LIMITS_ENABLED: "false" }
   return {
@@ -98,7 +106,7 @@ const start = async (name: string, database: Database.Database, env: Record<stri
     {
       PORT: String(port),
       HOST: "127.0.0.1",
-      SERVICE_ENV: BEARER ? "dev" : "prod",
+      SERVICE_ENV: BEARER || LOGIN ? "dev" : "prod",
       SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
       SERVICE_SECRET_KEYS: `ab:${randomBytes(32).toString("base64")}`,
       SERVICE_WEB_URL: "http://localhost:3000",
@@ -116,8 +124,19 @@ const start = async (name: string, database: Database.Database, env: Record<stri
   return { ...running, base }
 }
 
-const measure = async (server: Processes.Running & { base: string }, seconds: number, request: Load.Request) => {
+const measure = async (
+  server: Processes.Running & { base: string },
+  seconds: number,
+  request: Load.Request,
+  other?: Processes.Running
+) => {
+  // The other server idles meanwhile: its CPU then is what a server spends without requests.
+  const otherBefore = other === undefined ? Number.NaN : other.cpuMs()
   const before = server.cpuMs()
+  const mainBefore = Processes.mainThreadCpuMsOf(server.pid)
+  const mainSystemBefore = Processes.mainThreadSystemMsOf(server.pid)
+  const pgBefore = LOGIN ? Processes.cpuMsOfAll("postgres") : Number.NaN
+  const selfBefore = process.cpuUsage()
   const redisBefore = REDIS ? await redisCpuMs() : Number.NaN
   const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
   const redisUs = REDIS ? (((await redisCpuMs()) - redisBefore) * 1000) / (result.rps * seconds) : Number.NaN
@@ -127,6 +146,13 @@ const measure = async (server: Processes.Running & { base: string }, seconds: nu
     rps: result.rps,
     p99Ms: result.p99Ms,
     cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds),
+    mainUs: ((Processes.mainThreadCpuMsOf(server.pid) - mainBefore) * 1000) / (result.rps * seconds),
+    mainSystemUs: ((Processes.mainThreadSystemMsOf(server.pid) - mainSystemBefore) * 1000) / (result.rps * seconds),
+    // PostgreSQL's processes (every client's: other work on the machine counts too) and this
+    // process, the load generator, per request.
+    pgUs: ((Processes.cpuMsOfAll("postgres") - pgBefore) * 1000) / (result.rps * seconds),
+    otherIdleMsPerS: other === undefined ? Number.NaN : (other.cpuMs() - otherBefore) / seconds,
+    loadUs: (({ user, system }) => (user + system) / (result.rps * seconds))(process.cpuUsage(selfBefore)),
     redisUs
   }
 }
@@ -136,10 +162,14 @@ const main = async () => {
   try {
     // With AB_BEARER both run in dev mode; the account registers through A (its outbox has the code).
     const a = await start("A", database, envOf("AB_ENV_A"))
+    // Before B starts: every node runs the delivery queue's worker, and a code B sent would land
+    // in B's outbox, not in A's.
+    if (LOGIN) await Accounts.registerMany(a.base, CONNECTIONS)
     const b = await start("B", database, envOf("AB_ENV_B"))
     try {
       const idle = { A: await a.rssMb(), B: await b.rssMb() }
       let request: Load.Request = {}
+      if (LOGIN) request = { method: "POST", perConnection: Accounts.loginConnection }
       if (BEARER) {
         await Accounts.registerMany(a.base, 1)
         request = { headers: { authorization: `Bearer ${(await Accounts.login(a.base)).access_token}` } }
@@ -149,6 +179,8 @@ const main = async () => {
       const results = {
         A: [] as Array<number>,
         B: [] as Array<number>,
+        mainA: [] as Array<number>,
+        mainB: [] as Array<number>,
         redisA: [] as Array<number>,
         redisB: [] as Array<number>,
         rpsA: [] as Array<number>,
@@ -159,23 +191,35 @@ const main = async () => {
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
-          const { rps, p99Ms, cpuUs, redisUs } = await measure(server, SECONDS, request)
+          const { rps, p99Ms, cpuUs, mainUs, mainSystemUs, pgUs, loadUs, otherIdleMsPerS, redisUs } = await measure(
+            server,
+            SECONDS,
+            request,
+            server === a ? b : a
+          )
           ;(server === a ? results.A : results.B).push(cpuUs)
+          ;(server === a ? results.mainA : results.mainB).push(mainUs)
           ;(server === a ? results.redisA : results.redisB).push(redisUs)
           ;(server === a ? results.rpsA : results.rpsB).push(rps)
           ;(server === a ? results.p99A : results.p99B).push(p99Ms)
           process.stderr.write(
             `  rep ${rep + 1} ${server.name}: ${rps.toFixed(0)} req/s, p99 ${p99Ms} ms, ${cpuUs.toFixed(1)} µs CPU/request` +
+              ` (main thread ${mainUs.toFixed(1)}, system ${mainSystemUs.toFixed(1)})` +
+              `${LOGIN ? `; PostgreSQL ${pgUs.toFixed(1)}, load generator ${loadUs.toFixed(1)} µs/request` : ""}` +
+              `; the idle server meanwhile ${otherIdleMsPerS.toFixed(1)} ms CPU/s` +
               `${REDIS ? `, Redis ${redisUs.toFixed(1)} µs/request` : ""}\n`
           )
         }
       }
       const wins = results.A.filter((cpu, i) => (results.B[i] ?? Number.NaN) < cpu).length
+      const mainWins = results.mainA.filter((cpu, i) => (results.mainB[i] ?? Number.NaN) < cpu).length
       console.log(
         `${ROUTE}: A ${Load.median(results.A).toFixed(1)} µs/request (${Load.median(results.rpsA).toFixed(0)} req/s, ` +
           `p99 ${Load.median(results.p99A)} ms), B ${Load.median(results.B).toFixed(1)} µs/request ` +
           `(${Load.median(results.rpsB).toFixed(0)} req/s, p99 ${Load.median(results.p99B)} ms); ` +
           `B cheaper in ${wins} of ${REPS} repetitions; ` +
+          `main thread A ${Load.median(results.mainA).toFixed(1)}, B ${Load.median(results.mainB).toFixed(1)} µs/request, ` +
+          `B cheaper in ${mainWins} of ${REPS}; ` +
           `${REDIS ? `Redis CPU µs/request A ${Load.median(results.redisA).toFixed(1)}, B ${Load.median(results.redisB).toFixed(1)}; ` : ""}` +
           `RSS idle → loaded: ` +
           `A ${idle.A} → ${await a.rssMb()} MB, B ${idle.B} → ${await b.rssMb()} MB`

@@ -56,6 +56,22 @@ describe("Access log", () => {
     ).toBe("GET / 404 12.0ms - req=a-1")
   })
 
+  it("a duration reads as toFixed(1) would write it, around 0.05 ms too (the short ones skip toFixed)", () => {
+    const durations = [0, -0, 1e-9, 0.01, 0.0499999, 0.049999999999999996, 0.05, 0.0500001, 0.05000000000000001, 0.06]
+    for (let i = 0; i < 2000; i++) durations.push(i / 20_000, (i + 0.5) / 20_000, i / 7)
+    for (const durationMs of durations) {
+      const described = AccessLog.describe({
+        method: "GET",
+        url: "/",
+        status: 200,
+        durationMs,
+        address: "-",
+        requestId: "a"
+      })
+      expect(described, String(durationMs)).toBe(`GET / 200 ${durationMs.toFixed(1)}ms - req=a`)
+    }
+  })
+
   it("the batched sink writes the lines of one event-loop turn in one chunk, in order", async () => {
     const chunks: Array<string> = []
     const sink = AccessLog.batched((chunk) => chunks.push(chunk))

@@ -109,11 +109,11 @@ describe("Compiling the table", () => {
 
   it.effect("refuses at start an answer for an endpoint that takes credentials, params or a body", () =>
     Effect.gen(function* () {
-      const checkSync = yield* Effect.map(Effect.service(RouteLimiter.RouteLimiter), (limiter) => limiter.checkSync)
-      if (checkSync === undefined) return yield* Effect.die("the in-process limiter counts synchronously")
+      const prepareSync = yield* Effect.map(Effect.service(RouteLimiter.RouteLimiter), (limiter) => limiter.prepareSync)
+      if (prepareSync === undefined) return yield* Effect.die("the in-process limiter counts synchronously")
       const refusedFor = (group: string, identifier: string) =>
         Effect.exit(
-          CompiledAnswers.compile(CompiledAnswers.makeTable(), group, { [identifier]: () => ({}) }, checkSync)
+          CompiledAnswers.compile(CompiledAnswers.makeTable(), group, { [identifier]: () => ({}) }, prepareSync)
         )
       for (const [group, identifier] of [
         ["botGateway", "gatewayBot"],

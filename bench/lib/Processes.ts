@@ -1,6 +1,6 @@
 /** Starts a server as its own process and waits until it answers; the bench never shares a process with it. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { openSync, readFileSync } from "node:fs"
+import { openSync, readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import * as path from "node:path"
 
@@ -22,9 +22,34 @@ export const freePort = (): Promise<number> =>
   })
 
 /** utime + stime from /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms on Linux). */
-export const cpuMsOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+export const cpuMsOf = (pid: number, file = `/proc/${pid}/stat`): number => {
+  const fields = readFileSync(file, "utf8").split(") ")[1]?.split(" ") ?? []
   return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** The same for the process's main thread alone (its task whose id is the process's). */
+export const mainThreadCpuMsOf = (pid: number): number => cpuMsOf(pid, `/proc/${pid}/task/${pid}/stat`)
+
+/** The main thread's system time alone (stime), in ms. */
+export const mainThreadSystemMsOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+  return Number(fields[12]) * 10
+}
+
+/** utime + stime of every process whose command is `name` (e.g. all of PostgreSQL's backends), in ms. */
+export const cpuMsOfAll = (name: string): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== name) continue
+      total += cpuMsOf(Number(entry), `/proc/${entry}/stat`)
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total
 }
 
 const rssOf = async (pid: number): Promise<number> => {

@@ -95,7 +95,9 @@ export const make = (options: Options = {}): Effect.Effect<PasswordHasher.Passwo
       return yield* bounded(() => backend.hash(bytes, params))
     })
 
-    const verify = Effect.fn("PasswordHasher.verify")(function* (phc: string, password: Redacted.Redacted<string>) {
+    // Untraced, as every step a login takes below `Login.login`'s own span: a traced function
+    // captures a stack trace on each call.
+    const verify = Effect.fnUntraced(function* (phc: string, password: Redacted.Redacted<string>) {
       const bytes = yield* PasswordHasher.encode(password)
       const header = PasswordPhc.parse(phc)
       if (Option.isNone(header)) return yield* Effect.die(new PasswordHasher.MalformedPasswordHash())
@@ -106,7 +108,7 @@ export const make = (options: Options = {}): Effect.Effect<PasswordHasher.Passwo
       } satisfies PasswordHasher.VerifyResult
     })
 
-    const verifyDummy = Effect.fn("PasswordHasher.verifyDummy")(function* (password: Redacted.Redacted<string>) {
+    const verifyDummy = Effect.fnUntraced(function* (password: Redacted.Redacted<string>) {
       const bytes = yield* PasswordHasher.encode(password)
       yield* bounded(() => backend.verify(dummyPhc, bytes))
       return { valid: false, needsRehash: false } satisfies PasswordHasher.VerifyResult

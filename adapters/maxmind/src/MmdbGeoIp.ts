@@ -84,7 +84,8 @@ export const make = (options?: Options): Effect.Effect<GeoIp.GeoIp["Service"], G
     // quietly offer Russian clients what the law reserves for others).
     const reader = yield* Effect.cached(Effect.orDie(load))
 
-    const country = Effect.fn("MmdbGeoIp.country")(function* (address: string) {
+    // Untraced: one per login and registration (a traced function captures a stack trace on each call).
+    const country = Effect.fnUntraced(function* (address: string) {
       const parsed = GeoIp.routable(address)
       if (Option.isNone(parsed)) return Option.none<GeoIp.CountryCode>()
       const db = yield* reader

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { VERSION } from "../src/Version.ts"
 import { type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 const dataDir = tempDataDir()
@@ -158,6 +159,68 @@ describe("the reference server's edge", () => {
     const lines = ours()
     expect(lines.filter((line) => / GET \/api\/v10\/version 200 [\d.]+ms 127\.0\.0\.3 req=/.test(line))).toHaveLength(2)
     expect(lines.filter((line) => / GET \/api\/v10\/version\?check=\[redacted\] 200 /.test(line))).toHaveLength(1)
+  })
+
+  it("writes GET /version before the app byte for byte as pinned: status line, headers in order, body", async () => {
+    // From addresses of this test's own, so the version bucket (60 a minute) counts from zero: the
+    // first request leaves 59, its window's share (60 s / 60) ahead of it.
+    const body = `{"version":"${VERSION}","api":1,"env":"dev"}`
+    const limiterLines = (reset: string) => [
+      "x-ratelimit-limit: 60",
+      "x-ratelimit-remaining: 59",
+      `x-ratelimit-reset: ${reset}`,
+      "x-ratelimit-reset-after: 1.000",
+      "x-ratelimit-bucket: e7869a0b5a88533d"
+    ]
+    const EXPOSED =
+      "access-control-expose-headers: retry-after,x-ratelimit-limit,x-ratelimit-remaining,x-ratelimit-reset," +
+      "x-ratelimit-reset-after,x-ratelimit-bucket,x-ratelimit-scope,x-ratelimit-global"
+    const send = async (localAddress: string, headers: Record<string, string>, waitMs: number) => {
+      const before = Date.now()
+      const { received } = await exchange(server.base, [requestHead("GET", "/api/v10/version", headers)], {
+        waitMs,
+        localAddress
+      })
+      const [head = "", ...rest] = received.split("\r\n\r\n")
+      const lines = head.split("\r\n")
+      // the two values that are clocks: the window's end (Unix seconds, 3 decimals) and Date
+      const reset = lines.find((line) => line.startsWith("x-ratelimit-reset: "))?.slice(19) ?? ""
+      expect(reset).toMatch(/^\d+\.\d{3}$/)
+      expect(Number(reset) * 1000).toBeGreaterThanOrEqual(before + 1000 - 1)
+      expect(Number(reset) * 1000).toBeLessThanOrEqual(Date.now() + 1000)
+      const date = lines.find((line) => line.startsWith("Date: ")) ?? ""
+      expect(Date.parse(date.slice(6))).toBeGreaterThan(before - 2000)
+      return { lines, reset, date, body: rest.join("\r\n\r\n") }
+    }
+
+    const plain = await send("127.0.0.5", { connection: "close" }, 5_000)
+    expect(plain.lines).toEqual([
+      "HTTP/1.1 200 OK",
+      "content-type: application/json",
+      `content-length: ${Buffer.byteLength(body)}`,
+      "vary: Origin",
+      EXPOSED,
+      ...limiterLines(plain.reset),
+      plain.date,
+      "Connection: close"
+    ])
+    expect(plain.body).toBe(body)
+
+    // an allowed origin, on a connection kept alive (the server does not close it: read until quiet)
+    const fromPage = await send("127.0.0.6", { origin: "http://localhost:5173" }, 500)
+    expect(fromPage.lines).toEqual([
+      "HTTP/1.1 200 OK",
+      "content-type: application/json",
+      `content-length: ${Buffer.byteLength(body)}`,
+      "access-control-allow-origin: http://localhost:5173",
+      "vary: Origin",
+      EXPOSED,
+      ...limiterLines(fromPage.reset),
+      fromPage.date,
+      "Connection: keep-alive",
+      "Keep-Alive: timeout=5"
+    ])
+    expect(fromPage.body).toBe(body)
   })
 
   it("answers 413 40005 at once to a body declared over the limit, sent in part, then stalled, and closes", async () => {

@@ -38,13 +38,12 @@ export class CaptchaGate extends Context.Service<
           address: string,
           options?: { readonly required?: boolean | undefined }
         ) {
-          const free = yield* quotas.consume("captchaFreeAttempts", `${flow}@${address}`).pipe(
-            Effect.as(true),
-            Effect.catchTags({
-              QuotaExceeded: () => Effect.succeed(false),
-              QuotaUnavailable: () => Effect.fail(new TemporarilyUnavailable({ what: "counters" }))
-            })
-          )
+          // Used up by every attempt but the address's first: asked without a failure to build.
+          const free = yield* quotas
+            .tryConsume("captchaFreeAttempts", `${flow}@${address}`)
+            .pipe(
+              Effect.catchTag("QuotaUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what: "counters" })))
+            )
           if (free && options?.required !== true) return
           if (token === undefined || token === "") return yield* new CaptchaNeeded({ reason: "required" })
           yield* captcha.verify(token, address).pipe(

@@ -108,7 +108,9 @@ export class Sessions extends Context.Service<
         }
       })
 
-      const start = Effect.fn("Sessions.start")(function* (
+      // Untraced: one per login, inside `Login.login`'s span (a traced function captures a stack
+      // trace on each call).
+      const start = Effect.fnUntraced(function* (
         userId: Snowflake.Snowflake,
         client: ClientInfo,
         passwordChangedAt: DateTime.Utc | null = null

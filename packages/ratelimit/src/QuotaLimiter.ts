@@ -54,6 +54,13 @@ export class QuotaLimiter extends Context.Service<
     /** Counts one use for `key`; fails when the quota was already used up. */
     readonly consume: (quota: Name, key: string) => Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable>
     /**
+     * `consume` for callers to whom a used-up quota is the usual answer, not a refusal (the captcha's
+     * free attempt, used up by every attempt but an address's first): counts the same units as
+     * `consume` would and answers whether the use was allowed, without building a failure for a
+     * used-up quota (each failure on the way captures a stack trace: three a call).
+     */
+    readonly tryConsume: (quota: Name, key: string) => Effect.Effect<boolean, QuotaUnavailable>
+    /**
      * Whether a use would be allowed now, without counting one. Not for guarding a guess: parallel
      * guesses all pass a check made before any of them is counted. Take a unit with `consume` first
      * and `giveBack` it when the guess turns out right.
@@ -100,8 +107,28 @@ export class QuotaLimiter extends Context.Service<
           )
         }
 
+        // `consume`'s walk, narrowest counter first, each looked at (no token) before one is taken
+        // from it: a full counter stops the walk as `consume`'s refusal would, units taken from the
+        // counters before it staying taken, as they do there. A counter that fills between the look
+        // and the take refuses as in `consume`.
+        const tryConsume = (quota: Name, key: string) =>
+          Effect.suspend(() => {
+            const counters = countersOf(quota, key, quotas[quota])
+            const step = (index: number): Effect.Effect<boolean, QuotaExceeded | QuotaUnavailable> => {
+              const counter = counters[index]
+              if (counter === undefined) return Effect.succeed(true)
+              return Effect.flatMap(countOne(quota, counter, 0), (left) =>
+                left.remaining > 0
+                  ? Effect.flatMap(countOne(quota, counter, 1), () => step(index + 1))
+                  : Effect.succeed(false)
+              )
+            }
+            return step(0).pipe(Effect.catchTag("QuotaExceeded", () => Effect.succeed(false)))
+          })
+
         return QuotaLimiter.of({
           consume: (quota, key) => count(quota, key, 1),
+          tryConsume,
           check: (quota, key) =>
             Effect.flatMap(count(quota, key, 0), (left) =>
               left.remaining > 0

@@ -6,7 +6,25 @@
  */
 export type Scope = "user" | "global" | "shared"
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3)
+/**
+ * `(ms / 1000).toFixed(3)`, two of which ran on every rate-limited answer at ≈160 ns each, by
+ * integer formatting: toFixed(3) writes the integer n nearest to x·1000 (x = ms / 1000; the larger
+ * on a tie) with three decimals. x·1000 in doubles is off by at most half its last bit, so it rounds
+ * to n unless its fraction lies that close to one half: those, and values outside [0, 2^52), are
+ * left to toFixed itself. Exported for its test, which holds it to toFixed.
+ */
+export const seconds = (ms: number): string => {
+  const x = ms / 1000
+  const scaled = x * 1000
+  if (!(scaled >= 0 && scaled < 2 ** 52)) return x.toFixed(3)
+  const floor = Math.floor(scaled)
+  const fraction = scaled - floor
+  if (Math.abs(fraction - 0.5) <= scaled * 2 ** -52) return x.toFixed(3)
+  const n = fraction > 0.5 ? floor + 1 : floor
+  if (n < 1000) return n < 10 ? `0.00${n}` : n < 100 ? `0.0${n}` : `0.${n}`
+  const digits = String(n)
+  return `${digits.slice(0, -3)}.${digits.slice(-3)}`
+}
 
 export const bucket = (options: {
   readonly bucketId: string

@@ -59,7 +59,8 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
 
 type Plan = ReturnType<typeof planOf>
 
-type Outcome = Result.Result<Record<string, string>, RouteRateLimited>
+/** A count's answer: the headers of a request let through, or its refusal. */
+export type Outcome = Result.Result<Record<string, string>, RouteRateLimited>
 
 const refuseGlobal = (retryAfterMs: number) =>
   unstacked(
@@ -111,6 +112,7 @@ export const MAX_BATCH = 128
 /** Limits off: nothing counted, no headers. */
 const NOTHING_COUNTED: Outcome = Result.succeed(NO_HEADERS)
 const uncounted = (): Outcome => NOTHING_COUNTED
+const prepareUncounted = () => uncounted
 
 export class RouteLimiter extends Context.Service<
   RouteLimiter,
@@ -122,6 +124,13 @@ export class RouteLimiter extends Context.Service<
      * it spares is a few allocations per request.
      */
     readonly checkSync: ((request: Request, nowMs: number) => Outcome) | undefined
+    /**
+     * `checkSync` for one request's caller and route, its keys built once, for a caller that keeps
+     * it: the edge's compiled answers keep one per client address, since they count the same
+     * clients again and again (the keys' strings are then built and hashed once, not per request).
+     * Undefined where `checkSync` is.
+     */
+    readonly prepareSync: ((request: Request) => (nowMs: number) => Outcome) | undefined
   }
 >()("@veche/ratelimit/RouteLimiter") {
   /** Counters in effect's RateLimiter store: Redis for several nodes (or its memory store). */
@@ -163,7 +172,11 @@ export class RouteLimiter extends Context.Service<
         return headersOf(plan, result.remaining, Duration.toMillis(result.resetAfter), nowMs)
       })
 
-      return RouteLimiter.of({ check, checkSync: config.enabled ? undefined : uncounted })
+      return RouteLimiter.of({
+        check,
+        checkSync: config.enabled ? undefined : uncounted,
+        prepareSync: config.enabled ? undefined : prepareUncounted
+      })
     })
   )
 
@@ -310,7 +323,11 @@ export class RouteLimiter extends Context.Service<
           })
         }
 
-        return RouteLimiter.of({ check, checkSync: config.enabled ? undefined : uncounted })
+        return RouteLimiter.of({
+          check,
+          checkSync: config.enabled ? undefined : uncounted,
+          prepareSync: config.enabled ? undefined : prepareUncounted
+        })
       })
     )
 
@@ -325,8 +342,7 @@ export class RouteLimiter extends Context.Service<
       const counters = WindowCounters.make()
       const network = networkBucket(config.global)
 
-      const checkSync = (request: Request, nowMs: number): Outcome => {
-        const plan = planOf(config, request)
+      const countPlanned = (plan: Plan, nowMs: number): Outcome => {
         const global = counters.count(plan.globalKey, config.global.limit, config.global.windowMs, nowMs)
         if (!global.allowed) return Result.fail(refuseGlobal(global.resetAfterMs))
         if (plan.networkKey !== undefined) {
@@ -336,13 +352,20 @@ export class RouteLimiter extends Context.Service<
         const bucket = counters.count(plan.bucketKey, plan.bucket.limit, plan.bucket.windowMs, nowMs)
         return bucketOutcome(plan, bucket.count, bucket.resetAfterMs, nowMs)
       }
+      const checkSync = (request: Request, nowMs: number): Outcome => countPlanned(planOf(config, request), nowMs)
 
       return RouteLimiter.of({
         check: (request) =>
           config.enabled
             ? Effect.clockWith((clock) => Effect.fromResult(checkSync(request, clock.currentTimeMillisUnsafe())))
             : Effect.succeed(NO_HEADERS),
-        checkSync: config.enabled ? checkSync : uncounted
+        checkSync: config.enabled ? checkSync : uncounted,
+        prepareSync: config.enabled
+          ? (request) => {
+              const plan = planOf(config, request)
+              return (nowMs) => countPlanned(plan, nowMs)
+            }
+          : prepareUncounted
       })
     })
   )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
+import * as AddressGroups from "../src/AddressGroups.ts"
 import { QuotaLimiter } from "../src/QuotaLimiter.ts"
 import * as RateLimitStore from "../src/RateLimitStore.ts"
 import * as WindowCounters from "../src/WindowCounters.ts"
@@ -29,6 +30,56 @@ describe("QuotaLimiter", () => {
       yield* limiter.consume("dataExportPerUser", "u1")
       expect((yield* Effect.flip(limiter.check("dataExportPerUser", "u1")))._tag).toBe("QuotaExceeded")
     }).pipe(Effect.provide(quotas))
+  )
+
+  it.effect("tryConsume takes what consume takes and answers whether it could, instead of failing", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      for (let i = 0; i < 3; i++) expect(yield* limiter.tryConsume("smsPerPhone", "+79161234569")).toBe(true)
+      expect(yield* limiter.tryConsume("smsPerPhone", "+79161234569")).toBe(false)
+      expect((yield* Effect.flip(limiter.consume("smsPerPhone", "+79161234569")))._tag).toBe("QuotaExceeded")
+      yield* TestClock.adjust("1 hour")
+      expect(yield* limiter.tryConsume("smsPerPhone", "+79161234569")).toBe(true)
+      expect((yield* limiter.check("smsPerPhone", "+79161234569")).remaining).toBe(2)
+    }).pipe(Effect.provide(quotas))
+  )
+
+  it.effect(
+    "tryConsume walks an address's counters as consume does: a full /48 refuses, the /64's unit stays taken",
+    () =>
+      Effect.gen(function* () {
+        const counters = WindowCounters.make()
+        const sides = yield* Effect.forEach([counters, WindowCounters.make()], (on) =>
+          Effect.provide(
+            Effect.service(QuotaLimiter),
+            QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemoryOn(on)))
+          )
+        )
+        const [tried, consumed] = sides as [QuotaLimiter["Service"], QuotaLimiter["Service"]]
+        // captchaFreeAttempts is 1 an hour: eight /64s use the /48's 8
+        for (let net = 1; net <= 8; net++) {
+          expect(yield* tried.tryConsume("captchaFreeAttempts", `login@2001:db8:30:${net}::1`)).toBe(true)
+          yield* consumed.consume("captchaFreeAttempts", `login@2001:db8:30:${net}::1`)
+        }
+        expect(yield* tried.tryConsume("captchaFreeAttempts", "login@2001:db8:30:9::1")).toBe(false)
+        expect((yield* Effect.flip(consumed.consume("captchaFreeAttempts", "login@2001:db8:30:9::1")))._tag).toBe(
+          "QuotaExceeded"
+        )
+        // consume took the ninth /64's own unit before its /48 refused: so did tryConsume
+        const ninth = `q:captchaFreeAttempts:login@${AddressGroups.of("2001:db8:30:9::1").narrow}`
+        const now = yield* Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe()))
+        expect(counters.step(ninth, 0, 1, 1, now)[0]).toBe(1)
+        expect(yield* tried.tryConsume("captchaFreeAttempts", "login@2001:db8:31:1::1")).toBe(true)
+      })
+  )
+
+  it.effect("tryConsume fails as consume does when the store cannot be reached", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      expect((yield* Effect.flip(limiter.tryConsume("captchaFreeAttempts", "login@198.51.100.9")))._tag).toBe(
+        "QuotaUnavailable"
+      )
+    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
   )
 
   it.effect("giveBack returns a unit taken by consume, and its share of the window", () =>

@@ -78,9 +78,15 @@ const clock = (nowMs: number): string => {
   return `${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())}.${pad3(date.getUTCMilliseconds())}`
 }
 
+/**
+ * `durationMs.toFixed(1)`, which costs ≈140 ns, without it for the durations most answers take: every
+ * double below 0.05 is below 0.05 exactly (the double nearest 0.05 is above it), so it reads "0.0".
+ */
+const millis = (durationMs: number): string => (durationMs >= 0 && durationMs < 0.05 ? "0.0" : durationMs.toFixed(1))
+
 /** The request part of a line: `GET /api/v10/version 200 0.4ms 203.0.113.7 req=5f3a9c1e-2s`. */
 export const describe = (entry: Entry): string =>
-  `${entry.method} ${entry.url} ${entry.status} ${entry.durationMs.toFixed(1)}ms ${entry.address ?? "-"} req=${entry.requestId}`
+  `${entry.method} ${entry.url} ${entry.status} ${millis(entry.durationMs)}ms ${entry.address ?? "-"} req=${entry.requestId}`
 
 // Under load many lines share a millisecond: its prefix is formatted once.
 let prefixMs = Number.NaN

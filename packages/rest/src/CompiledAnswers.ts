@@ -68,6 +68,9 @@ export const makeTable = (): Table => {
   }
 }
 
+/** Client addresses whose prepared count an endpoint keeps at most (`RouteLimiter.prepareSync`). */
+const MAX_KEPT_ADDRESSES = 10_000
+
 /** The middleware such an endpoint may have: the rate limits (required) and body-error shaping (no body here). */
 const PLAIN_MIDDLEWARE: ReadonlySet<unknown> = new Set([RateLimit.RateLimit, FormBodyErrors.FormBodyErrors])
 
@@ -96,7 +99,7 @@ export const compile = (
   table: Table,
   group: string,
   answers: Readonly<Record<string, () => unknown>>,
-  checkSync: NonNullable<RouteLimiter.RouteLimiter["Service"]["checkSync"]>
+  prepareSync: NonNullable<RouteLimiter.RouteLimiter["Service"]["prepareSync"]>
 ): Effect.Effect<void, NotCompilable> =>
   Effect.suspend(() => {
     const problems: Array<NotCompilable> = []
@@ -135,6 +138,20 @@ export const compile = (
           }
           return last
         }
+        // Each client address's count on this route, prepared once (`prepareSync`); emptied when
+        // it holds `MAX_KEPT_ADDRESSES`, as the address groups' cache is.
+        const counts = new Map<string, (nowMs: number) => RouteLimiter.Outcome>()
+        const countOf = (address: string | undefined) => {
+          const key = address ?? "unknown"
+          let count = counts.get(key)
+          if (count === undefined) {
+            const { caller, network } = RateLimitMiddleware.byAddressOf(address)
+            count = prepareSync({ route, majorId: undefined, caller, network })
+            if (counts.size >= MAX_KEPT_ADDRESSES) counts.clear()
+            counts.set(key, count)
+          }
+          return count
+        }
         const answerAt: Compiled = (address, nowMs) => {
           let success: { readonly response: HttpServerResponse.HttpServerResponse; readonly body: string }
           try {
@@ -142,8 +159,7 @@ export const compile = (
           } catch {
             return undefined // the full path answers the failure as it answers any
           }
-          const { caller, network } = RateLimitMiddleware.byAddressOf(address)
-          const outcome = checkSync({ route, majorId: undefined, caller, network }, nowMs)
+          const outcome = countOf(address)(nowMs)
           return outcome._tag === "Failure"
             ? refused(outcome.failure)
             : { response: success.response, body: success.body, limiterHeaders: outcome.success }
@@ -168,7 +184,7 @@ export const layer = (
   Layer.effectDiscard(
     Effect.gen(function* () {
       const limiter = yield* RouteLimiter.RouteLimiter
-      if (limiter.checkSync === undefined) return
-      yield* compile(table, "service", yield* ServiceHandlers.answers, limiter.checkSync)
+      if (limiter.prepareSync === undefined) return
+      yield* compile(table, "service", yield* ServiceHandlers.answers, limiter.prepareSync)
     }).pipe(Effect.orDie)
   )

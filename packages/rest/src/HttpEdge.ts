@@ -264,11 +264,47 @@ const compiledEntry = (
   requestId: nextRequestId()
 })
 
-/** A compiled answer as a host outside Effect writes it: status, headers in order, body text. */
+/**
+ * A compiled answer as a host outside Effect writes it: status, headers in order as one flat list
+ * (`[name1, value1, name2, value2, …]`, what Node's `writeHead` takes at least cost), body text whose
+ * UTF-8 length the `content-length` header already states.
+ */
 export interface PlainAnswer {
   readonly status: number
-  readonly headers: Readonly<Record<string, string>>
+  readonly headers: ReadonlyArray<string>
   readonly body: string
+}
+
+/**
+ * Flat headers `answerBeforeApp` builds a compiled answer's headers from: a response's own headers
+ * and the CORS headers its requests get (the order `compiledResponse` gives them), kept per response
+ * and origin, since a compiled endpoint answers the same response object again and again.
+ */
+interface HeadersBefore {
+  readonly flat: ReadonlyArray<string>
+  readonly names: ReadonlySet<string>
+}
+
+const headersBeforeOf = (headers: Readonly<Record<string, string>>): HeadersBefore => {
+  const names = Object.keys(headers)
+  const flat: Array<string> = []
+  for (const name of names) flat.push(name, headers[name] as string)
+  return { flat, names: new Set(names) }
+}
+
+/** `before` then `after`, as `Object.assign` merges them (a name in both keeps its first place), flat. */
+const flatHeaders = (before: HeadersBefore, after: Readonly<Record<string, string>>): ReadonlyArray<string> => {
+  const flat = before.flat.slice()
+  for (const name in after) {
+    if (!before.names.has(name)) flat.push(name, after[name] as string)
+    else
+      for (let i = 0; i < flat.length; i += 2)
+        if (flat[i] === name) {
+          flat[i + 1] = after[name] as string
+          break
+        }
+  }
+  return flat
 }
 
 /**
@@ -293,6 +329,34 @@ export const answerBeforeApp = (
   const log = options.accessLog
   if (table === undefined || log === true) return undefined
   const cors = corsFor(options.corsOrigins)
+  // Per response: its headers before the limiter's for a request from no allowed origin, and per
+  // allowed origin (a handful: the configured ones). A 200 is one response object per endpoint,
+  // answered again and again; each 429 is a response of its own, whose entries go with it.
+  const plainBefore = new WeakMap<HttpServerResponse.HttpServerResponse, HeadersBefore>()
+  const fromOrigin = new WeakMap<HttpServerResponse.HttpServerResponse, Map<string, HeadersBefore>>()
+  const headersBefore = (response: HttpServerResponse.HttpServerResponse, origin: string | undefined) => {
+    if (cors === undefined || origin === undefined || !cors.allowed.has(origin)) {
+      let before = plainBefore.get(response)
+      if (before === undefined) {
+        const own =
+          cors === undefined ? response.headers : { ...response.headers, ...corsHeaders(cors, origin, response) }
+        before = headersBeforeOf(own)
+        plainBefore.set(response, before)
+      }
+      return before
+    }
+    let byOrigin = fromOrigin.get(response)
+    if (byOrigin === undefined) {
+      byOrigin = new Map()
+      fromOrigin.set(response, byOrigin)
+    }
+    let before = byOrigin.get(origin)
+    if (before === undefined) {
+      before = headersBeforeOf({ ...response.headers, ...corsHeaders(cors, origin, response) })
+      byOrigin.set(origin, before)
+    }
+    return before
+  }
   return (method, url, headers, address) => {
     if (headers["x-forwarded-for"] !== undefined) return undefined
     const compiled = table.lookup(method, url, headers)
@@ -302,9 +366,13 @@ export const answerBeforeApp = (
     const answer = compiled(address, Date.now())
     if (answer === undefined) return undefined
     const origin = headers.origin
-    const final = compiledResponse(cors, typeof origin === "string" ? origin : undefined, answer)
-    if (log !== false) log(compiledEntry(method, url, final.status, address, started))
-    return { status: final.status, headers: final.headers, body: answer.body }
+    const response = answer.response
+    const flat = flatHeaders(
+      headersBefore(response, typeof origin === "string" ? origin : undefined),
+      answer.limiterHeaders
+    )
+    if (log !== false) log(compiledEntry(method, url, response.status, address, started))
+    return { status: response.status, headers: flat, body: answer.body }
   }
 }
 
