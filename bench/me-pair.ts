@@ -3,7 +3,8 @@
  * (bench/floors/me.ts), side by side with the same load generator (BENCH_LOAD=wrk for wrk), reps
  * alternating; prints req/s, p50/p99 and server CPU per request for each rep and the medians.
  * ME_PROBE=<file.cjs> preloads that file (`-r`) into both servers and sends each SIGUSR2 after each
- * rep (a probe that prints event-loop delay and GC pauses on SIGUSR2 can say where a tail comes from).
+ * rep (a probe that prints event-loop delay and GC pauses on SIGUSR2 can say where a tail comes from:
+ * bench/probes/gc-probe.cjs).
  *
  *   ME_ROOT  the checkout the reference server runs from (default: this one)
  *   ME_NODE_FLAGS  JSON array replacing the server's NODE_FLAGS; ME_FLOOR_FLAGS the floor's (default [])
