@@ -329,33 +329,27 @@ export const answerBeforeApp = (
   const log = options.accessLog
   if (table === undefined || log === true) return undefined
   const cors = corsFor(options.corsOrigins)
-  // Per response: its headers before the limiter's for a request from no allowed origin, and per
-  // allowed origin (a handful: the configured ones). A 200 is one response object per endpoint,
-  // answered again and again; each 429 is a response of its own, whose entries go with it.
-  const plainBefore = new WeakMap<HttpServerResponse.HttpServerResponse, HeadersBefore>()
-  const fromOrigin = new WeakMap<HttpServerResponse.HttpServerResponse, Map<string, HeadersBefore>>()
+  // Per response and allowed origin ("" for none): its headers before the limiter's. The allowed
+  // origins are a handful (the configured ones); a 200 is one response object per endpoint,
+  // answered again and again, and each 429 is a response of its own, whose entries go with it.
+  const before = new WeakMap<HttpServerResponse.HttpServerResponse, Map<string, HeadersBefore>>()
   const headersBefore = (response: HttpServerResponse.HttpServerResponse, origin: string | undefined) => {
-    if (cors === undefined || origin === undefined || !cors.allowed.has(origin)) {
-      let before = plainBefore.get(response)
-      if (before === undefined) {
-        const own =
-          cors === undefined ? response.headers : { ...response.headers, ...corsHeaders(cors, origin, response) }
-        before = headersBeforeOf(own)
-        plainBefore.set(response, before)
-      }
-      return before
-    }
-    let byOrigin = fromOrigin.get(response)
+    const key = cors !== undefined && origin !== undefined && cors.allowed.has(origin) ? origin : ""
+    let byOrigin = before.get(response)
     if (byOrigin === undefined) {
       byOrigin = new Map()
-      fromOrigin.set(response, byOrigin)
+      before.set(response, byOrigin)
     }
-    let before = byOrigin.get(origin)
-    if (before === undefined) {
-      before = headersBeforeOf({ ...response.headers, ...corsHeaders(cors, origin, response) })
-      byOrigin.set(origin, before)
+    let found = byOrigin.get(key)
+    if (found === undefined) {
+      found = headersBeforeOf(
+        cors === undefined
+          ? response.headers
+          : { ...response.headers, ...corsHeaders(cors, key === "" ? undefined : key, response) }
+      )
+      byOrigin.set(key, found)
     }
-    return before
+    return found
   }
   return (method, url, headers, address) => {
     if (headers["x-forwarded-for"] !== undefined) return undefined
