@@ -11,6 +11,7 @@ import { HttpEffect, HttpMiddleware, HttpServerError, HttpServerRequest, HttpSer
 import type { IpNetwork } from "effect/net"
 import * as AccessLog from "./AccessLog.ts"
 import type * as CompiledAnswers from "./CompiledAnswers.ts"
+import * as LimiterHeaders from "./LimiterHeaders.ts"
 import * as ResponseHeaders from "./ResponseHeaders.ts"
 
 /**
@@ -105,10 +106,14 @@ const routed = <E, R>(
 }
 
 /** A body in the API's shape for error answers that do not have one. */
+/** Whether `withErrorBody` answers `response` as it is: a success, or an error with a JSON body. */
+const keepsItsBody = (response: HttpServerResponse.HttpServerResponse): boolean =>
+  response.status < 400 || response.headers["content-type"]?.startsWith("application/json") === true
+
 export const withErrorBody = (
   response: HttpServerResponse.HttpServerResponse
 ): HttpServerResponse.HttpServerResponse => {
-  if (response.status < 400 || response.headers["content-type"]?.startsWith("application/json")) return response
+  if (keepsItsBody(response)) return response
   const { "content-type": _type, "content-length": _length, ...headers } = response.headers
   // HttpApi answers a body in a media type it does not read with a text 415; the mirrored
   // platform answers such requests as a bad form body.
@@ -221,17 +226,30 @@ const corsHeaders = (
     : { vary, "access-control-expose-headers": cors.exposed }
 }
 
-/** The answer as sent: CORS headers (when configured), then our error body. */
+/**
+ * The answer as sent: CORS headers (when configured), then our error body, then the rate limiter's
+ * headers (`LimiterHeaders`: the limiter's own pre-response step would come right after this one).
+ * When the error body leaves the answer as it is (the usual case) all are set in one copy.
+ */
 const finished = (
   cors: Cors | undefined,
   request: HttpServerRequest.HttpServerRequest,
   response: HttpServerResponse.HttpServerResponse
-) =>
-  withErrorBody(
-    cors === undefined
-      ? response
-      : ResponseHeaders.withLowerCase(response, corsHeaders(cors, request.headers.origin, response))
-  )
+) => {
+  const limiter = LimiterHeaders.taken(request.source)
+  if (cors === undefined) return withLimiterHeaders(withErrorBody(response), limiter)
+  const added = corsHeaders(cors, request.headers.origin, response)
+  if (keepsItsBody(response)) return ResponseHeaders.withLowerCase(response, added, limiter)
+  return withLimiterHeaders(withErrorBody(ResponseHeaders.withLowerCase(response, added)), limiter)
+}
+
+const withLimiterHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  limiter: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse => {
+  for (const _ in limiter) return ResponseHeaders.withLowerCase(response, limiter)
+  return response
+}
 
 /**
  * A compiled answer as sent: it is JSON, so `withErrorBody` leaves it alone; the edge's CORS
@@ -411,6 +429,8 @@ export const middleware =
         if (compiledAnswer !== undefined) return answerCompiled(request, address, compiledAnswer, started)
       }
       const requestId = nextRequestId()
+      // The route's rate limiter hands its headers to this request's pre-response step below.
+      LimiterHeaders.await_(request.source)
       const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
       if (log === false) {
         HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)

@@ -17,6 +17,7 @@ import { AddressGroups, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import { Clock, Context, Effect, Layer, Option, type Result, type Types } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { KnownTokens } from "./KnownTokens.ts"
+import * as LimiterHeaders from "./LimiterHeaders.ts"
 import * as RequestCredentials from "./RequestCredentials.ts"
 import * as ResponseHeaders from "./ResponseHeaders.ts"
 
@@ -60,12 +61,26 @@ const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string
 
 /**
  * The limiter's headers go on the final response, whatever it is: a success, a declared error or
- * the 429 itself, so they are set by a pre-response handler (one per request: it holds them).
+ * the 429 itself. The edge in front sets them in its own pre-response step (`LimiterHeaders`);
+ * without an edge, a pre-response handler of their own (one per request: it holds them).
  */
-const setHeadersOnAnswer = (context: Context.Context<never>, headers: Record<string, string>) =>
+const setHeadersOnAnswer = (
+  context: Context.Context<never>,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Record<string, string>
+) => {
+  if (LimiterHeaders.offer(request.source, headers)) return
   HttpEffect.appendPreResponseHandlerUnsafe(context, (_request, response) =>
     Effect.succeed(ResponseHeaders.withLowerCase(response, headers))
   )
+}
+
+/**
+ * Client addresses whose prepared count (`RouteLimiter.prepareSync`) one route keeps at most: it
+ * is emptied when full, as the address groups' cache is. Each holds its keys' strings (≈0.3 kB),
+ * and only the routes clients call fill theirs.
+ */
+const MAX_KEPT_ADDRESSES = 1_000
 
 /** The 429 a refused count answers (its headers are the limiter's). */
 export const refusal = (limited: RouteLimiter.RouteRateLimited): RateLimited =>
@@ -87,6 +102,7 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
     const limiter = yield* RouteLimiter.RouteLimiter
     const known = yield* KnownTokens
     const checkSync = limiter.checkSync
+    const prepareSync = limiter.prepareSync
     return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) => {
       const route = `${group.identifier}.${endpoint.identifier}`
       // Routes without credentials never look at the header (nor the clock): address only. A group
@@ -94,32 +110,58 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
       const takesCredentials = endpoint.middlewares.has(Authorization.Authorization)
       const answer = (
         context: Context.Context<never>,
+        request: HttpServerRequest.HttpServerRequest,
         outcome: Result.Result<Record<string, string>, RouteLimiter.RouteRateLimited>
       ): Answer => {
         if (outcome._tag === "Failure") {
-          setHeadersOnAnswer(context, outcome.failure.headers)
+          setHeadersOnAnswer(context, request, outcome.failure.headers)
           return Effect.fail(refusal(outcome.failure))
         }
         // No headers (limits off, store unreachable): no handler. A key test without `Object.keys`' array.
         for (const _ in outcome.success) {
-          setHeadersOnAnswer(context, outcome.success)
+          setHeadersOnAnswer(context, request, outcome.success)
           break
         }
         return httpEffect
+      }
+      // A client address's count on this route without a major id, prepared once: its keys' strings
+      // are then built and hashed once, not on each request (as `CompiledAnswers` keeps them).
+      const prepared = new Map<string, (nowMs: number) => RouteLimiter.Outcome>()
+      const preparedFor = (
+        prepare: NonNullable<typeof prepareSync>,
+        address: string | undefined
+      ): ((nowMs: number) => RouteLimiter.Outcome) => {
+        const key = address ?? "unknown"
+        let count = prepared.get(key)
+        if (count === undefined) {
+          const { caller, network } = byAddressOf(address)
+          count = prepare({ route, majorId: undefined, caller, network })
+          if (prepared.size >= MAX_KEPT_ADDRESSES) prepared.clear()
+          prepared.set(key, count)
+        }
+        return count
       }
       return Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
         const authorization = request.headers.authorization
         const clock = fiber.getRef(Clock.Clock)
-        const { caller, network } =
-          !takesCredentials || authorization === undefined || authorization === ""
-            ? byAddress(request)
-            : byKnownToken(request, known, clock.currentTimeMillisUnsafe())
-        const counted = { route, majorId: majorIdOf(params), caller, network }
+        const byAddressOnly = !takesCredentials || authorization === undefined || authorization === ""
+        const majorId = majorIdOf(params)
+        if (byAddressOnly && majorId === undefined && prepareSync !== undefined) {
+          const count = preparedFor(prepareSync, Option.getOrUndefined(request.remoteAddress))
+          return answer(fiber.context, request, count(clock.currentTimeMillisUnsafe()))
+        }
+        const { caller, network } = byAddressOnly
+          ? byAddress(request)
+          : byKnownToken(request, known, clock.currentTimeMillisUnsafe())
+        const counted = { route, majorId, caller, network }
         // This process's counters answer at once: no Effect around the count.
-        if (checkSync !== undefined) return answer(fiber.context, checkSync(counted, clock.currentTimeMillisUnsafe()))
-        return Effect.flatMap(Effect.result(limiter.check(counted)), (outcome) => answer(fiber.context, outcome))
+        if (checkSync !== undefined)
+          return answer(fiber.context, request, checkSync(counted, clock.currentTimeMillisUnsafe()))
+        return Effect.flatMap(Effect.result(limiter.check(counted)), (outcome) =>
+          answer(fiber.context, request, outcome)
+        )
       })
     })
   })

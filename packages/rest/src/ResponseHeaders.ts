@@ -9,14 +9,16 @@ import { Headers, type HttpServerResponse } from "effect/http"
 const HEADERS_PROTO: object = Object.getPrototypeOf(Headers.empty)
 
 /**
- * `response` with `added` set over its headers, as `HttpServerResponse.setHeaders` would set them
- * (same order, an added name replaces the one there). Names in `added` must be lower-case.
+ * `response` with `added` set over its headers, then `addedAfter` (if given), as
+ * `HttpServerResponse.setHeaders` would set them, once and then again (same order, an added name
+ * replaces the one there). Names in both must be lower-case.
  */
 export const withLowerCase = (
   response: HttpServerResponse.HttpServerResponse,
-  added: Readonly<Record<string, string>>
+  added: Readonly<Record<string, string>>,
+  addedAfter?: Readonly<Record<string, string>>
 ): HttpServerResponse.HttpServerResponse => {
-  const headers: Headers.Headers = Object.assign(Object.create(HEADERS_PROTO), response.headers, added)
+  const headers: Headers.Headers = Object.assign(Object.create(HEADERS_PROTO), response.headers, added, addedAfter)
   // The response's own fields (status, body, cookies, headers) copied onto its prototype.
   const copy: {
     -readonly [K in keyof HttpServerResponse.HttpServerResponse]: HttpServerResponse.HttpServerResponse[K]
