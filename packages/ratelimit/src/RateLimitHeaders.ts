@@ -14,16 +14,43 @@ export type Scope = "user" | "global" | "shared"
  * left to toFixed itself. Exported for its test, which holds it to toFixed.
  */
 export const seconds = (ms: number): string => {
+  const n = thousandthsOf(ms)
+  return n === undefined ? (ms / 1000).toFixed(3) : thousandthsText(n)
+}
+
+/** The integer `seconds` writes with three decimals, or undefined where it leaves `ms` to toFixed. */
+const thousandthsOf = (ms: number): number | undefined => {
   const x = ms / 1000
   const scaled = x * 1000
-  if (!(scaled >= 0 && scaled < 2 ** 52)) return x.toFixed(3)
+  if (!(scaled >= 0 && scaled < 2 ** 52)) return undefined
   const floor = Math.floor(scaled)
   const fraction = scaled - floor
-  if (Math.abs(fraction - 0.5) <= scaled * 2 ** -52) return x.toFixed(3)
-  const n = fraction > 0.5 ? floor + 1 : floor
+  if (Math.abs(fraction - 0.5) <= scaled * 2 ** -52) return undefined
+  return fraction > 0.5 ? floor + 1 : floor
+}
+
+const thousandthsText = (n: number): string => {
   if (n < 1000) return n < 10 ? `0.00${n}` : n < 100 ? `0.0${n}` : `0.${n}`
   const digits = String(n)
   return `${digits.slice(0, -3)}.${digits.slice(-3)}`
+}
+
+/**
+ * `seconds` that keeps its last text: one caller's Reset (and often Reset-After) reads the same
+ * thousandths for every request of a millisecond, and building the text was most of its cost.
+ */
+export const secondsKeepingLast = (): ((ms: number) => string) => {
+  let lastThousandths = -1
+  let lastText = ""
+  return (ms) => {
+    const n = thousandthsOf(ms)
+    if (n === undefined) return (ms / 1000).toFixed(3)
+    if (n !== lastThousandths) {
+      lastThousandths = n
+      lastText = thousandthsText(n)
+    }
+    return lastText
+  }
 }
 
 export const bucket = (options: {
@@ -48,3 +75,24 @@ export const exceeded = (options: {
   "x-ratelimit-scope": options.scope,
   ...(options.scope === "global" ? { "x-ratelimit-global": "true" } : {})
 })
+
+/**
+ * `bucket` for one bucket and caller, whose answers are built again and again (`RouteLimiter`'s
+ * prepared counts): Limit's text is made once and the times' texts are kept from the last answer.
+ */
+export const bucketFor = (options: {
+  readonly bucketId: string
+  readonly limit: number
+}): ((remaining: number, resetAfterMs: number, nowMs: number) => Record<string, string>) => {
+  const limitText = String(options.limit)
+  const bucketId = options.bucketId
+  const reset = secondsKeepingLast()
+  const resetAfter = secondsKeepingLast()
+  return (remaining, resetAfterMs, nowMs) => ({
+    "x-ratelimit-limit": limitText,
+    "x-ratelimit-remaining": String(Math.max(0, remaining)),
+    "x-ratelimit-reset": reset(nowMs + resetAfterMs),
+    "x-ratelimit-reset-after": resetAfter(resetAfterMs),
+    "x-ratelimit-bucket": bucketId
+  })
+}

@@ -59,6 +59,8 @@ const planOf = (config: RouteBuckets["Service"], request: Request) => {
 
 type Plan = ReturnType<typeof planOf>
 
+type BucketHeaders = ReturnType<typeof RateLimitHeaders.bucketFor>
+
 /** A count's answer: the headers of a request let through, or its refusal. */
 export type Outcome = Result.Result<Record<string, string>, RouteRateLimited>
 
@@ -342,7 +344,8 @@ export class RouteLimiter extends Context.Service<
       const counters = WindowCounters.make()
       const network = networkBucket(config.global)
 
-      const countPlanned = (plan: Plan, nowMs: number): Outcome => {
+      /** One request's count; its headers by `headers` when it goes through (a prepared count's own). */
+      const countPlanned = (plan: Plan, nowMs: number, headers?: BucketHeaders): Outcome => {
         const global = counters.count(plan.globalKey, config.global.limit, config.global.windowMs, nowMs)
         if (!global.allowed) return Result.fail(refuseGlobal(global.resetAfterMs))
         if (plan.networkKey !== undefined) {
@@ -350,7 +353,9 @@ export class RouteLimiter extends Context.Service<
           if (!wide.allowed) return Result.fail(refuseGlobal(wide.resetAfterMs))
         }
         const bucket = counters.count(plan.bucketKey, plan.bucket.limit, plan.bucket.windowMs, nowMs)
-        return bucketOutcome(plan, bucket.count, bucket.resetAfterMs, nowMs)
+        if (headers === undefined || bucket.count > plan.bucket.limit)
+          return bucketOutcome(plan, bucket.count, bucket.resetAfterMs, nowMs)
+        return Result.succeed(headers(plan.bucket.limit - bucket.count, bucket.resetAfterMs, nowMs))
       }
       const checkSync = (request: Request, nowMs: number): Outcome => countPlanned(planOf(config, request), nowMs)
 
@@ -363,7 +368,8 @@ export class RouteLimiter extends Context.Service<
         prepareSync: config.enabled
           ? (request) => {
               const plan = planOf(config, request)
-              return (nowMs) => countPlanned(plan, nowMs)
+              const headers = RateLimitHeaders.bucketFor({ bucketId: plan.bucketId, limit: plan.bucket.limit })
+              return (nowMs) => countPlanned(plan, nowMs, headers)
             }
           : prepareUncounted
       })

@@ -75,3 +75,20 @@ describe("RateLimitHeaders.seconds", () => {
     }
   })
 })
+
+describe("RateLimitHeaders.bucketFor", () => {
+  it("answers what `bucket` answers, call after call, its kept texts included", () => {
+    const next = randoms(0x2545f491)
+    const headers = RateLimitHeaders.bucketFor({ bucketId: "b1", limit: 5 })
+    const now = 1_795_702_602_778
+    for (let i = 0; i < 20_000; i++) {
+      // Runs of one millisecond (the kept texts' hits), jumps, ties and negative remainders.
+      const nowMs = now + Math.floor(i / 16) + (i % 97 === 0 ? 0.5 : 0)
+      const resetAfterMs = i % 5 === 0 ? 0 : Math.round(next() * 10_000 * 1e6) / 1e6
+      const remaining = Math.floor(next() * 8) - 2
+      expect(headers(remaining, resetAfterMs, nowMs)).toStrictEqual(
+        RateLimitHeaders.bucket({ bucketId: "b1", limit: 5, remaining, resetAfterMs, nowMs })
+      )
+    }
+  })
+})
