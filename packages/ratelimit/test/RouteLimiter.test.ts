@@ -309,6 +309,58 @@ describe("RouteLimiter in process", () => {
     })
   )
 
+  it.effect("its prepared counts answer what the store-backed limiter answers, request for request", () =>
+    Effect.gen(function* () {
+      // A global limit below the buckets' own, so the walk meets it too.
+      const tight = RouteBuckets.layer({
+        global: { limit: 5, windowMs: 1_000 },
+        buckets: { small: { limit: 3, windowMs: 10_000 }, pooled: { limit: 2, windowMs: 10_000, shared: true } },
+        routes: { "things.list": "small", "things.other": "default", "emoji.create": "pooled" }
+      })
+      const [viaStore, inProcess] = yield* Effect.all([
+        Effect.provide(
+          Effect.service(RouteLimiter),
+          RouteLimiter.layer.pipe(Layer.provide(tight), Layer.provide(RateLimitStore.layerMemory))
+        ),
+        Effect.provide(Effect.service(RouteLimiter), RouteLimiter.layerInProcess.pipe(Layer.provide(tight)))
+      ])
+      const prepareSync = inProcess.prepareSync
+      if (prepareSync === undefined) return yield* Effect.die("the in-process limiter prepares its counts")
+      yield* TestClock.setTime(Date.UTC(2026, 0, 1))
+      // Two callers of one network (/48), so its counter takes part; one prepared count each, kept.
+      const callers = [
+        { caller: freshCaller(), network: "a:2001:db8:1" },
+        { caller: freshCaller(), network: "a:2001:db8:1" },
+        { caller: freshCaller(), network: undefined }
+      ]
+      const routes = ["things.list", "things.other", "emoji.create"]
+      const prepared = new Map<string, (nowMs: number) => unknown>()
+      let seed = 11
+      const next = (n: number) => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+        return seed % n
+      }
+      const outcomes = new Set<string>()
+      for (let i = 0; i < 600; i++) {
+        const who = callers[next(callers.length)] ?? { caller: "t:x", network: undefined }
+        const request = { route: routes[next(routes.length)] ?? "things.list", majorId: undefined, ...who }
+        const key = `${request.route} ${request.caller}`
+        let count = prepared.get(key)
+        if (count === undefined) {
+          count = prepareSync(request)
+          prepared.set(key, count)
+        }
+        const expected = yield* Effect.result(viaStore.check(request))
+        const nowMs = yield* Effect.clockWith((clock) => Effect.sync(() => clock.currentTimeMillisUnsafe()))
+        expect(count(nowMs)).toEqual(expected)
+        outcomes.add(expected._tag === "Success" ? "through" : expected.failure.global ? "global" : "bucket")
+        yield* TestClock.adjust(Duration.millis([0, 0, 0, 0, 0, 0, 10, 250, 1_500, 4_000][next(10)] ?? 0))
+      }
+      // the walk is refused by a bucket and by the global limit too, not only let through
+      expect([...outcomes].sort()).toEqual(["bucket", "global", "through"])
+    })
+  )
+
   it.effect("answers no headers and never refuses when disabled", () =>
     Effect.gen(function* () {
       const limiter = yield* RouteLimiter
