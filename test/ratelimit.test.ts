@@ -361,3 +361,92 @@ describe("Partitions by guild id", () => {
     await dispose()
   })
 })
+
+// The limiter's headers with the edge in front (handed to the edge's pre-response step) and without
+// it (a pre-response handler of the limiter's own). Their order on the wire behind the edge is pinned
+// by compiled-answers.test.ts (compiled and routed answers byte for byte, CORS and 429 included).
+class PlainProbe extends HttpApiGroup.make("plain").add(
+  HttpApiEndpoint.get("ping", "/ping", { success: Schema.Struct({ ok: Schema.Boolean }) })
+) {}
+class PlainProbeApi extends HttpApi.make("plain-probe")
+  .add(PlainProbe)
+  .middleware(FormBodyErrors.FormBodyErrors)
+  .middleware(RateLimit.RateLimit) {}
+
+describe("The limiter's headers with and without the edge", () => {
+  const ORIGIN = "https://app.probe.test"
+  const serve = (edge: boolean) =>
+    HttpRouter.toWebHandler(
+      HttpApiBuilder.layer(PlainProbeApi).pipe(
+        Layer.provide(
+          HttpApiBuilder.group(PlainProbeApi, "plain", (h) => h.handle("ping", () => Effect.succeed({ ok: true })))
+        ),
+        Layer.provide(
+          Layer.mergeAll(FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
+            Layer.provide(KnownTokens.KnownTokens.layer)
+          )
+        ),
+        Layer.provide(
+          RouteLimiter.RouteLimiter.layerInProcess.pipe(
+            Layer.provide(
+              RouteBuckets.RouteBuckets.layer({
+                buckets: { ping: { limit: 2, windowMs: 60_000 } },
+                routes: { "plain.ping": "ping" }
+              })
+            )
+          )
+        ),
+        Layer.provide(HttpServer.layerServices)
+      ),
+      edge
+        ? {
+            disableLogger: true,
+            middleware: HttpEdge.middleware({ trustedProxies: [], accessLog: false, corsOrigins: [ORIGIN] })
+          }
+        : { disableLogger: true }
+    )
+  const withEdge = serve(true)
+  const withoutEdge = serve(false)
+  const names = (response: Response) => [...response.headers.keys()]
+  const limiterNames = (response: Response) =>
+    names(response).filter((name) => name.startsWith("x-ratelimit") || name === "retry-after")
+  const ping = (host: typeof withEdge) =>
+    Effect.promise(() => host.handler(new Request("http://probe.test/ping", { headers: { origin: ORIGIN } })))
+
+  it.effect("carry the same limiter headers on a 200 and a 429", () =>
+    Effect.gen(function* () {
+      for (const status of [200, 200, 429]) {
+        const edged = yield* ping(withEdge)
+        const plain = yield* ping(withoutEdge)
+        expect([edged.status, plain.status]).toEqual([status, status])
+        expect(limiterNames(edged)).toEqual(limiterNames(plain))
+        expect(limiterNames(edged)).toEqual(
+          status === 200
+            ? [
+                "x-ratelimit-bucket",
+                "x-ratelimit-limit",
+                "x-ratelimit-remaining",
+                "x-ratelimit-reset",
+                "x-ratelimit-reset-after"
+              ]
+            : [
+                "retry-after",
+                "x-ratelimit-bucket",
+                "x-ratelimit-limit",
+                "x-ratelimit-remaining",
+                "x-ratelimit-reset",
+                "x-ratelimit-reset-after",
+                "x-ratelimit-scope"
+              ]
+        )
+        expect(edged.headers.get("x-ratelimit-remaining")).toBe(plain.headers.get("x-ratelimit-remaining"))
+        expect(edged.headers.get("access-control-allow-origin")).toBe(ORIGIN)
+      }
+    })
+  )
+
+  it("disposes", async () => {
+    await withEdge.dispose()
+    await withoutEdge.dispose()
+  })
+})
