@@ -6,6 +6,10 @@
  * later one prints bytes per request since the one before (to stderr) and writes the profile of that
  * slice to `$ALLOC_PROBE_DIR/alloc-<pid>-<n>.heapprofile` (DevTools' Memory tab reads it), its top
  * allocating functions printed too.
+ *
+ * ALLOC_PROBE_MODE=gc: no sampling (next to no overhead), exact bytes only: `v8.GCProfiler` reports
+ * the heap before and after each collection, so what was allocated is the growth between
+ * collections, summed (plus the growth since the last one).
  */
 const { Session } = require("node:inspector")
 const diagnostics = require("node:diagnostics_channel")
@@ -20,7 +24,7 @@ diagnostics.subscribe("http.server.request.start", () => {
 })
 
 const session = new Session()
-session.connect()
+if (process.env.ALLOC_PROBE_MODE !== "gc") session.connect()
 let sampling = false
 let slice = 0
 
@@ -48,7 +52,39 @@ const tops = (profile) => {
   return [...byFrame.entries()].sort((a, b) => b[1] - a[1])
 }
 
+if (process.env.ALLOC_PROBE_MODE === "gc") {
+  const v8 = require("node:v8")
+  let profiler
+  let usedAtStart = 0
+  process.on("SIGUSR2", () => {
+    if (profiler === undefined) {
+      requests = 0
+      usedAtStart = process.memoryUsage().heapUsed
+      profiler = new v8.GCProfiler()
+      profiler.start()
+      return
+    }
+    const seen = requests
+    const usedAtEnd = process.memoryUsage().heapUsed
+    const { statistics } = profiler.stop()
+    let allocated = 0
+    let previousAfter = usedAtStart
+    for (const gc of statistics) {
+      allocated += gc.beforeGC.heapStatistics.usedHeapSize - previousAfter
+      previousAfter = gc.afterGC.heapStatistics.usedHeapSize
+    }
+    allocated += usedAtEnd - previousAfter
+    const kinds = {}
+    for (const gc of statistics) kinds[gc.gcType] = (kinds[gc.gcType] ?? 0) + 1
+    process.stderr.write(
+      `[alloc ${process.pid}] ${seen} requests, ${seen === 0 ? 0 : (allocated / seen / 1024).toFixed(2)} KB a request allocated (exact); collections ${JSON.stringify(kinds)}\n`
+    )
+    profiler = undefined
+  })
+}
+
 process.on("SIGUSR2", () => {
+  if (process.env.ALLOC_PROBE_MODE === "gc") return
   if (!sampling) return start()
   const seen = requests
   session.post("HeapProfiler.stopSampling", (error, result) => {
