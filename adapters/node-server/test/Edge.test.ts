@@ -175,9 +175,14 @@ describe("the reference server's edge", () => {
     const EXPOSED =
       "access-control-expose-headers: retry-after,x-ratelimit-limit,x-ratelimit-remaining,x-ratelimit-reset," +
       "x-ratelimit-reset-after,x-ratelimit-bucket,x-ratelimit-scope,x-ratelimit-global"
-    const send = async (localAddress: string, headers: Record<string, string>, waitMs: number) => {
+    const send = async (
+      localAddress: string,
+      headers: Record<string, string>,
+      waitMs: number,
+      path = "/api/v10/version"
+    ) => {
       const before = Date.now()
-      const { received } = await exchange(server.base, [requestHead("GET", "/api/v10/version", headers)], {
+      const { received } = await exchange(server.base, [requestHead("GET", path, headers)], {
         waitMs,
         localAddress
       })
@@ -221,6 +226,23 @@ describe("the reference server's edge", () => {
       "Keep-Alive: timeout=5"
     ])
     expect(fromPage.body).toBe(body)
+
+    // the same answer routed (a query takes it past the compiled path, through effect's Node
+    // adapter), on a connection kept alive: the same bytes, head and body
+    const routed = await send("127.0.0.7", { origin: "http://localhost:5173" }, 500, "/api/v10/version?check=1")
+    expect(routed.lines).toEqual([
+      "HTTP/1.1 200 OK",
+      "content-type: application/json",
+      `content-length: ${Buffer.byteLength(body)}`,
+      "access-control-allow-origin: http://localhost:5173",
+      "vary: Origin",
+      EXPOSED,
+      ...limiterLines(routed.reset),
+      routed.date,
+      "Connection: keep-alive",
+      "Keep-Alive: timeout=5"
+    ])
+    expect(routed.body).toBe(body)
   })
 
   it("answers 413 40005 at once to a body declared over the limit, sent in part, then stalled, and closes", async () => {

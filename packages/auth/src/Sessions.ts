@@ -11,7 +11,7 @@ import * as Block from "./Block.ts"
 import type { AccessGrant, ClientInfo, Session } from "./Session.ts"
 import { SessionsConfig } from "./SessionsConfig.ts"
 import { AccountBlocked, RefreshRejected, TokenExpired, TokenInvalid } from "./SessionsErrors.ts"
-import { type AccessAccount, SessionsRepo } from "./SessionsRepo.ts"
+import { type AccessAccount, type AccessLookup, SessionsRepo } from "./SessionsRepo.ts"
 import { type Minted, Tokens } from "./Tokens.ts"
 
 export interface TokenPair {
@@ -151,27 +151,44 @@ export class Sessions extends Context.Service<
         return yield* new RefreshRejected()
       })
 
-      // Untraced: it runs on every authenticated request, and a traced Effect.fn captures a call
-      // stack and opens a span each time (a tenth of the server's time on GET /users/@me).
-      const authenticate = Effect.fnUntraced(function* (
+      type Refused = TokenInvalid | TokenExpired | AccountBlocked
+      /** The lookup's answer as the port gives it: refused, or the grant (touched when due). */
+      const granted = (
+        found: AccessLookup,
+        now: DateTime.Utc,
+        nowMs: number
+      ): Effect.Effect<Authenticated, Refused> => {
+        if (found._tag === "Expired") return Effect.fail(unstacked(() => new TokenExpired()))
+        if (found._tag === "Unknown") return Effect.fail(unstacked(() => new TokenInvalid()))
+        if (found.block !== null && Block.isActive(found.block, now)) {
+          return Effect.fail(new AccountBlocked({ message: Block.describe(found.block) }))
+        }
+        const grant: Authenticated =
+          found.account === undefined ? found.grant : { ...found.grant, account: found.account }
+        return nowMs - DateTime.toEpochMillis(found.lastUsedAt) >= touchEveryMs
+          ? Effect.as(repo.touch(found.grant.sessionId, now), grant)
+          : Effect.succeed(grant)
+      }
+      // It runs on every authenticated request: untraced (a traced Effect.fn captures a call stack
+      // and opens a span each time, a tenth of the server's time on GET /users/@me), and no
+      // generator: a suspended one (its frame, its iterator) lives across the lookup's round trip
+      // and gets promoted under load (docs/traps.md).
+      const authenticate = (
         accessToken: Redacted.Redacted<string>,
         options?: { readonly withAccount?: boolean; readonly digest?: string | undefined }
-      ) {
+      ): Effect.Effect<Authenticated, Refused> => {
         // Refusals without stack traces: unknown tokens are guessing traffic, answered cheaply.
-        if (tokens.kindOf(accessToken) !== "access") return yield* unstacked(() => new TokenInvalid())
-        const nowMs = yield* Clock.currentTimeMillis
-        const now = DateTime.makeUnsafe(nowMs)
-        const digest = options?.digest ?? (yield* tokens.digest(accessToken))
-        const found = yield* repo.findAccess(digest, now, options?.withAccount === true)
-        if (found._tag === "Expired") return yield* unstacked(() => new TokenExpired())
-        if (found._tag === "Unknown") return yield* unstacked(() => new TokenInvalid())
-        if (found.block !== null && Block.isActive(found.block, now)) {
-          return yield* new AccountBlocked({ message: Block.describe(found.block) })
-        }
-        if (nowMs - DateTime.toEpochMillis(found.lastUsedAt) >= touchEveryMs)
-          yield* repo.touch(found.grant.sessionId, now)
-        return found.account === undefined ? found.grant : { ...found.grant, account: found.account }
-      })
+        if (tokens.kindOf(accessToken) !== "access") return Effect.fail(unstacked(() => new TokenInvalid()))
+        const withAccount = options?.withAccount === true
+        return Effect.withFiber((fiber) => {
+          const nowMs = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+          const now = DateTime.makeUnsafe(nowMs)
+          const lookup = (digest: string) =>
+            Effect.flatMap(repo.findAccess(digest, now, withAccount), (found) => granted(found, now, nowMs))
+          const digest = options?.digest
+          return digest !== undefined ? lookup(digest) : Effect.flatMap(tokens.digest(accessToken), lookup)
+        })
+      }
 
       return Sessions.of({
         start,

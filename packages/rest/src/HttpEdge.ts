@@ -375,84 +375,101 @@ export const answerBeforeApp = (
  * X-Forwarded-For; then only from trusted peers), CORS preflights, one pre-response step that sets
  * CORS headers, gives error answers our body and writes the access-log line, then the defect log,
  * decoded path and body limit.
+ *
+ * effect's `HttpEffect` applies a server middleware to each request's app anew (see docs/traps.md):
+ * everything that depends only on the options is built here once, and the function given the app
+ * builds one effect a request (the rarer paths' wrappers only when a request takes them).
  */
-export const middleware =
-  (options: Options) =>
-  <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) => {
-    const log = options.accessLog
-    const cors = corsFor(options.corsOrigins)
-    const unlogged = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
-      Effect.succeed(finished(cors, request, response))
-    const compiled = options.compiledAnswers
-    /** A compiled endpoint's answer finished as the pre-response steps below finish a routed one. */
-    const answerCompiled = (
-      request: HttpServerRequest.HttpServerRequest,
-      address: string | undefined,
-      answer: CompiledAnswers.Answer,
-      started: number
-    ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-      const final = compiledResponse(cors, request.headers.origin, answer)
-      if (log === false) return Effect.succeed(final)
-      // a compiled path has no query to redact
-      const entry = compiledEntry(request.method, request.url, final.status, address, started)
+export const middleware = (options: Options) => {
+  const log = options.accessLog
+  const cors = corsFor(options.corsOrigins)
+  const unlogged = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) =>
+    Effect.succeed(finished(cors, request, response))
+  const compiled = options.compiledAnswers
+  const forwardedHeaders =
+    options.trustedProxies.length === 0
+      ? undefined
+      : HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })
+  /** A compiled endpoint's answer finished as the pre-response steps below finish a routed one. */
+  const answerCompiled = (
+    request: HttpServerRequest.HttpServerRequest,
+    address: string | undefined,
+    answer: CompiledAnswers.Answer,
+    started: number
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+    const final = compiledResponse(cors, request.headers.origin, answer)
+    if (log === false) return Effect.succeed(final)
+    // a compiled path has no query to redact
+    const entry = compiledEntry(request.method, request.url, final.status, address, started)
+    if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
+    log(entry)
+    return Effect.succeed(final)
+  }
+  const answer = <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+    fiber: Fiber.Fiber<unknown, unknown>,
+    request: HttpServerRequest.HttpServerRequest
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+    const compiledEndpoint = compiled?.lookup(request.method, request.url, request.headers)
+    if (compiledEndpoint !== undefined) {
+      const started = performance.now()
+      const address = Option.getOrUndefined(request.remoteAddress)
+      const compiledAnswer = compiledEndpoint(address, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
+      if (compiledAnswer !== undefined) return answerCompiled(request, address, compiledAnswer, started)
+    }
+    const requestId = nextRequestId()
+    const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
+    if (log === false) {
+      HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
+      return inner
+    }
+    const started = performance.now()
+    // Read here, inside the client-address step: the handler itself is given the raw request.
+    const address = Option.getOrUndefined(request.remoteAddress)
+    HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
+      const final = finished(cors, request, response)
+      const entry: AccessLog.Entry = {
+        method: request.method,
+        url: AccessLog.redactQuery(request.url),
+        status: final.status,
+        durationMs: performance.now() - started,
+        address,
+        requestId
+      }
       if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
       log(entry)
       return Effect.succeed(final)
-    }
-    const answer = (
-      fiber: Fiber.Fiber<unknown, unknown>,
-      request: HttpServerRequest.HttpServerRequest
-    ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
-      const compiledEndpoint = compiled?.lookup(request.method, request.url, request.headers)
-      if (compiledEndpoint !== undefined) {
-        const started = performance.now()
-        const address = Option.getOrUndefined(request.remoteAddress)
-        const compiledAnswer = compiledEndpoint(address, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())
-        if (compiledAnswer !== undefined) return answerCompiled(request, address, compiledAnswer, started)
-      }
-      const requestId = nextRequestId()
-      const inner = Effect.tapCause(routed(app, request), logDefect(requestId, request))
-      if (log === false) {
-        HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, unlogged)
-        return inner
-      }
-      const started = performance.now()
-      // Read here, inside the client-address step: the handler itself is given the raw request.
-      const address = Option.getOrUndefined(request.remoteAddress)
-      HttpEffect.appendPreResponseHandlerUnsafe(fiber.context, (request, response) => {
-        const final = finished(cors, request, response)
-        const entry: AccessLog.Entry = {
-          method: request.method,
-          url: AccessLog.redactQuery(request.url),
-          status: final.status,
-          durationMs: performance.now() - started,
-          address,
-          requestId
-        }
-        if (log === true) return Effect.as(Effect.logInfo(AccessLog.describe(entry)), final)
-        log(entry)
-        return Effect.succeed(final)
-      })
-      return inner
-    }
-    const answered: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =
-      Effect.withFiber((fiber) => answer(fiber, Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)))
-    const shared =
-      cors === undefined
-        ? answered
-        : Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
-            request.method === "OPTIONS" ? cors.preflight(answered) : answered
-          )
-    const forwarded =
-      options.trustedProxies.length === 0
-        ? undefined
-        : HttpMiddleware.xForwardedHeaders({ trustedProxies: options.trustedProxies })(shared)
-    // One step decides what a request passes through: most carry no X-Forwarded-For and are no
-    // preflight, and go straight to `answer` without the two steps above.
-    return Effect.withFiber((fiber) => {
-      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-      if (forwarded !== undefined && request.headers["x-forwarded-for"] !== undefined) return forwarded
-      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(answered)
-      return answer(fiber, request)
     })
+    return inner
   }
+  /** `answer` for the request in the fiber's context at the time (as a wrapping step left it). */
+  const answered = <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.withFiber((fiber) =>
+      answer(app, fiber, Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest))
+    )
+  /** Behind trusted proxies: the client address step, then preflights as below. */
+  const forwarded = <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+    xForwarded: NonNullable<typeof forwardedHeaders>
+  ) =>
+    xForwarded(
+      cors === undefined
+        ? answered(app)
+        : Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) =>
+            request.method === "OPTIONS" ? cors.preflight(answered(app)) : answered(app)
+          )
+    )
+  // One step decides what a request passes through: most carry no X-Forwarded-For and are no
+  // preflight, and go straight to `answer` without the two steps above.
+  return <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+    Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      if (forwardedHeaders !== undefined && request.headers["x-forwarded-for"] !== undefined) {
+        return forwarded(app, forwardedHeaders)
+      }
+      if (cors !== undefined && request.method === "OPTIONS") return cors.preflight(answered(app))
+      return answer(app, fiber, request)
+    })
+}

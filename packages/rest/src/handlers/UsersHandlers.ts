@@ -69,8 +69,9 @@ export const layer: GroupLayer.Authorized<
     const phones = yield* PhoneChange.PhoneChange
     const deletions = yield* AccountDeletion.AccountDeletion
     const exports = yield* DataExports.DataExports
+    // data-first: GET /users/@me calls it on every request (a pipe builds a closure each time)
     const currentUser = (userId: Snowflake.Snowflake, bot: boolean) =>
-      current.view(userId, bot).pipe(Effect.mapError(refuse))
+      Effect.mapError(current.view(userId, bot), refuse)
     const mine = Effect.flatMap(Principal.requireUser, (user) => currentUser(user.userId, false))
 
     return handlers
