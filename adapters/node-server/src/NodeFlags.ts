@@ -23,8 +23,10 @@ export const NODE_FLAGS: ReadonlyArray<string> = ["--max-semi-space-size=8", "--
  *   heaps and stay there when freed: V8's compiler and GC threads take their working memory that way
  *   during the start, and the idle server kept ≈8 MB free in its thread arenas (`malloc_stats`: 17.6
  *   MB taken, 9.3 MB in use). With the fixed threshold it idles ≈5 MB smaller and ≈10–25 MB smaller
- *   under load, for the same CPU per request on `/version` and `/users/@me` (side by side, both
- *   orientations). `MALLOC_ARENA_MAX=1` saved as much idle but grew the loaded server by 10–20 MB.
+ *   under load. CPU per request side by side (both orientations, netted for the bench's bias to the
+ *   second server): `/version` −0.1 and +1.1 µs, `/users/@me` +5 and +7 µs (main thread +0 and +3),
+ *   within this busy machine's noise; recheck on a quiet one. `MALLOC_ARENA_MAX=1` saved as much idle
+ *   but grew the loaded server by 10–20 MB.
  *   Other C libraries ignore it.
  */
 export const NODE_ENV: Readonly<Record<string, string>> = { MALLOC_MMAP_THRESHOLD_: "16384" }
