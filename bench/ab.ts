@@ -5,7 +5,8 @@
  * alike; each side's server CPU per request (user + system from /proc) is reported per repetition
  * and as the median. Run `pnpm build:js` first (the servers run the built JavaScript).
  *
- *   AB_ENV_A, AB_ENV_B  JSON objects of environment variables for each side (default {})
+ *   AB_ENV_A, AB_ENV_B  JSON objects of environment variables for each side (default {}); a null
+ *                       leaves one of `NodeFlags.NODE_ENV` out (e.g. '{"MALLOC_MMAP_THRESHOLD_":null}')
  *   AB_PATH             the route (default /api/v10/version)
  *   AB_ACCESS_LOG       true|false (default true), AB_LIMITS: on|off|redis (default on, limits
  *                       unreachable as in the bench)
@@ -49,7 +50,7 @@ const ROUTE = process.env.AB_PATH ?? (process.env.AB_LOGIN === "1" ? "/api/v10/a
 const BEARER = process.env.AB_BEARER === "1"
 const LOGIN = process.env.AB_LOGIN === "1"
 const ROOT = path.resolve(import.meta.dirname, "..")
-const envOf = (name: string): Record<string, string> => JSON.parse(process.env[name] ?? "{}")
+const envOf = (name: string): Record<string, string | null> => Processes.environment(process.env[name])
 
 const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
 const limits = (): Record<string, string> => {
@@ -97,13 +98,13 @@ const flagsOf = (name: string): ReadonlyArray<string> => {
   return [...(JSON.parse(own) as Array<string>), ...NodeFlags.WORKSPACE_FLAGS.slice(NodeFlags.NODE_FLAGS.length)]
 }
 
-const start = async (name: string, database: Database.Database, env: Record<string, string>) => {
+const start = async (name: string, database: Database.Database, env: Record<string, string | null>) => {
   const port = await Processes.freePort()
   const base = `http://127.0.0.1:${port}`
   const running = await Processes.start(
     name,
     path.join(rootOf(name), NodeFlags.WORKSPACE_BIN),
-    {
+    Processes.withoutUnset({
       PORT: String(port),
       HOST: "127.0.0.1",
       SERVICE_ENV: BEARER || LOGIN ? "dev" : "prod",
@@ -115,9 +116,10 @@ const start = async (name: string, database: Database.Database, env: Record<stri
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: database.schema,
       REDIS_URL: "",
+      ...NodeFlags.NODE_ENV,
       ...limits(),
       ...env
-    },
+    }),
     `${base}/api/v10/version`,
     flagsOf(name)
   )

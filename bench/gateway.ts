@@ -157,7 +157,8 @@ const main = async () => {
         SERVICE_DATA_DIR: path.join(dataDir, "veche"),
         DATABASE_URL: database.url,
         DATABASE_SCHEMA: database.schema,
-        REDIS_URL: ""
+        REDIS_URL: "",
+        ...NodeFlags.NODE_ENV
       },
       `${base}/api/v10/version`,
       [

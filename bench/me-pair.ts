@@ -62,7 +62,8 @@ const main = async () => {
           DATABASE_SCHEMA: database.schema,
           REDIS_URL: "",
           SERVICE_RATE_LIMITS: JSON.stringify({ default: { limit: 1_000_000_000, windowMs: 1_000 } }),
-          SERVICE_GLOBAL_RATE_LIMIT: "1000000000"
+          SERVICE_GLOBAL_RATE_LIMIT: "1000000000",
+          ...NodeFlags.NODE_ENV
         },
         `http://127.0.0.1:${port}/api/v10/version`,
         serverFlags

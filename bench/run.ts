@@ -93,6 +93,7 @@ const startVeche = async (name: string, database: Database.Database, env: Record
       DATABASE_URL: database.url,
       DATABASE_SCHEMA: database.schema,
       REDIS_URL: "",
+      ...NodeFlags.NODE_ENV,
       ...env
     },
     `${base}/api/v10/version`,

@@ -85,6 +85,17 @@ const whyItFails = (script: string, env: Record<string, string>, nodeFlags: Read
   return `${again.stdout ?? ""}${again.stderr ?? ""}`.trim().split("\n").slice(-15).join("\n")
 }
 
+/**
+ * An environment given as JSON on the bench's command line, where `null` leaves a variable out of the
+ * server's environment (e.g. one of `NodeFlags.NODE_ENV`, to measure without it).
+ */
+export const environment = (json: string | undefined): Record<string, string | null> =>
+  JSON.parse(json ?? "{}") as Record<string, string | null>
+
+/** The variables of `env` that have a value. */
+export const withoutUnset = (env: Record<string, string | null>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== null))
+
 export const start = async (
   name: string,
   script: string,

@@ -1,8 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=30
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=16384 node --max-semi-space-size=8 --heap-growing-percent=30
 /**
  * Starts the reference server: `pnpm start` (embedded PostgreSQL in ./.veche unless DATABASE_URL is
- * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0. The shebang's flags
- * are NodeFlags.NODE_FLAGS.
+ * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0. The shebang's
+ * environment and flags are NodeFlags.NODE_ENV and NodeFlags.NODE_FLAGS.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Exit, Layer } from "effect"
