@@ -77,10 +77,12 @@ const setHeadersOnAnswer = (
 
 /**
  * Client addresses whose prepared count (`RouteLimiter.prepareSync`) one route keeps at most: it
- * is emptied when full, as the address groups' cache is. Each holds its keys' strings (≈0.3 kB),
- * and only the routes clients call fill theirs.
+ * is emptied when full, as the address groups' cache is. Each holds its keys' strings and header
+ * texts (≈0.3–0.5 kB), and a scanner calling every unauthenticated route from many addresses fills
+ * each route's map: 256 bounds that at a few MB over the whole API, while a client that calls a
+ * route again and again (what the prepared count is for) stays in it.
  */
-const MAX_KEPT_ADDRESSES = 1_000
+const MAX_KEPT_ADDRESSES = 256
 
 /** The 429 a refused count answers (its headers are the limiter's). */
 export const refusal = (limited: RouteLimiter.RouteRateLimited): RateLimited =>
