@@ -31,7 +31,6 @@
  *                         two builds of the code: a copy of the tree with its own `dist` folders
  *                         (`node_modules/.pnpm` may be a link to this one's)
  */
-import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
@@ -41,6 +40,7 @@ import * as Accounts from "./lib/Accounts.ts"
 import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
+import * as ServerEnv from "./lib/ServerEnv.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const REPS = Number(process.env.BENCH_REPS ?? 6)
@@ -105,18 +105,9 @@ const start = async (name: string, database: Database.Database, env: Record<stri
     name,
     path.join(rootOf(name), NodeFlags.WORKSPACE_BIN),
     Processes.withoutUnset({
-      PORT: String(port),
-      HOST: "127.0.0.1",
+      ...ServerEnv.referenceServer({ port, name, dataDir, database }),
       SERVICE_ENV: BEARER || LOGIN ? "dev" : "prod",
-      SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
-      SERVICE_SECRET_KEYS: `ab:${randomBytes(32).toString("base64")}`,
-      SERVICE_WEB_URL: "http://localhost:3000",
       SERVICE_ACCESS_LOG: process.env.AB_ACCESS_LOG ?? "true",
-      SERVICE_DATA_DIR: path.join(dataDir, name),
-      DATABASE_URL: database.url,
-      DATABASE_SCHEMA: database.schema,
-      REDIS_URL: "",
-      ...NodeFlags.NODE_ENV,
       ...limits(),
       ...env
     }),

@@ -29,7 +29,6 @@
  * The sessions are one user's (the server started with that user's identify limit lifted; each is a
  * full session with READY and its GUILD_CREATE). Figures on a loaded machine are provisional.
  */
-import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -40,6 +39,7 @@ import * as Database from "./lib/Database.ts"
 import * as ForcedGc from "./lib/ForcedGc.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
+import * as ServerEnv from "./lib/ServerEnv.ts"
 
 const GATEWAY_SCENARIOS = ["fanout", "sessions", "send"]
 const ONLY = (process.env.BENCH_ONLY ?? GATEWAY_SCENARIOS.join(",")).split(",").map((name) => name.trim())
@@ -144,21 +144,13 @@ const main = async () => {
       "veche-gateway",
       path.join(ROOT, NodeFlags.WORKSPACE_BIN),
       {
-        PORT: String(port),
-        HOST: "127.0.0.1",
+        ...ServerEnv.referenceServer({ port, name: "veche", dataDir, database }),
         SERVICE_ENV: "dev",
         SERVICE_RATE_LIMITS_ENABLED: "false",
         SERVICE_ACCESS_LOG: "false",
         // every session is one user's: their identify limit out of the way
         SERVICE_GATEWAY_USER_IDENTIFY_BURST: "1000000",
-        SERVICE_GATEWAY_USER_IDENTIFY_DAILY: "1000000000",
-        SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
-        SERVICE_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-        SERVICE_DATA_DIR: path.join(dataDir, "veche"),
-        DATABASE_URL: database.url,
-        DATABASE_SCHEMA: database.schema,
-        REDIS_URL: "",
-        ...NodeFlags.NODE_ENV
+        SERVICE_GATEWAY_USER_IDENTIFY_DAILY: "1000000000"
       },
       `${base}/api/v10/version`,
       [

@@ -16,13 +16,13 @@
  *                                    with MEMORY_PROBE_SNAPSHOT_DIR also a heap snapshot of each server there
  *   DATABASE_URL                     as for the bench (else an embedded PostgreSQL)
  */
-import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
 import * as Database from "./lib/Database.ts"
 import * as Processes from "./lib/Processes.ts"
+import * as ServerEnv from "./lib/ServerEnv.ts"
 
 const REPS = Number(process.env.IDLE_REPS ?? 5)
 const SETTLE_MS = Number(process.env.IDLE_SETTLE_SECONDS ?? 5) * 1000
@@ -49,20 +49,9 @@ const start = async (name: string, side: string, database: Database.Database) =>
     name,
     path.join(rootOf(side), NodeFlags.WORKSPACE_BIN),
     Processes.withoutUnset({
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SERVICE_ENV: "prod",
-      SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
-      SERVICE_SECRET_KEYS: `idle:${randomBytes(32).toString("base64")}`,
-      SERVICE_WEB_URL: "http://localhost:3000",
-      SERVICE_ACCESS_LOG: "true",
-      SERVICE_DATA_DIR: path.join(dataDir, name),
-      DATABASE_URL: database.url,
-      DATABASE_SCHEMA: database.schema,
-      REDIS_URL: "",
+      ...ServerEnv.referenceServer({ port, name, dataDir, database }),
       SERVICE_RATE_LIMITS: JSON.stringify({ version: UNREACHABLE, default: UNREACHABLE }),
       SERVICE_GLOBAL_RATE_LIMIT: "1000000000",
-      ...NodeFlags.NODE_ENV,
       ...envOf(side)
     }),
     `http://127.0.0.1:${port}/api/v10/version`,

@@ -10,7 +10,6 @@
  *   ME_NODE_FLAGS  JSON array replacing the server's NODE_FLAGS; ME_FLOOR_FLAGS the floor's (default [])
  *   BENCH_SECONDS (5) BENCH_REPS (6) BENCH_CONNECTIONS (50) BENCH_WARMUP_SECONDS (2), DATABASE_URL
  */
-import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -19,6 +18,7 @@ import * as Accounts from "./lib/Accounts.ts"
 import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
+import * as ServerEnv from "./lib/ServerEnv.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const REPS = Number(process.env.BENCH_REPS ?? 6)
@@ -50,20 +50,11 @@ const main = async () => {
         "veche",
         path.join(SERVER_ROOT, NodeFlags.WORKSPACE_BIN),
         {
-          PORT: String(port),
-          HOST: "127.0.0.1",
+          ...ServerEnv.referenceServer({ port, name: "veche", dataDir, database }),
           SERVICE_ENV: "dev",
-          SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
-          SERVICE_SECRET_KEYS: `me:${randomBytes(32).toString("base64")}`,
-          SERVICE_WEB_URL: "http://localhost:3000",
           SERVICE_ACCESS_LOG: process.env.ME_ACCESS_LOG ?? "true",
-          SERVICE_DATA_DIR: path.join(dataDir, "veche"),
-          DATABASE_URL: database.url,
-          DATABASE_SCHEMA: database.schema,
-          REDIS_URL: "",
           SERVICE_RATE_LIMITS: JSON.stringify({ default: { limit: 1_000_000_000, windowMs: 1_000 } }),
-          SERVICE_GLOBAL_RATE_LIMIT: "1000000000",
-          ...NodeFlags.NODE_ENV
+          SERVICE_GLOBAL_RATE_LIMIT: "1000000000"
         },
         `http://127.0.0.1:${port}/api/v10/version`,
         serverFlags

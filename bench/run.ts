@@ -14,7 +14,6 @@
  *
  * A run with any failed or non-2xx answer (warm-up included) stops the bench with what was answered.
  */
-import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
@@ -26,6 +25,7 @@ import * as Load from "./lib/Load.ts"
 import * as Processes from "./lib/Processes.ts"
 import * as RefreshChains from "./lib/RefreshChains.ts"
 import * as Report from "./lib/Report.ts"
+import * as ServerEnv from "./lib/ServerEnv.ts"
 import * as StatsSeed from "./lib/StatsSeed.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
@@ -80,22 +80,7 @@ const startVeche = async (name: string, database: Database.Database, env: Record
     name,
     // As `pnpm start` runs it: the JavaScript `pnpm build:js` wrote before the bench (`pnpm bench` runs it).
     path.join(ROOT, NodeFlags.WORKSPACE_BIN),
-    {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SERVICE_ENV: "prod",
-      // Required outside dev. Nothing the bench seals or codes it sends need outlive the run: random keys.
-      SERVICE_CODE_SECRET: randomBytes(32).toString("hex"),
-      SERVICE_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
-      SERVICE_WEB_URL: "http://localhost:3000",
-      SERVICE_ACCESS_LOG: "true",
-      SERVICE_DATA_DIR: path.join(dataDir, name),
-      DATABASE_URL: database.url,
-      DATABASE_SCHEMA: database.schema,
-      REDIS_URL: "",
-      ...NodeFlags.NODE_ENV,
-      ...env
-    },
+    { ...ServerEnv.referenceServer({ port, name, dataDir, database }), ...env },
     `${base}/api/v10/version`,
     NodeFlags.WORKSPACE_FLAGS
   )
