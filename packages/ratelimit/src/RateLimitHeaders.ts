@@ -53,19 +53,35 @@ export const secondsKeepingLast = (): ((ms: number) => string) => {
   }
 }
 
+/** A bucket's five headers, in the order they go on the wire, from their texts. */
+const bucketHeaders = (
+  limit: string,
+  remaining: number,
+  reset: string,
+  resetAfter: string,
+  bucketId: string
+): Record<string, string> => ({
+  "x-ratelimit-limit": limit,
+  "x-ratelimit-remaining": String(Math.max(0, remaining)),
+  "x-ratelimit-reset": reset,
+  "x-ratelimit-reset-after": resetAfter,
+  "x-ratelimit-bucket": bucketId
+})
+
 export const bucket = (options: {
   readonly bucketId: string
   readonly limit: number
   readonly remaining: number
   readonly resetAfterMs: number
   readonly nowMs: number
-}): Record<string, string> => ({
-  "x-ratelimit-limit": String(options.limit),
-  "x-ratelimit-remaining": String(Math.max(0, options.remaining)),
-  "x-ratelimit-reset": seconds(options.nowMs + options.resetAfterMs),
-  "x-ratelimit-reset-after": seconds(options.resetAfterMs),
-  "x-ratelimit-bucket": options.bucketId
-})
+}): Record<string, string> =>
+  bucketHeaders(
+    String(options.limit),
+    options.remaining,
+    seconds(options.nowMs + options.resetAfterMs),
+    seconds(options.resetAfterMs),
+    options.bucketId
+  )
 
 export const exceeded = (options: {
   readonly retryAfterMs: number
@@ -88,11 +104,6 @@ export const bucketFor = (options: {
   const bucketId = options.bucketId
   const reset = secondsKeepingLast()
   const resetAfter = secondsKeepingLast()
-  return (remaining, resetAfterMs, nowMs) => ({
-    "x-ratelimit-limit": limitText,
-    "x-ratelimit-remaining": String(Math.max(0, remaining)),
-    "x-ratelimit-reset": reset(nowMs + resetAfterMs),
-    "x-ratelimit-reset-after": resetAfter(resetAfterMs),
-    "x-ratelimit-bucket": bucketId
-  })
+  return (remaining, resetAfterMs, nowMs) =>
+    bucketHeaders(limitText, remaining, reset(nowMs + resetAfterMs), resetAfter(resetAfterMs), bucketId)
 }

@@ -138,20 +138,8 @@ export const compile = (
           }
           return last
         }
-        // Each client address's count on this route, prepared once (`prepareSync`); emptied when
-        // it holds `MAX_KEPT_ADDRESSES`, as the address groups' cache is.
-        const counts = new Map<string, (nowMs: number) => RouteLimiter.Outcome>()
-        const countOf = (address: string | undefined) => {
-          const key = address ?? "unknown"
-          let count = counts.get(key)
-          if (count === undefined) {
-            const { caller, network } = RateLimitMiddleware.byAddressOf(address)
-            count = prepareSync({ route, majorId: undefined, caller, network })
-            if (counts.size >= MAX_KEPT_ADDRESSES) counts.clear()
-            counts.set(key, count)
-          }
-          return count
-        }
+        // Each client address's count on this route, prepared once.
+        const countOf = RateLimitMiddleware.preparedCounts(prepareSync, route, MAX_KEPT_ADDRESSES)
         const answerAt: Compiled = (address, nowMs) => {
           let success: { readonly response: HttpServerResponse.HttpServerResponse; readonly body: string }
           try {

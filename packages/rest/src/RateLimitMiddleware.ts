@@ -35,6 +35,33 @@ export const byAddressOf = (address: string | undefined): Caller => {
   return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
 }
 
+/** A route's count for one client address, prepared (`RouteLimiter.prepareSync`). */
+export type PreparedCount = (nowMs: number) => RouteLimiter.Outcome
+
+/**
+ * Each client address's count on `route` (without a major id), prepared once: its keys' strings are
+ * then built and hashed once, not on each request. Kept for `maxKept` addresses, emptied when full,
+ * as the address groups' cache is. Also used by `CompiledAnswers`.
+ */
+export const preparedCounts = (
+  prepareSync: NonNullable<RouteLimiter.RouteLimiter["Service"]["prepareSync"]>,
+  route: string,
+  maxKept: number
+): ((address: string | undefined) => PreparedCount) => {
+  const counts = new Map<string, PreparedCount>()
+  return (address) => {
+    const key = address ?? "unknown"
+    let count = counts.get(key)
+    if (count === undefined) {
+      const { caller, network } = byAddressOf(address)
+      count = prepareSync({ route, majorId: undefined, caller, network })
+      if (counts.size >= maxKept) counts.clear()
+      counts.set(key, count)
+    }
+    return count
+  }
+}
+
 /** The client's address group (and network, for IPv6). */
 const byAddress = (request: HttpServerRequest.HttpServerRequest): Caller =>
   byAddressOf(Option.getOrUndefined(request.remoteAddress))
@@ -126,23 +153,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         }
         return httpEffect
       }
-      // A client address's count on this route without a major id, prepared once: its keys' strings
-      // are then built and hashed once, not on each request (as `CompiledAnswers` keeps them).
-      const prepared = new Map<string, (nowMs: number) => RouteLimiter.Outcome>()
-      const preparedFor = (
-        prepare: NonNullable<typeof prepareSync>,
-        address: string | undefined
-      ): ((nowMs: number) => RouteLimiter.Outcome) => {
-        const key = address ?? "unknown"
-        let count = prepared.get(key)
-        if (count === undefined) {
-          const { caller, network } = byAddressOf(address)
-          count = prepare({ route, majorId: undefined, caller, network })
-          if (prepared.size >= MAX_KEPT_ADDRESSES) prepared.clear()
-          prepared.set(key, count)
-        }
-        return count
-      }
+      // A client address's count on this route without a major id, prepared once.
+      const preparedFor = prepareSync === undefined ? undefined : preparedCounts(prepareSync, route, MAX_KEPT_ADDRESSES)
       return Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
@@ -150,8 +162,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         const clock = fiber.getRef(Clock.Clock)
         const byAddressOnly = !takesCredentials || authorization === undefined || authorization === ""
         const majorId = majorIdOf(params)
-        if (byAddressOnly && majorId === undefined && prepareSync !== undefined) {
-          const count = preparedFor(prepareSync, Option.getOrUndefined(request.remoteAddress))
+        if (byAddressOnly && majorId === undefined && preparedFor !== undefined) {
+          const count = preparedFor(Option.getOrUndefined(request.remoteAddress))
           return answer(fiber.context, request, count(clock.currentTimeMillisUnsafe()))
         }
         const { caller, network } = byAddressOnly
