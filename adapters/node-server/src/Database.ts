@@ -16,7 +16,8 @@ export const layer = (config: ServerConfig) =>
         url,
         schema: Option.getOrUndefined(config.databaseSchema),
         maxConnections: config.databaseMaxConnections,
-        multiplex: config.databaseMultiplex
+        multiplex: config.databaseMultiplex,
+        principalCacheEntries: config.databasePrincipalCache
       }),
     onNone: () =>
       Layer.unwrap(
@@ -24,7 +25,8 @@ export const layer = (config: ServerConfig) =>
           PgDatabase.layer({
             url: embedded.url,
             maxConnections: config.databaseMaxConnections,
-            multiplex: config.databaseMultiplex
+            multiplex: config.databaseMultiplex,
+            principalCacheEntries: config.databasePrincipalCache
           })
         )
       ).pipe(Layer.provide(EmbeddedPostgres.EmbeddedPostgres.layer({ dataDir: path.resolve(config.dataDir) })))

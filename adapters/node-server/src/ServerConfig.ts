@@ -4,6 +4,7 @@
  */
 import { IdentifyLimits } from "@veche/gateway"
 import { ServiceInfo } from "@veche/platform"
+import { PgDatabase } from "@veche/postgres"
 import { GatewayUrl, TrustedProxies } from "@veche/rest"
 import { Config, ConfigProvider, Duration, Effect, type LogLevel, Option, Redacted, Schema } from "effect"
 import type { IpNetwork } from "effect/net"
@@ -23,6 +24,8 @@ export interface ServerConfig {
   readonly databaseMaxConnections: number
   /** Pipelining of concurrent statements on each pooled connection (PgDatabase.Options.multiplex). */
   readonly databaseMultiplex: boolean
+  /** Access-token lookups kept in this process, 0 for none (PgDatabase.Options.principalCacheEntries). */
+  readonly databasePrincipalCache: number
   readonly dataDir: string
   /** Whether SERVICE_DATA_DIR was set (a configured folder is never replaced by a fallback). */
   readonly dataDirConfigured: boolean
@@ -153,6 +156,10 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     "DATABASE_MAX_CONNECTIONS"
   ).pipe(Config.withDefault(10))
   const databaseMultiplex = yield* Config.Boolean("DATABASE_MULTIPLEX").pipe(Config.withDefault(true))
+  const databasePrincipalCache = yield* Config.schema(
+    Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 1_000_000 }))),
+    "DATABASE_PRINCIPAL_CACHE"
+  ).pipe(Config.withDefault(PgDatabase.DEFAULT_PRINCIPAL_CACHE_ENTRIES))
   const redisUrl = yield* Config.Redacted("REDIS_URL").pipe(
     Config.option,
     Config.map(Option.filter((url) => Redacted.value(url).trim() !== ""))
@@ -207,6 +214,7 @@ export const load: Effect.Effect<ServerConfig, Config.ConfigError> = Effect.gen(
     databaseSchema,
     databaseMaxConnections,
     databaseMultiplex,
+    databasePrincipalCache,
     dataDir,
     dataDirConfigured,
     redisUrl,

@@ -32,6 +32,7 @@ import billing0025 from "./migrations/0025_billing.ts"
 import stats0026 from "./migrations/0026_stats.ts"
 import staffAudit0027 from "./migrations/0027_staff_audit.ts"
 import statsRollups0029 from "./migrations/0029_stats_rollups.ts"
+import principalNotify0030 from "./migrations/0030_principal_notify.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -61,7 +62,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0025_billing": billing0025,
   "0026_stats": stats0026,
   "0027_staff_audit": staffAudit0027,
-  "0029_stats_rollups": statsRollups0029
+  "0029_stats_rollups": statsRollups0029,
+  "0030_principal_notify": principalNotify0030
 })
 
 /**

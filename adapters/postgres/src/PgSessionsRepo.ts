@@ -7,11 +7,12 @@
 import { SessionsRepo } from "@veche/auth"
 import { Limits } from "@veche/billing"
 import { Snowflake } from "@veche/platform"
-import { DateTime, Effect, Layer, Schema } from "effect"
+import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
 import { SNAPSHOT_JOINS, SnapshotColumns, snapshotColumns, toSnapshot } from "./PgAccountSnapshots.ts"
 import * as Prebuilt from "./PrebuiltStatement.ts"
+import * as PrincipalCache from "./PrincipalCache.ts"
 import * as RowGuard from "./RowGuard.ts"
 
 const SessionRow = Schema.Struct({
@@ -54,6 +55,7 @@ const AccessRow = Schema.Struct({
   session_id: Schema.BigInt,
   user_id: Schema.BigInt,
   token_expires_at: Schema.NullOr(Schema.Date),
+  session_expires_at: Schema.Date,
   last_used_at: Schema.Date,
   ...BlockColumns
 })
@@ -61,7 +63,8 @@ const AccessWithAccountRow = Schema.Struct({
   ...AccessRow.fields,
   ...SnapshotColumns,
   guild_ids: Schema.Array(Schema.String),
-  plus_active: Schema.Boolean
+  premium_until: Schema.NullOr(Schema.Date),
+  email_pending_until: Schema.NullOr(Schema.Date)
 })
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
@@ -72,6 +75,8 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
   SessionsRepo.SessionsRepo,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // The lookups' answers kept in this process while PostgreSQL reports no change (PrincipalCache).
+    const cache = Option.getOrUndefined(yield* Effect.serviceOption(PrincipalCache.PrincipalCache))
     // SQL failures and rows not of their schema are infrastructure faults: defects, answered 500 at
     // the edge. The rows are checked in place (RowGuard), not decoded into copies: the lookup runs
     // on every authenticated request. Each check is built once per row shape, not per query.
@@ -144,52 +149,84 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
     const accessOnly = Prebuilt.statement(
       sql,
       (digest, now) =>
-        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
-                   ${sql.unsafe(SELECT_BLOCK)}
+        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.expires_at AS session_expires_at,
+                   s.last_used_at, ${sql.unsafe(SELECT_BLOCK)}
             FROM ${sql.unsafe(ACCESS_FROM)}
             WHERE ${accessWhere(digest, now)}`
     )
     // Both lookups run on every authenticated request: data-first `map`, the row by index and the
     // answer built in one object (no pipe's closure, no destructuring's iterator, no spread copy).
-    const findAccessOnly = (digest: string, now: DateTime.Utc) =>
-      Effect.map(accessRows(accessOnly(digest, now)), (rows): SessionsRepo.AccessLookup => {
+    // A kept answer lasts until the token or its session ends (the statement's own time tests).
+    const accessUntil = (row: typeof AccessRow.Type) =>
+      Math.min(row.token_expires_at?.getTime() ?? Number.POSITIVE_INFINITY, row.session_expires_at.getTime())
+    const findAccessOnly = (digest: string, now: DateTime.Utc) => {
+      // Taken before the statement is sent: an invalidation of the user meanwhile refuses the answer.
+      const ticket = cache === undefined ? 0 : cache.ticket()
+      return Effect.map(accessRows(accessOnly(digest, now)), (rows): SessionsRepo.AccessLookup => {
         const row = rows[0]
         if (row === undefined) return { _tag: "Unknown" }
-        return expired(row, now) ? { _tag: "Expired" } : validOf(row)
+        if (expired(row, now)) return { _tag: "Expired" }
+        const found = validOf(row)
+        cache?.keep(ticket, digest, false, String(row.user_id), found, accessUntil(row))
+        return found
       })
+    }
 
     // GET /users/@me in one statement: the lookup above plus the account snapshot (PgAccountSnapshots'
     // columns; `c` is already joined), the user's guilds in join order (as PgGuildsMembers.guildsOf)
-    // and whether Plus runs (billing's Entitlements: a stored term that has not ended).
+    // and the Plus term (billing's Entitlements: Plus runs while a stored term has not ended; one
+    // row a user). `email_pending_until`: when the pending address shown can next change by itself.
     const accessWithAccount = Prebuilt.statement(
       sql,
       (digest, now) =>
-        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.last_used_at,
-                   ${sql.unsafe(SELECT_BLOCK)},
+        sql`SELECT t.session_id, s.user_id, t.expires_at AS token_expires_at, s.expires_at AS session_expires_at,
+                   s.last_used_at, ${sql.unsafe(SELECT_BLOCK)},
                    ${snapshotColumns(sql, now)},
                    ARRAY(SELECT m.guild_id::text FROM guild_members m
                          WHERE m.user_id = s.user_id ORDER BY m.joined_at, m.guild_id) AS guild_ids,
-                   EXISTS (SELECT 1 FROM billing_plus bp
-                           WHERE bp.user_id = s.user_id AND bp.premium_until > ${date(now)}) AS plus_active
+                   (SELECT bp.premium_until FROM billing_plus bp WHERE bp.user_id = s.user_id) AS premium_until,
+                   (SELECT min(l.expires_at) FROM email_links l
+                     WHERE l.user_id = s.user_id AND l.purpose = 'bind' AND l.used_at IS NULL
+                       AND l.expires_at > ${date(now)}) AS email_pending_until
             FROM ${sql.unsafe(ACCESS_FROM)}
             LEFT JOIN users u ON u.id = s.user_id
             ${sql.unsafe(SNAPSHOT_JOINS)}
             WHERE ${accessWhere(digest, now)}`
     )
-    const findAccessWithAccount = (digest: string, now: DateTime.Utc) =>
-      Effect.map(accessWithAccountRows(accessWithAccount(digest, now)), (rows): SessionsRepo.AccessLookup => {
+    const findAccessWithAccount = (digest: string, now: DateTime.Utc) => {
+      const ticket = cache === undefined ? 0 : cache.ticket()
+      return Effect.map(accessWithAccountRows(accessWithAccount(digest, now)), (rows): SessionsRepo.AccessLookup => {
         const row = rows[0]
         if (row === undefined) return { _tag: "Unknown" }
         if (expired(row, now)) return { _tag: "Expired" }
-        return validOf(row, {
+        const nowMs = DateTime.toEpochMillis(now)
+        const plusUntil = row.premium_until === null ? Number.NEGATIVE_INFINITY : row.premium_until.getTime()
+        const found = validOf(row, {
           snapshot: toSnapshot(row),
           guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)),
-          premiumType: row.plus_active ? PLUS_PREMIUM_TYPE : Limits.FREE.premiumType
+          premiumType: plusUntil > nowMs ? PLUS_PREMIUM_TYPE : Limits.FREE.premiumType
         })
+        if (cache !== undefined) {
+          const until = Math.min(
+            accessUntil(row),
+            plusUntil > nowMs ? plusUntil : Number.POSITIVE_INFINITY,
+            row.email_pending_until?.getTime() ?? Number.POSITIVE_INFINITY
+          )
+          cache.keep(ticket, digest, true, String(row.user_id), found, until)
+        }
+        return found
       })
+    }
 
-    const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now, withAccount) =>
-      withAccount === true ? findAccessWithAccount(digest, now) : findAccessOnly(digest, now)
+    // A kept answer first; Unknown and Expired are never kept (guessing traffic would fill the cache).
+    const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now, withAccount) => {
+      const account = withAccount === true
+      if (cache !== undefined) {
+        const kept = cache.get(digest, account, DateTime.toEpochMillis(now))
+        if (kept !== undefined) return Effect.succeed(kept)
+      }
+      return account ? findAccessWithAccount(digest, now) : findAccessOnly(digest, now)
+    }
 
     const rotate: SessionsRepo.SessionsRepo["Service"]["rotate"] = (refreshDigest, next, now) =>
       Effect.gen(function* () {

@@ -6,6 +6,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, type Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as PgDatabase from "./PgDatabase.ts"
+import type * as PrincipalCache from "./PrincipalCache.ts"
 
 /** A schema name no other run uses. */
 export const freshName = (): string =>
@@ -25,6 +26,6 @@ const dropOnClose = (url: Redacted.Redacted<string>, schema: string) =>
 export const layer = (
   url: Redacted.Redacted<string>,
   schema: string = freshName()
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgDatabase.Error> => {
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | PrincipalCache.PrincipalCache, PgDatabase.Error> => {
   return PgDatabase.layer({ url, schema, maxConnections: 4 }).pipe(Layer.provideMerge(dropOnClose(url, schema)))
 }

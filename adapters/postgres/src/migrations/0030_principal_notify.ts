@@ -1,0 +1,55 @@
+/**
+ * Every change to a row the access-token lookup reads notifies channel `veche_principal` with the
+ * user's id, so each node's PrincipalCache drops that user's entries (see PrincipalCache.ts): the
+ * lookup's tables and, for `GET /users/@me`, the account snapshot's, memberships, Plus and pending
+ * e-mail links. A TRUNCATE notifies `*` (everything). PostgreSQL folds the same payload notified
+ * twice in one transaction into one.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** Each watched table with the expression of its user's id over the row `r` (NEW or OLD). */
+export const WATCHED: ReadonlyArray<readonly [table: string, userId: (row: string) => string]> = [
+  ["users", (r) => `${r}.id`],
+  ["sessions", (r) => `${r}.user_id`],
+  // A token row names its session only; a session deleted with its tokens notifies by itself.
+  ["session_tokens", (r) => `(SELECT s.user_id FROM sessions s WHERE s.id = ${r}.session_id)`],
+  ["account_blocks", (r) => `${r}.user_id`],
+  ["credentials", (r) => `${r}.user_id`],
+  ["mfa_totp", (r) => `${r}.user_id`],
+  ["user_profiles", (r) => `${r}.user_id`],
+  ["guild_members", (r) => `${r}.user_id`],
+  ["billing_plus", (r) => `${r}.user_id`],
+  ["email_links", (r) => `${r}.user_id`]
+]
+
+const notifyOf = (expression: string) => `
+    changed := ${expression};
+    IF changed IS NOT NULL THEN PERFORM pg_notify('veche_principal', changed::text); END IF;`
+
+export default Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`
+    CREATE FUNCTION veche_principal_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('veche_principal', '*');
+      RETURN NULL;
+    END $$`)
+  for (const [table, userId] of WATCHED) {
+    const fn = `veche_principal_${table}`
+    yield* sql.unsafe(`
+      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE changed bigint;
+      BEGIN
+        IF TG_OP <> 'INSERT' THEN ${notifyOf(userId("OLD"))}
+        END IF;
+        IF TG_OP <> 'DELETE' THEN ${notifyOf(userId("NEW"))}
+        END IF;
+        RETURN NULL;
+      END $$`)
+    yield* sql.unsafe(`CREATE TRIGGER ${fn} AFTER INSERT OR UPDATE OR DELETE ON ${table}
+      FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+    yield* sql.unsafe(`CREATE TRIGGER ${fn}_truncated AFTER TRUNCATE ON ${table}
+      FOR EACH STATEMENT EXECUTE FUNCTION veche_principal_truncated()`)
+  }
+})

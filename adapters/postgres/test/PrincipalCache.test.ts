@@ -1,0 +1,195 @@
+/**
+ * The principal cache on PostgreSQL (issue 22), through the public HTTP API on two nodes that share
+ * one database: node A (the suite's host) and node B (built here on its own pool). On the node that
+ * writes, a revocation or a change to what `GET /users/@me` shows holds for the very next request;
+ * on the other node as soon as its connections read the notification published at the commit. A
+ * write by a client that is neither node (a script, psql) counts the same; a lost listening
+ * connection empties the cache; and the lookup reads no table the triggers do not watch.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { SessionsRepo } from "@veche/auth"
+import { TestHost } from "@veche/test-host"
+import { Context, DateTime, Effect, Layer, Redacted, Tracer } from "effect"
+import { SqlClient } from "effect/sql"
+import { json, PASSWORD, register, send } from "~/test/support/Accounts"
+import { WATCHED } from "../src/migrations/0030_principal_notify.ts"
+import * as PgDatabase from "../src/PgDatabase.ts"
+import * as PgRepositories from "../src/PgRepositories.ts"
+import * as PgTestSchema from "../src/PgTestSchema.ts"
+import * as PrincipalCache from "../src/PrincipalCache.ts"
+
+const url = process.env.DATABASE_URL
+const schema = PgTestSchema.freshName()
+const NODE_B = `veche_b_${process.pid}`
+let counter = 0
+const phone = () => `+7946555${String((process.pid * 10 + ++counter) % 10_000).padStart(4, "0")}`
+
+/**
+ * Node B: repositories on a pool of its own over the suite's schema, and a host over them, built
+ * with a memo map of their own (the suite's would hand back node A's layers).
+ */
+const nodeB = Effect.gen(function* () {
+  const memoMap = yield* Layer.makeMemoMap
+  const scope = yield* Effect.scope
+  const database = PgDatabase.layer({
+    url: Redacted.make(url ?? ""),
+    schema,
+    maxConnections: 2,
+    applicationName: NODE_B
+  })
+  const repositories = yield* Layer.buildWithMemoMap(
+    PgRepositories.layer.pipe(Layer.provideMerge(database), Layer.orDie),
+    memoMap,
+    scope
+  )
+  const host = yield* Layer.buildWithMemoMap(
+    TestHost.layer({ rateLimits: { enabled: false }, repositories: Layer.succeedContext(repositories) }),
+    memoMap,
+    scope
+  )
+  return {
+    host: Context.get(host, TestHost.TestHost),
+    cache: Context.get(repositories, PrincipalCache.PrincipalCache)
+  }
+})
+
+const meOn = (host: TestHost.TestHost["Service"], token: string) =>
+  host.fetch("/api/v10/users/@me", { headers: { authorization: `Bearer ${token}` } })
+
+/** Polls until `check` holds (at most two seconds); the time it took, in milliseconds. */
+const until = (check: Effect.Effect<boolean>) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    while (!(yield* check)) {
+      if (Date.now() - started > 2000) return yield* Effect.die(new Error("node B never saw the change"))
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
+    }
+    return Date.now() - started
+  })
+
+describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two nodes)", () => {
+  const repositories = PgRepositories.layer.pipe(
+    Layer.provideMerge(PgTestSchema.layer(Redacted.make(url ?? ""), schema)),
+    Layer.orDie
+  )
+  layer(Layer.merge(TestHost.layer({ rateLimits: { enabled: false }, repositories }), repositories), {
+    timeout: "60 seconds"
+  })((it) => {
+    it.effect("revocations and profile changes: at once on the writing node, on the other as the notice arrives", () =>
+      Effect.gen(function* () {
+        const a = yield* TestHost.TestHost
+        const cacheA = yield* PrincipalCache.PrincipalCache
+        const b = yield* nodeB
+        const login = phone()
+        const me = yield* register(login, `cache_${process.pid % 100_000}`)
+        const token = me.access_token
+
+        // both nodes answer from their cache once warm: a second @me reads nothing
+        for (const host of [a, b.host]) {
+          expect((yield* meOn(host, token)).status).toBe(200)
+          expect((yield* meOn(host, token)).status).toBe(200)
+        }
+        expect(cacheA.size).toBeGreaterThan(0)
+        expect(b.cache.size).toBeGreaterThan(0)
+
+        // a profile change on A: A's next answer shows it, B's as soon as the notice arrives
+        expect((yield* send("PATCH", "/api/v10/users/@me", { bio: "changed on A" }, token)).status).toBe(200)
+        const bioOf = (host: TestHost.TestHost["Service"]) =>
+          Effect.map(Effect.flatMap(meOn(host, token), json), (body) => (body as { bio?: unknown }).bio)
+        expect(yield* bioOf(a)).toBe("changed on A")
+        const bioLag = yield* until(Effect.map(bioOf(b.host), (bio) => bio === "changed on A"))
+
+        // a second session ended from the first on A (DELETE /auth/sessions): refused on A at once
+        const other = (yield* json(
+          yield* send("POST", "/api/v10/auth/login", { phone: login, password: PASSWORD, captcha_token: "dev" })
+        )) as { access_token: string }
+        expect((yield* meOn(a, other.access_token)).status).toBe(200)
+        expect((yield* meOn(b.host, other.access_token)).status).toBe(200)
+        expect((yield* send("DELETE", "/api/v10/auth/sessions", undefined, token)).status).toBe(204)
+        expect((yield* meOn(a, other.access_token)).status).toBe(401)
+        const endLag = yield* until(Effect.map(meOn(b.host, other.access_token), (r) => r.status === 401))
+
+        // logout on B: B refuses at once, A as the notice arrives
+        const logout = yield* b.host.fetch("/api/v10/auth/logout", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}` }
+        })
+        expect(logout.status).toBe(204)
+        expect((yield* meOn(b.host, token)).status).toBe(401)
+        const logoutLag = yield* until(Effect.map(meOn(a, token), (r) => r.status === 401))
+        yield* Effect.logInfo("principal cache: the other node saw the change after", { bioLag, endLag, logoutLag })
+      })
+    )
+
+    it.effect("a write by any client counts (a block set by hand); a lost listening connection empties the cache", () =>
+      Effect.gen(function* () {
+        const a = yield* TestHost.TestHost
+        const cacheA = yield* PrincipalCache.PrincipalCache
+        const b = yield* nodeB
+        const me = yield* register(phone(), `cache_sql_${process.pid % 100_000}`)
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
+        expect((yield* meOn(b.host, me.access_token)).status).toBe(200)
+
+        // neither node's pool: a client of its own, as a script or psql would be
+        const outsider = yield* Layer.build(
+          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 1, principalCacheEntries: 0 })
+        )
+        const sql = Context.get(outsider, SqlClient.SqlClient)
+        yield* sql`INSERT INTO account_blocks (user_id, reason, until, blocked_by, created_at)
+                   VALUES (${me.user_id}, 'by hand', NULL, NULL, now())`.pipe(Effect.orDie)
+        yield* until(Effect.map(meOn(a, me.access_token), (r) => r.status === 403))
+        yield* until(Effect.map(meOn(b.host, me.access_token), (r) => r.status === 403))
+        yield* sql`DELETE FROM account_blocks WHERE user_id = ${me.user_id}`.pipe(Effect.orDie)
+        for (const host of [a, b.host]) {
+          yield* until(Effect.map(meOn(host, me.access_token), (r) => r.status === 200))
+          expect((yield* meOn(host, me.access_token)).status).toBe(200)
+        }
+        expect(cacheA.size).toBeGreaterThan(0)
+        expect(b.cache.size).toBeGreaterThan(0)
+
+        // B's connections ended by the server: B keeps nothing it might have missed
+        yield* sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${NODE_B}`.pipe(
+          Effect.orDie
+        )
+        yield* until(Effect.sync(() => b.cache.size === 0))
+        // the pool may hand out a connection it has not yet seen die (a 500, as without the cache)
+        yield* until(Effect.map(meOn(b.host, me.access_token), (r) => r.status === 200))
+        expect(cacheA.size).toBeGreaterThan(0)
+      })
+    )
+
+    it.effect("the lookups read only tables whose changes notify", () =>
+      Effect.gen(function* () {
+        const sessions = yield* SessionsRepo.SessionsRepo
+        const texts: Array<string> = []
+        const native = yield* Effect.service(Tracer.Tracer)
+        const recording = Tracer.make({
+          span: (options) => {
+            const span = native.span(options)
+            const attribute = span.attribute.bind(span)
+            span.attribute = (key, value) => {
+              if (key === "db.query.text" && typeof value === "string") texts.push(value)
+              attribute(key, value)
+            }
+            return span
+          }
+        })
+        const now = yield* DateTime.now
+        yield* Effect.all([
+          sessions.findAccess(`unknown-${process.pid}-1`, now, false),
+          sessions.findAccess(`unknown-${process.pid}-2`, now, true)
+        ]).pipe(Effect.withTracer(recording), Effect.withTracerEnabled(true))
+        expect(texts).toHaveLength(2)
+        const read = new Set(
+          // a name followed by a dot is a column (`IS NOT DISTINCT FROM c.password_changed_at`)
+          texts.flatMap((text) =>
+            [...text.matchAll(/\b(?:FROM|JOIN)\s+([a-z_]+)(\.?)/gi)].flatMap((m) => (m[2] === "" ? [m[1]] : []))
+          )
+        )
+        const watched = new Set(WATCHED.map(([table]) => table))
+        expect([...read].filter((table) => table !== undefined && !watched.has(table))).toEqual([])
+        expect(read.size).toBeGreaterThanOrEqual(9)
+      })
+    )
+  })
+})

@@ -1,0 +1,88 @@
+/**
+ * The principal cache's bookkeeping, apart from PostgreSQL: what it keeps, for how long, and which
+ * answers it refuses because their user changed while they were being read.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Store } from "../src/PrincipalCache.ts"
+
+const NOW = 1_000_000
+
+describe("PrincipalCache.Store", () => {
+  it("keeps an answer for its token until it ends; the plain and the account lookups apart", () => {
+    const store = new Store<string>(10)
+    store.keep(store.ticket(), "d1", false, "7", "plain", NOW + 100)
+    expect(store.get("d1", false, NOW)).toBe("plain")
+    expect(store.get("d1", true, NOW)).toBeUndefined()
+    store.keep(store.ticket(), "d1", true, "7", "with account", NOW + 50)
+    expect(store.get("d1", true, NOW + 49)).toBe("with account")
+    expect(store.get("d1", true, NOW + 50)).toBeUndefined()
+    expect(store.get("d1", false, NOW + 99)).toBe("plain")
+    expect(store.get("d1", false, NOW + 100)).toBeUndefined()
+    expect(store.size).toBe(0)
+  })
+
+  it("a user's invalidation drops every token of theirs and no other user's", () => {
+    const store = new Store<string>(10)
+    store.keep(store.ticket(), "a1", false, "1", "a1", NOW + 100)
+    store.keep(store.ticket(), "a1", true, "1", "a1+", NOW + 100)
+    store.keep(store.ticket(), "a2", false, "1", "a2", NOW + 100)
+    store.keep(store.ticket(), "b1", false, "2", "b1", NOW + 100)
+    store.onNotification("1")
+    expect([store.get("a1", false, NOW), store.get("a1", true, NOW), store.get("a2", false, NOW)]).toEqual([
+      undefined,
+      undefined,
+      undefined
+    ])
+    expect(store.get("b1", false, NOW)).toBe("b1")
+    store.onNotification("*")
+    expect(store.get("b1", false, NOW)).toBeUndefined()
+  })
+
+  it("an answer read while its user was invalidated is not kept; one read after is", () => {
+    const store = new Store<string>(10)
+    const before = store.ticket()
+    store.invalidate("1")
+    store.keep(before, "d", false, "1", "stale", NOW + 100)
+    expect(store.get("d", false, NOW)).toBeUndefined()
+    // another user's change does not refuse it
+    const other = store.ticket()
+    store.invalidate("2")
+    store.keep(other, "d", false, "1", "fresh", NOW + 100)
+    expect(store.get("d", false, NOW)).toBe("fresh")
+    store.keep(store.ticket(), "d", false, "1", "fresher", NOW + 100)
+    expect(store.get("d", false, NOW)).toBe("fresher")
+  })
+
+  it("after a flush (a listening connection lost) answers begun before it are refused", () => {
+    const store = new Store<string>(10)
+    const before = store.ticket()
+    store.flush()
+    store.keep(before, "d", false, "1", "stale", NOW + 100)
+    expect(store.size).toBe(0)
+    store.keep(store.ticket(), "d", false, "1", "fresh", NOW + 100)
+    expect(store.size).toBe(1)
+  })
+
+  it("past the users it remembers, every answer begun before is refused, whoever it is of", () => {
+    const store = new Store<string>(10)
+    const before = store.ticket()
+    for (let user = 0; user <= 5000; user++) store.invalidate(String(user + 100))
+    store.keep(before, "d", false, "1", "maybe stale", NOW + 100)
+    expect(store.size).toBe(0)
+  })
+
+  it("holds at most its size, the oldest dropped first; size 0 keeps nothing", () => {
+    const store = new Store<string>(3)
+    for (let i = 0; i < 5; i++) store.keep(store.ticket(), `d${i}`, false, String(i), `v${i}`, NOW + 100)
+    expect(store.size).toBe(3)
+    expect(store.get("d0", false, NOW)).toBeUndefined()
+    expect(store.get("d1", false, NOW)).toBeUndefined()
+    expect(store.get("d4", false, NOW)).toBe("v4")
+    // a dropped token's user index is gone too: invalidating them later is harmless
+    store.invalidate("0")
+    expect(store.size).toBe(3)
+    const off = new Store<string>(0)
+    off.keep(off.ticket(), "d", false, "1", "v", NOW + 100)
+    expect(off.size).toBe(0)
+  })
+})
