@@ -1,0 +1,151 @@
+/**
+ * Review of the principal cache on PostgreSQL (issue 22): writes that must reach the cache, and
+ * races on the node that writes. Node A is the suite's host; node B, where built, has a pool of its
+ * own over the same schema.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { describe, expect, layer } from "@effect/vitest"
+import { SessionsRepo } from "@veche/auth"
+import { Snowflake } from "@veche/platform"
+import { TestHost } from "@veche/test-host"
+import { Context, DateTime, Effect, Fiber, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { register } from "~/test/support/Accounts"
+import * as PgRepositories from "../src/PgRepositories.ts"
+import * as PgTestSchema from "../src/PgTestSchema.ts"
+
+const url = process.env.DATABASE_URL
+const schema = PgTestSchema.freshName()
+let counter = 0
+const phone = () => `+7946556${String((process.pid * 10 + ++counter) % 10_000).padStart(4, "0")}`
+
+const meOn = (host: TestHost.TestHost["Service"], token: string) =>
+  host.fetch("/api/v10/users/@me", { headers: { authorization: `Bearer ${token}` } })
+
+/** Polls until `check` holds or `ms` pass (real time: `it.effect` runs on the TestClock). */
+const within = (ms: number, check: Effect.Effect<boolean>) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    while (!(yield* check)) {
+      if (Date.now() - started > ms) return false
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)))
+    }
+    return true
+  })
+
+/** A client that is neither node (a script, psql; no migrations), with the search path it was given. */
+const outsider = (searchPath: string) =>
+  Effect.map(
+    Layer.build(
+      PgClient.layer({
+        url: Redacted.make(url ?? ""),
+        maxConnections: 1,
+        startupParameters: { search_path: searchPath }
+      })
+    ),
+    (context) => Context.get(context, SqlClient.SqlClient)
+  )
+
+describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreSQL)", () => {
+  const repositories = PgRepositories.layer.pipe(
+    Layer.provideMerge(PgTestSchema.layer(Redacted.make(url ?? ""), schema)),
+    Layer.orDie
+  )
+  layer(Layer.merge(TestHost.layer({ rateLimits: { enabled: false }, repositories }), repositories), {
+    timeout: "60 seconds"
+  })((it) => {
+    it.effect("a script whose search path is not the schema's ends a session: the node stops accepting it", () =>
+      Effect.gen(function* () {
+        const a = yield* TestHost.TestHost
+        const sql = yield* SqlClient.SqlClient
+        const me = yield* register(phone(), `rev_path_${process.pid % 100_000}`)
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
+
+        // An operator's connection whose search path names a schema that has a `sessions` table of
+        // its own (another deployment, an old copy); the statement names Veche's tables in full.
+        const decoy = `${schema}_decoy`
+        yield* sql.unsafe(`CREATE SCHEMA ${decoy}`).pipe(Effect.orDie)
+        yield* sql.unsafe(`CREATE TABLE ${decoy}.sessions (id bigint, user_id bigint)`).pipe(Effect.orDie)
+        const script = yield* outsider(decoy)
+        yield* script
+          .unsafe(
+            `DELETE FROM ${schema}.session_tokens
+              WHERE session_id IN (SELECT id FROM ${schema}.sessions WHERE user_id = $1)`,
+            [me.user_id]
+          )
+          .pipe(Effect.orDie)
+        const refused = yield* within(
+          1000,
+          Effect.map(meOn(a, me.access_token), (r) => r.status === 401)
+        )
+        yield* sql.unsafe(`DROP SCHEMA ${decoy} CASCADE`).pipe(Effect.orDie)
+        // the token is gone from the database: it must be refused (it was accepted until it expired)
+        expect(refused).toBe(true)
+      })
+    )
+
+    it.effect("a script whose search path is not the schema's can still end a session", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const me = yield* register(phone(), `rev_path2_${process.pid % 100_000}`)
+        const empty = `${schema}_empty`
+        yield* sql.unsafe(`CREATE SCHEMA ${empty}`).pipe(Effect.orDie)
+        const script = yield* outsider(empty)
+        const outcome = yield* script
+          .unsafe(
+            `DELETE FROM ${schema}.session_tokens
+              WHERE session_id IN (SELECT id FROM ${schema}.sessions WHERE user_id = $1)`,
+            [me.user_id]
+          )
+          .pipe(
+            Effect.as("deleted"),
+            Effect.catch((error) => Effect.succeed(String(error.message)))
+          )
+        yield* sql.unsafe(`DROP SCHEMA ${empty} CASCADE`).pipe(Effect.orDie)
+        // before migration 0030 this statement worked; its trigger must not make it fail
+        expect(outcome).toBe("deleted")
+      })
+    )
+
+    it.effect("one node: a lookup racing a revocation is never kept past the revocation", () =>
+      Effect.gen(function* () {
+        const sessions = yield* SessionsRepo.SessionsRepo
+        const now = yield* DateTime.now
+        const later = DateTime.add(now, { hours: 1 })
+        const userId = Snowflake.Snowflake.make(String(900_000_000_000_000_000n + BigInt(process.pid)))
+        let stale = 0
+        for (let round = 0; round < 200; round++) {
+          const id = Snowflake.Snowflake.make(String(800_000_000_000_000_000n + BigInt(process.pid * 1000 + round)))
+          const digest = `race-${process.pid}-${round}`
+          yield* sessions.create(
+            {
+              id,
+              userId,
+              client: { userAgent: null, address: null, country: null },
+              createdAt: now,
+              lastUsedAt: now,
+              expiresAt: DateTime.add(now, { days: 1 }),
+              revokedAt: null,
+              passwordChangedAt: null
+            },
+            { access: { digest, expiresAt: later }, refresh: { digest: `${digest}-r` } }
+          )
+          const withAccount = round % 2 === 0
+          // lookups on the wire while the revocation commits, some before it and some after
+          const racing = yield* Effect.forkChild(
+            Effect.all(
+              Array.from({ length: 4 }, () => sessions.findAccess(digest, now, withAccount)),
+              { concurrency: "unbounded" }
+            )
+          )
+          yield* sessions.revoke(id, now)
+          yield* Fiber.join(racing)
+          const after = yield* sessions.findAccess(digest, now, withAccount)
+          if (after._tag !== "Unknown") stale++
+        }
+        expect(stale).toBe(0)
+      })
+    )
+  })
+})
