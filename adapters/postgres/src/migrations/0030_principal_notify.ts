@@ -8,12 +8,17 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
-/** Each watched table with the expression of its user's id over the row `r` (NEW or OLD). */
-export const WATCHED: ReadonlyArray<readonly [table: string, userId: (row: string) => string]> = [
+/**
+ * Each watched table with the expression of its user's id over the row `r` (NEW or OLD), and
+ * whether that expression reads a table.
+ */
+export const WATCHED: ReadonlyArray<
+  readonly [table: string, userId: (row: string) => string, readsTable?: boolean | undefined]
+> = [
   ["users", (r) => `${r}.id`],
   ["sessions", (r) => `${r}.user_id`],
   // A token row names its session only; a session deleted with its tokens notifies by itself.
-  ["session_tokens", (r) => `(SELECT s.user_id FROM sessions s WHERE s.id = ${r}.session_id)`],
+  ["session_tokens", (r) => `(SELECT s.user_id FROM sessions s WHERE s.id = ${r}.session_id)`, true],
   ["account_blocks", (r) => `${r}.user_id`],
   ["credentials", (r) => `${r}.user_id`],
   ["mfa_totp", (r) => `${r}.user_id`],
@@ -35,10 +40,14 @@ export default Effect.gen(function* () {
       PERFORM pg_notify('veche_principal', '*');
       RETURN NULL;
     END $$`)
-  for (const [table, userId] of WATCHED) {
+  for (const [table, userId, readsTable] of WATCHED) {
     const fn = `veche_principal_${table}`
+    // A trigger runs under the writer's search path: a script whose path is not the schema's
+    // (naming Veche's tables in full) would read another schema's `sessions`, notifying nobody, or
+    // none at all, failing its write. The schema's path, as the migration runs, is pinned instead.
+    const pinned = readsTable === true ? "SET search_path FROM CURRENT" : ""
     yield* sql.unsafe(`
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql ${pinned} AS $$
       DECLARE changed bigint;
       BEGIN
         IF TG_OP <> 'INSERT' THEN ${notifyOf(userId("OLD"))}
