@@ -14,6 +14,7 @@ import { register } from "~/test/support/Accounts"
 import * as PgDatabase from "../src/PgDatabase.ts"
 import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
+import * as PrincipalCache from "../src/PrincipalCache.ts"
 
 const url = process.env.DATABASE_URL
 const schema = PgTestSchema.freshName()
@@ -202,6 +203,35 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
         yield* Fiber.join(slow)
         // the README promises the other nodes within a moment of the commit (1–2 ms measured)
         expect({ refused, lag: refused ? "ok" : `> ${lag} ms` }).toEqual({ refused: true, lag: "ok" })
+      })
+    )
+
+    it.effect("a change the lookup does not read (a role taken from a guild's members) notifies nobody", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const cache = yield* PrincipalCache.PrincipalCache
+        const base = 700_000_000_000_000_000n + BigInt(process.pid) * 10_000n
+        const members = 3000
+        yield* sql`INSERT INTO users (id, username, created_at)
+                   SELECT ${String(base)}::bigint + n, 'storm_' || ${String(base)} || '_' || n, now()
+                   FROM generate_series(0, ${members - 1}) AS n`.pipe(Effect.orDie)
+        yield* sql`INSERT INTO guilds (id, name, owner_id, verification_level, created_at)
+                   VALUES (${String(base)}, 'storm', ${String(base)}, 0, now())`.pipe(Effect.orDie)
+        yield* sql`INSERT INTO guild_members (guild_id, user_id, role_ids, joined_at)
+                   SELECT ${String(base)}, ${String(base)}::bigint + n, '["1"]'::jsonb, now()
+                   FROM generate_series(0, ${members - 1}) AS n`.pipe(Effect.orDie)
+        // the notices of the inserts above have all arrived once a write of ours has come back
+        yield* sql`UPDATE users SET display_name = 'x' WHERE id = ${String(base)}`.pipe(Effect.orDie)
+        const before = cache.ticket()
+        const started = Date.now()
+        yield* sql`UPDATE guild_members SET role_ids = role_ids - '1'::text
+                   WHERE guild_id = ${String(base)} AND role_ids ? '1'::text`.pipe(Effect.orDie)
+        const took = Date.now() - started
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+        // each invalidation moves the epoch by one, on each listening connection that reads it
+        const notices = cache.ticket() - before
+        yield* Effect.sync(() => console.log("role removal", { members, took, notices }))
+        expect(notices).toBe(0)
       })
     )
   })
