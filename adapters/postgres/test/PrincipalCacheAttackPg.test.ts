@@ -234,5 +234,68 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
         expect(notices).toBe(0)
       })
     )
+
+    it.effect("answers that change by themselves: Plus ending, a pending address expiring, the session ending", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const sessions = yield* SessionsRepo.SessionsRepo
+        const now = yield* DateTime.now
+        const at = (minutes: number) => DateTime.add(now, { minutes })
+        const base = 600_000_000_000_000_000n + BigInt(process.pid) * 10n
+        const userId = Snowflake.Snowflake.make(String(base))
+        const sessionId = Snowflake.Snowflake.make(String(base + 1n))
+        const digest = `timed-${process.pid}`
+        yield* sql`INSERT INTO users (id, username, created_at) VALUES (${userId}, ${`timed_${base}`}, now())`.pipe(
+          Effect.orDie
+        )
+        yield* sessions.create(
+          {
+            id: sessionId,
+            userId,
+            client: { userAgent: null, address: null, country: null },
+            createdAt: now,
+            lastUsedAt: now,
+            expiresAt: at(60),
+            revokedAt: null,
+            passwordChangedAt: null
+          },
+          { access: { digest, expiresAt: at(120) }, refresh: { digest: `${digest}-r` } }
+        )
+        yield* sql`INSERT INTO billing_plus (user_id, premium_until) VALUES (${userId}, ${DateTime.toDateUtc(at(10))})`.pipe(
+          Effect.orDie
+        )
+        yield* sql`INSERT INTO email_links (id, purpose, token_digest, user_id, email, created_at, expires_at)
+                   VALUES (${String(base + 2n)}, 'bind', ${`${digest}-l1`}, ${userId}, 'late@example.com',
+                           ${DateTime.toDateUtc(at(-2))}, ${DateTime.toDateUtc(at(40))}),
+                          (${String(base + 3n)}, 'bind', ${`${digest}-l2`}, ${userId}, 'soon@example.com',
+                           ${DateTime.toDateUtc(at(-1))}, ${DateTime.toDateUtc(at(20))})`.pipe(Effect.orDie)
+        const seen = (minutes: number) =>
+          Effect.map(sessions.findAccess(digest, at(minutes), true), (found) =>
+            found._tag !== "Valid" || found.account === undefined
+              ? found._tag
+              : {
+                  premiumType: found.account.premiumType,
+                  pending: found.account.snapshot._tag === "Some" ? found.account.snapshot.value.emailPending : "none"
+                }
+          )
+        const asked = [0, 0, 9, 11, 11, 19, 21, 21, 39, 41, 59, 61]
+        const answers: Array<unknown> = []
+        for (const minutes of asked) answers.push(yield* seen(minutes))
+        expect(answers).toEqual([
+          { premiumType: 2, pending: "soon@example.com" },
+          { premiumType: 2, pending: "soon@example.com" },
+          { premiumType: 2, pending: "soon@example.com" },
+          { premiumType: 0, pending: "soon@example.com" },
+          { premiumType: 0, pending: "soon@example.com" },
+          { premiumType: 0, pending: "soon@example.com" },
+          { premiumType: 0, pending: "late@example.com" },
+          { premiumType: 0, pending: "late@example.com" },
+          { premiumType: 0, pending: "late@example.com" },
+          { premiumType: 0, pending: null },
+          { premiumType: 0, pending: null },
+          "Unknown"
+        ])
+      })
+    )
   })
 })
