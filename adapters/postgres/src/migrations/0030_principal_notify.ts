@@ -38,6 +38,9 @@ const notifyOf = (expression: string) => `
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  // Where the tables are being made (the first schema of the migration's search path), quoted.
+  const [{ schema } = { schema: "public" }] = yield* sql<{ readonly schema: string }>`
+    SELECT quote_ident(current_schema()) AS schema`
   yield* sql.unsafe(`
     CREATE FUNCTION veche_principal_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -48,8 +51,9 @@ export default Effect.gen(function* () {
     const fn = `veche_principal_${table}`
     // A trigger runs under the writer's search path: a script whose path is not the schema's
     // (naming Veche's tables in full) would read another schema's `sessions`, notifying nobody, or
-    // none at all, failing its write. The schema's path, as the migration runs, is pinned instead.
-    const pinned = watch?.readsTable === true ? "SET search_path FROM CURRENT" : ""
+    // none at all, failing its write. The schema the tables are in is pinned instead (with the
+    // session's temporary tables last, so a temporary `sessions` cannot stand in either).
+    const pinned = watch?.readsTable === true ? `SET search_path = ${schema}, pg_temp` : ""
     const updates = watch?.columns === undefined ? "UPDATE" : `UPDATE OF ${watch.columns.join(", ")}`
     yield* sql.unsafe(`
       CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql ${pinned} AS $$
