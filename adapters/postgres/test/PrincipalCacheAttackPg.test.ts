@@ -3,6 +3,8 @@
  * races on the node that writes. Node A is the suite's host; node B, where built, has a pool of its
  * own over the same schema.
  */
+
+import * as Net from "node:net"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { SessionsRepo } from "@veche/auth"
@@ -75,6 +77,45 @@ const nodeB = Effect.gen(function* () {
   )
   return { host: Context.get(host, TestHost.TestHost), sql: Context.get(repositories, SqlClient.SqlClient) }
 })
+
+/**
+ * A TCP relay to the database that can go silent (a stalled server, a network that black-holes),
+ * keeping every connection open: no error, no close, nothing delivered either way.
+ */
+const silentRelay = Effect.acquireRelease(
+  Effect.promise(
+    () =>
+      new Promise<{ port: number; silence: () => void; close: () => void }>((resolve) => {
+        const target = new URL(url ?? "")
+        const sockets = new Set<Net.Socket>()
+        let silent = false
+        const server = Net.createServer((client) => {
+          const upstream = Net.connect(Number(target.port || 5432), target.hostname)
+          for (const socket of [client, upstream]) {
+            sockets.add(socket)
+            socket.on("error", () => socket.destroy())
+          }
+          client.on("data", (chunk) => silent || upstream.write(chunk))
+          upstream.on("data", (chunk) => silent || client.write(chunk))
+          client.on("close", () => upstream.destroy())
+          upstream.on("close", () => client.destroy())
+        })
+        server.listen(0, "127.0.0.1", () =>
+          resolve({
+            port: (server.address() as Net.AddressInfo).port,
+            silence: () => {
+              silent = true
+            },
+            close: () => {
+              for (const socket of sockets) socket.destroy()
+              server.close()
+            }
+          })
+        )
+      })
+  ),
+  (relay) => Effect.sync(relay.close)
+)
 
 describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreSQL)", () => {
   const repositories = PgRepositories.layer.pipe(
@@ -295,6 +336,61 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
           { premiumType: 0, pending: null },
           "Unknown"
         ])
+      })
+    )
+
+    it.effect("the other node, its database gone silent: it accepts a token ended meanwhile", () =>
+      Effect.gen(function* () {
+        const a = yield* TestHost.TestHost
+        const relay = yield* silentRelay
+        const memoMap = yield* Layer.makeMemoMap
+        const scope = yield* Effect.scope
+        const through = new URL(url ?? "")
+        through.port = String(relay.port)
+        const repositories = yield* Layer.buildWithMemoMap(
+          PgRepositories.layer.pipe(
+            Layer.provideMerge(
+              PgDatabase.layer({ url: Redacted.make(through.toString()), schema, applicationName: `${NODE_B}_s` })
+            ),
+            Layer.orDie
+          ),
+          memoMap,
+          scope
+        )
+        const b = Context.get(
+          yield* Layer.buildWithMemoMap(
+            TestHost.layer({ rateLimits: { enabled: false }, repositories: Layer.succeedContext(repositories) }),
+            memoMap,
+            scope
+          ),
+          TestHost.TestHost
+        )
+        const me = yield* register(phone(), `silent_${process.pid % 100_000}`)
+        expect((yield* meOn(b, me.access_token)).status).toBe(200)
+        expect((yield* meOn(b, me.access_token)).status).toBe(200)
+        relay.silence()
+        // some request of B's reads the database meanwhile: its connection stays checked out, so
+        // the pool never finds it idle and never closes it
+        const hung = yield* Effect.forkChild(
+          Context.get(repositories, SqlClient.SqlClient)`SELECT 1`.pipe(Effect.ignore)
+        )
+        const logout = yield* a.fetch("/api/v10/auth/logout", {
+          method: "POST",
+          headers: { authorization: `Bearer ${me.access_token}` }
+        })
+        expect(logout.status).toBe(204)
+        expect((yield* meOn(a, me.access_token)).status).toBe(401)
+        // B cannot know of the logout; what it may not do is keep saying yes (without the cache
+        // it would wait for the database, as every request that reads it does)
+        const accepted = yield* within(
+          3000,
+          Effect.map(meOn(b, me.access_token), (r) => r.status !== 200)
+        ).pipe(Effect.map((changed) => !changed))
+        yield* Fiber.interrupt(hung)
+        relay.close()
+        expect({ acceptedForThreeSecondsAfterTheLogout: accepted }).toEqual({
+          acceptedForThreeSecondsAfterTheLogout: false
+        })
       })
     )
   })
