@@ -23,12 +23,14 @@ export const WATCHED: ReadonlyArray<readonly [table: string, userId: (row: strin
   ["session_tokens", (r) => `(SELECT s.user_id FROM sessions s WHERE s.id = ${r}.session_id)`, { readsTable: true }],
   ["account_blocks", (r) => `${r}.user_id`],
   ["credentials", (r) => `${r}.user_id`],
-  ["mfa_totp", (r) => `${r}.user_id`],
+  // Whether a row exists only; each code checked moves last_step.
+  ["mfa_totp", (r) => `${r}.user_id`, { columns: ["user_id"] }],
   ["user_profiles", (r) => `${r}.user_id`],
   // The guilds in join order; roles and nicknames are not read (a role deleted updates every member
   // who had it: one notice per member to every listening connection of every node).
   ["guild_members", (r) => `${r}.user_id`, { columns: ["guild_id", "user_id", "joined_at"] }],
-  ["billing_plus", (r) => `${r}.user_id`],
+  // The term only; renewal claims mark a batch of rows at a time.
+  ["billing_plus", (r) => `${r}.user_id`, { columns: ["user_id", "premium_until"] }],
   ["email_links", (r) => `${r}.user_id`]
 ]
 
