@@ -60,6 +60,7 @@ export class Store<A> {
     if (entry === undefined) return undefined
     if (entry.validUntilMs > nowMs) return entry.value
     entries.delete(digest)
+    this.unindex(digest, entry.userId)
     return undefined
   }
 
@@ -118,13 +119,22 @@ export class Store<A> {
     const from = entries.size > 0 ? entries : entries === this.plain ? this.withAccount : this.plain
     for (const [digest, entry] of from) {
       from.delete(digest)
-      const digests = this.digestsByUser.get(entry.userId)
-      if (digests !== undefined && !this.plain.has(digest) && !this.withAccount.has(digest)) {
-        digests.delete(digest)
-        if (digests.size === 0) this.digestsByUser.delete(entry.userId)
-      }
+      this.unindex(digest, entry.userId)
       return
     }
+  }
+
+  /**
+   * An entry left one of the maps: its digest leaves the user's index once neither map holds it.
+   * Every removal but a user's own invalidation goes through here, or the index (bounded by
+   * nothing else) would keep the digests of users never written again.
+   */
+  private unindex(digest: string, userId: string): void {
+    if (this.plain.has(digest) || this.withAccount.has(digest)) return
+    const digests = this.digestsByUser.get(userId)
+    if (digests === undefined) return
+    digests.delete(digest)
+    if (digests.size === 0) this.digestsByUser.delete(userId)
   }
 }
 
