@@ -9,6 +9,7 @@ import { Config, Effect, Layer, type Redacted } from "effect"
 import type { Migrator, SqlClient, SqlError } from "effect/sql"
 import * as Migrations from "./Migrations.ts"
 import * as PrincipalCache from "./PrincipalCache.ts"
+import * as PrincipalHeartbeat from "./PrincipalHeartbeat.ts"
 
 export interface Options {
   readonly url: Redacted.Redacted<string>
@@ -41,7 +42,7 @@ export const layer = (
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | PrincipalCache.PrincipalCache, Error> => {
   const entries = options.principalCacheEntries ?? DEFAULT_PRINCIPAL_CACHE_ENTRIES
   // Off: a store that keeps nothing, and connections that do not listen.
-  const cache = new PrincipalCache.Store<SessionsRepo.AccessLookup>(Math.max(0, entries))
+  const cache = new PrincipalCache.Store<SessionsRepo.AccessLookup>(Math.max(0, entries), PrincipalHeartbeat.silence)
   const client = PgClient.layer({
     url: options.url,
     applicationName: options.applicationName ?? "veche",
@@ -64,6 +65,7 @@ export const layer = (
       if (applied.length > 0) {
         yield* Effect.logInfo("database migrated", applied.map(([id, name]) => `${id}_${name}`).join(", "))
       }
+      if (entries > 0) yield* PrincipalHeartbeat.beat(yield* PgClient.PgClient, cache)
     })
   )
   return Layer.merge(migrate.pipe(Layer.provideMerge(client)), PrincipalCache.layer(cache))

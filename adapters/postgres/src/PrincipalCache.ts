@@ -9,8 +9,10 @@
  * PostgreSQL delivers a transaction's notifications to the session that committed it before that
  * statement completes, so on this node a revoking write has dropped the entries before it returns;
  * other nodes drop them as their connections read the notification (published at the commit,
- * before the revoking request answers). A write by any client of the database (another node, a
- * script, psql) counts the same.
+ * before the revoking request answers), and answer from the cache only while they hear their own
+ * heartbeat (`Silence`, PrincipalHeartbeat.ts), which bounds how late that may be. A write by any
+ * client of the database (another node, a script, psql) counts the same. The channel is the
+ * database's: deployments in other schemas of it only cause extra invalidations.
  *
  * A lookup that was under way while its user was invalidated is not kept (it may have read the row
  * before the write): each invalidation stamps the user with a new epoch, and an answer is kept only
@@ -22,9 +24,26 @@
 import type { SessionsRepo } from "@veche/auth"
 import { Context, Layer } from "effect"
 
-/** The channel the triggers notify; the payload is a user id, or `*` for everything. */
+/**
+ * The channel the triggers notify; the payload is a user id, `*` for everything, or a node's own
+ * heartbeat (`~node seq`).
+ */
 export const CHANNEL = "veche_principal"
 export const EVERYTHING = "*"
+const HEARTBEAT = 126 // "~"
+
+/**
+ * The bound on how late a notification may be heard: the store answers only while it has heard, within
+ * `maxMs` of `now()` (a real clock, not a request's), a heartbeat it sent itself. Notifications reach a
+ * connection in commit order, so hearing its own heartbeat proves every change committed before it
+ * was sent has been applied; a node whose connections are all busy with slow statements, or whose
+ * database has gone silent, stops answering from the cache (its lookups then wait for the database,
+ * as without the cache) instead of answering from what it may have missed.
+ */
+export interface Silence {
+  readonly maxMs: number
+  readonly now: () => number
+}
 
 interface Entry<A> {
   readonly userId: string
@@ -45,9 +64,18 @@ export class Store<A> {
   private floor = 0
   private readonly invalidatedAt = new Map<string, number>()
   private readonly maxEntries: number
+  private readonly silence: Silence | undefined
+  /** This store's heartbeats: its name on the channel, the last number sent, when each was sent. */
+  private readonly node = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`
+  private beats = 0
+  private readonly sentAt = new Map<number, number>()
+  /** When the newest heartbeat heard back was sent. */
+  private heardAt = Number.NEGATIVE_INFINITY
 
-  constructor(maxEntries: number) {
+  /** Without `silence`, no heartbeat is needed (a store whose notifications cannot lag: tests of its logic). */
+  constructor(maxEntries: number, silence?: Silence) {
     this.maxEntries = maxEntries
+    this.silence = silence
   }
 
   get size(): number {
@@ -58,6 +86,7 @@ export class Store<A> {
     const entries = account ? this.withAccount : this.plain
     const entry = entries.get(digest)
     if (entry === undefined) return undefined
+    if (this.silence !== undefined && this.silence.now() - this.heardAt > this.silence.maxMs) return undefined
     if (entry.validUntilMs > nowMs) return entry.value
     entries.delete(digest)
     this.unindex(digest, entry.userId)
@@ -84,10 +113,33 @@ export class Store<A> {
     digests.add(digest)
   }
 
-  /** A notification's payload: a user id, or `*`. */
+  /** A notification's payload: a user id, `*`, or a heartbeat (this store's own, or another node's). */
   onNotification = (payload: string): void => {
-    if (payload === EVERYTHING) this.flush()
+    if (payload.charCodeAt(0) === HEARTBEAT) this.heard(payload)
+    else if (payload === EVERYTHING) this.flush()
     else this.invalidate(payload)
+  }
+
+  /** The next heartbeat's payload, to be notified on CHANNEL; its sending time is remembered. */
+  beat(): string {
+    const seq = ++this.beats
+    this.sentAt.set(seq, this.silence?.now() ?? 0)
+    // beats never heard back (a silent database) are forgotten past a few dozen
+    if (this.sentAt.size > 64) this.sentAt.delete(seq - 64)
+    return `~${this.node} ${seq}`
+  }
+
+  private heard(payload: string): void {
+    const space = payload.lastIndexOf(" ")
+    if (payload.slice(1, space) !== this.node) return
+    const seq = Number(payload.slice(space + 1))
+    const sent = this.sentAt.get(seq)
+    if (sent === undefined) return
+    if (sent > this.heardAt) this.heardAt = sent
+    for (const earlier of this.sentAt.keys()) {
+      if (earlier > seq) break
+      this.sentAt.delete(earlier)
+    }
   }
 
   invalidate(userId: string): void {

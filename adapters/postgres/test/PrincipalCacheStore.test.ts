@@ -85,4 +85,36 @@ describe("PrincipalCache.Store", () => {
     off.keep(off.ticket(), "d", false, "1", "v", NOW + 100)
     expect(off.size).toBe(0)
   })
+
+  it("with a bound on silence: answers only while its own heartbeat, sent within the bound, was heard", () => {
+    let clock = 0
+    const store = new Store<string>(10, { maxMs: 300, now: () => clock })
+    store.keep(store.ticket(), "d", false, "1", "v", NOW + 10_000)
+    // nothing heard yet: the notifications may lag by any amount
+    expect(store.get("d", false, NOW)).toBeUndefined()
+    const first = store.beat()
+    clock = 50
+    store.onNotification(first)
+    expect(store.get("d", false, NOW)).toBe("v")
+    // another node's heartbeat, or a stale copy of one's own, proves nothing
+    clock = 301
+    store.onNotification("~someone-else 1")
+    store.onNotification(first)
+    expect(store.get("d", false, NOW)).toBeUndefined()
+    // a beat sent at 301 and heard at 400 covers up to 601; an older one heard later does not go back
+    const older = store.beat()
+    clock = 301
+    const newer = store.beat()
+    clock = 400
+    store.onNotification(newer)
+    store.onNotification(older)
+    clock = 601
+    expect(store.get("d", false, NOW)).toBe("v")
+    clock = 602
+    expect(store.get("d", false, NOW)).toBeUndefined()
+    // the entries stay: heard again, they answer again
+    const again = store.beat()
+    store.onNotification(again)
+    expect(store.get("d", false, NOW)).toBe("v")
+  })
 })
