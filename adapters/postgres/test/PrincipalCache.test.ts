@@ -12,9 +12,9 @@ import { TestHost } from "@veche/test-host"
 import { Context, DateTime, Effect, Layer, Redacted, Tracer } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, PASSWORD, register, send } from "~/test/support/Accounts"
+import { firstNode, secondNode } from "~/test/support/PgNodes"
 import { WATCHED } from "../src/migrations/0030_principal_notify.ts"
 import * as PgDatabase from "../src/PgDatabase.ts"
-import * as PgRepositories from "../src/PgRepositories.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PrincipalCache from "../src/PrincipalCache.ts"
 
@@ -24,34 +24,8 @@ const NODE_B = `veche_b_${process.pid}`
 let counter = 0
 const phone = () => `+7946555${String((process.pid * 10 + ++counter) % 10_000).padStart(4, "0")}`
 
-/**
- * Node B: repositories on a pool of its own over the suite's schema, and a host over them, built
- * with a memo map of their own (the suite's would hand back node A's layers).
- */
-const nodeB = Effect.gen(function* () {
-  const memoMap = yield* Layer.makeMemoMap
-  const scope = yield* Effect.scope
-  const database = PgDatabase.layer({
-    url: Redacted.make(url ?? ""),
-    schema,
-    maxConnections: 2,
-    applicationName: NODE_B
-  })
-  const repositories = yield* Layer.buildWithMemoMap(
-    PgRepositories.layer.pipe(Layer.provideMerge(database), Layer.orDie),
-    memoMap,
-    scope
-  )
-  const host = yield* Layer.buildWithMemoMap(
-    TestHost.layer({ rateLimits: { enabled: false }, repositories: Layer.succeedContext(repositories) }),
-    memoMap,
-    scope
-  )
-  return {
-    host: Context.get(host, TestHost.TestHost),
-    cache: Context.get(repositories, PrincipalCache.PrincipalCache)
-  }
-})
+/** Node B: a pool of its own over the suite's schema. */
+const nodeB = secondNode({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, applicationName: NODE_B })
 
 const meOn = (host: TestHost.TestHost["Service"], token: string) =>
   host.fetch("/api/v10/users/@me", { headers: { authorization: `Bearer ${token}` } })
@@ -68,13 +42,7 @@ const until = (check: Effect.Effect<boolean>) =>
   })
 
 describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two nodes)", () => {
-  const repositories = PgRepositories.layer.pipe(
-    Layer.provideMerge(PgTestSchema.layer(Redacted.make(url ?? ""), schema)),
-    Layer.orDie
-  )
-  layer(Layer.merge(TestHost.layer({ rateLimits: { enabled: false }, repositories }), repositories), {
-    timeout: "60 seconds"
-  })((it) => {
+  layer(firstNode(Redacted.make(url ?? ""), schema), { timeout: "60 seconds" })((it) => {
     it.effect("revocations and profile changes: at once on the writing node, on the other as the notice arrives", () =>
       Effect.gen(function* () {
         const a = yield* TestHost.TestHost

@@ -13,8 +13,7 @@ import { TestHost } from "@veche/test-host"
 import { Context, DateTime, Effect, Fiber, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { register } from "~/test/support/Accounts"
-import * as PgDatabase from "../src/PgDatabase.ts"
-import * as PgRepositories from "../src/PgRepositories.ts"
+import { firstNode, secondNode } from "~/test/support/PgNodes"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PrincipalCache from "../src/PrincipalCache.ts"
 
@@ -50,33 +49,25 @@ const outsider = (searchPath: string) =>
     (context) => Context.get(context, SqlClient.SqlClient)
   )
 
+/** A live session of a day, started now, without a client. */
+const aSession = (id: Snowflake.Snowflake, userId: Snowflake.Snowflake, now: DateTime.Utc) => ({
+  id,
+  userId,
+  client: { userAgent: null, address: null, country: null },
+  createdAt: now,
+  lastUsedAt: now,
+  expiresAt: DateTime.add(now, { days: 1 }),
+  revokedAt: null,
+  passwordChangedAt: null
+})
+
 const NODE_B = `veche_rb_${process.pid}`
 
 /**
  * Node B: repositories on a pool of its own of one connection (a busy node's every connection
  * carrying a slow statement; with two, the idle one delivers), built apart from the suite's memo map.
  */
-const nodeB = Effect.gen(function* () {
-  const memoMap = yield* Layer.makeMemoMap
-  const scope = yield* Effect.scope
-  const database = PgDatabase.layer({
-    url: Redacted.make(url ?? ""),
-    schema,
-    maxConnections: 1,
-    applicationName: NODE_B
-  })
-  const repositories = yield* Layer.buildWithMemoMap(
-    PgRepositories.layer.pipe(Layer.provideMerge(database), Layer.orDie),
-    memoMap,
-    scope
-  )
-  const host = yield* Layer.buildWithMemoMap(
-    TestHost.layer({ rateLimits: { enabled: false }, repositories: Layer.succeedContext(repositories) }),
-    memoMap,
-    scope
-  )
-  return { host: Context.get(host, TestHost.TestHost), sql: Context.get(repositories, SqlClient.SqlClient) }
-})
+const nodeB = secondNode({ url: Redacted.make(url ?? ""), schema, maxConnections: 1, applicationName: NODE_B })
 
 /**
  * The epoch at which the node last dropped the user's entries (private: read for the test only).
@@ -126,13 +117,7 @@ const silentRelay = Effect.acquireRelease(
 )
 
 describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreSQL)", () => {
-  const repositories = PgRepositories.layer.pipe(
-    Layer.provideMerge(PgTestSchema.layer(Redacted.make(url ?? ""), schema)),
-    Layer.orDie
-  )
-  layer(Layer.merge(TestHost.layer({ rateLimits: { enabled: false }, repositories }), repositories), {
-    timeout: "60 seconds"
-  })((it) => {
+  layer(firstNode(Redacted.make(url ?? ""), schema), { timeout: "60 seconds" })((it) => {
     it.effect("a script whose search path is not the schema's ends a session: the node stops accepting it", () =>
       Effect.gen(function* () {
         const a = yield* TestHost.TestHost
@@ -197,19 +182,10 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
         for (let round = 0; round < 200; round++) {
           const id = Snowflake.Snowflake.make(String(800_000_000_000_000_000n + BigInt(process.pid * 1000 + round)))
           const digest = `race-${process.pid}-${round}`
-          yield* sessions.create(
-            {
-              id,
-              userId,
-              client: { userAgent: null, address: null, country: null },
-              createdAt: now,
-              lastUsedAt: now,
-              expiresAt: DateTime.add(now, { days: 1 }),
-              revokedAt: null,
-              passwordChangedAt: null
-            },
-            { access: { digest, expiresAt: later }, refresh: { digest: `${digest}-r` } }
-          )
+          yield* sessions.create(aSession(id, userId, now), {
+            access: { digest, expiresAt: later },
+            refresh: { digest: `${digest}-r` }
+          })
           const withAccount = round % 2 === 0
           // lookups on the wire while the revocation commits, some before it and some after
           const racing = yield* Effect.forkChild(
@@ -363,19 +339,10 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
         yield* sql`INSERT INTO users (id, username, created_at) VALUES (${userId}, ${`renewed_${base}`}, now())`.pipe(
           Effect.orDie
         )
-        yield* sessions.create(
-          {
-            id: Snowflake.Snowflake.make(String(base + 1n)),
-            userId,
-            client: { userAgent: null, address: null, country: null },
-            createdAt: now,
-            lastUsedAt: now,
-            expiresAt: DateTime.add(now, { days: 1 }),
-            revokedAt: null,
-            passwordChangedAt: null
-          },
-          { access: { digest, expiresAt: DateTime.add(now, { hours: 1 }) }, refresh: { digest: `${digest}-r` } }
-        )
+        yield* sessions.create(aSession(Snowflake.Snowflake.make(String(base + 1n)), userId, now), {
+          access: { digest, expiresAt: DateTime.add(now, { hours: 1 }) },
+          refresh: { digest: `${digest}-r` }
+        })
         yield* sql`INSERT INTO billing_plus (user_id, premium_until, payment_method_id)
                    VALUES (${userId}, ${DateTime.toDateUtc(DateTime.add(now, { days: -1 }))}, 'pm')`.pipe(Effect.orDie)
         const premium = Effect.map(sessions.findAccess(digest, now, true), (found) =>
@@ -396,37 +363,21 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
       Effect.gen(function* () {
         const a = yield* TestHost.TestHost
         const relay = yield* silentRelay
-        const memoMap = yield* Layer.makeMemoMap
-        const scope = yield* Effect.scope
         const through = new URL(url ?? "")
         through.port = String(relay.port)
-        const repositories = yield* Layer.buildWithMemoMap(
-          PgRepositories.layer.pipe(
-            Layer.provideMerge(
-              PgDatabase.layer({ url: Redacted.make(through.toString()), schema, applicationName: `${NODE_B}_s` })
-            ),
-            Layer.orDie
-          ),
-          memoMap,
-          scope
-        )
-        const b = Context.get(
-          yield* Layer.buildWithMemoMap(
-            TestHost.layer({ rateLimits: { enabled: false }, repositories: Layer.succeedContext(repositories) }),
-            memoMap,
-            scope
-          ),
-          TestHost.TestHost
-        )
+        const silentNode = yield* secondNode({
+          url: Redacted.make(through.toString()),
+          schema,
+          applicationName: `${NODE_B}_s`
+        })
+        const b = silentNode.host
         const me = yield* register(phone(), `silent_${process.pid % 100_000}`)
         expect((yield* meOn(b, me.access_token)).status).toBe(200)
         expect((yield* meOn(b, me.access_token)).status).toBe(200)
         relay.silence()
         // some request of B's reads the database meanwhile: its connection stays checked out, so
         // the pool never finds it idle and never closes it
-        const hung = yield* Effect.forkChild(
-          Context.get(repositories, SqlClient.SqlClient)`SELECT 1`.pipe(Effect.ignore)
-        )
+        const hung = yield* Effect.forkChild(silentNode.sql`SELECT 1`.pipe(Effect.ignore))
         const logout = yield* a.fetch("/api/v10/auth/logout", {
           method: "POST",
           headers: { authorization: `Bearer ${me.access_token}` }
