@@ -309,30 +309,36 @@ class GuildProbeApi extends HttpApi.make("probe")
   .middleware(FormBodyErrors.FormBodyErrors)
   .middleware(RateLimit.RateLimit) {}
 
-describe("Partitions by guild id", () => {
-  const routes = HttpApiBuilder.layer(GuildProbeApi).pipe(
-    Layer.provide(
-      HttpApiBuilder.group(GuildProbeApi, "guilds", (h) =>
-        h.handle("members", ({ params }) => Effect.succeed({ guild_id: params.guild_id }))
-      )
-    ),
+/** A probe API's routes behind its FormBodyErrors and RateLimit middlewares, counted by `limiter`. */
+const limitedProbe = <A, E, R>(routes: Layer.Layer<A, E, R>, limiter: Layer.Layer<RouteLimiter.RouteLimiter>) =>
+  routes.pipe(
     Layer.provide(
       Layer.mergeAll(FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
         Layer.provide(KnownTokens.KnownTokens.layer)
       )
     ),
-    Layer.provide(
-      RouteLimiter.RouteLimiter.layer.pipe(
-        Layer.provide(
-          RouteBuckets.RouteBuckets.layer({
-            buckets: { members: { limit: 2, windowMs: 60_000 } },
-            routes: { "guilds.members": "members" }
-          })
-        ),
-        Layer.provide(RateLimitStore.layerMemory)
+    Layer.provide(limiter),
+    Layer.provide(HttpServer.layerServices)
+  )
+
+describe("Partitions by guild id", () => {
+  const routes = limitedProbe(
+    HttpApiBuilder.layer(GuildProbeApi).pipe(
+      Layer.provide(
+        HttpApiBuilder.group(GuildProbeApi, "guilds", (h) =>
+          h.handle("members", ({ params }) => Effect.succeed({ guild_id: params.guild_id }))
+        )
       )
     ),
-    Layer.provide(HttpServer.layerServices)
+    RouteLimiter.RouteLimiter.layer.pipe(
+      Layer.provide(
+        RouteBuckets.RouteBuckets.layer({
+          buckets: { members: { limit: 2, windowMs: 60_000 } },
+          routes: { "guilds.members": "members" }
+        })
+      ),
+      Layer.provide(RateLimitStore.layerMemory)
+    )
   )
   const { handler, dispose } = HttpRouter.toWebHandler(routes, {
     disableLogger: true,
@@ -377,26 +383,20 @@ describe("The limiter's headers with and without the edge", () => {
   const ORIGIN = "https://app.probe.test"
   const serve = (edge: boolean) =>
     HttpRouter.toWebHandler(
-      HttpApiBuilder.layer(PlainProbeApi).pipe(
-        Layer.provide(
-          HttpApiBuilder.group(PlainProbeApi, "plain", (h) => h.handle("ping", () => Effect.succeed({ ok: true })))
-        ),
-        Layer.provide(
-          Layer.mergeAll(FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
-            Layer.provide(KnownTokens.KnownTokens.layer)
+      limitedProbe(
+        HttpApiBuilder.layer(PlainProbeApi).pipe(
+          Layer.provide(
+            HttpApiBuilder.group(PlainProbeApi, "plain", (h) => h.handle("ping", () => Effect.succeed({ ok: true })))
           )
         ),
-        Layer.provide(
-          RouteLimiter.RouteLimiter.layerInProcess.pipe(
-            Layer.provide(
-              RouteBuckets.RouteBuckets.layer({
-                buckets: { ping: { limit: 2, windowMs: 60_000 } },
-                routes: { "plain.ping": "ping" }
-              })
-            )
+        RouteLimiter.RouteLimiter.layerInProcess.pipe(
+          Layer.provide(
+            RouteBuckets.RouteBuckets.layer({
+              buckets: { ping: { limit: 2, windowMs: 60_000 } },
+              routes: { "plain.ping": "ping" }
+            })
           )
-        ),
-        Layer.provide(HttpServer.layerServices)
+        )
       ),
       edge
         ? {

@@ -34,6 +34,8 @@ const utc = DateTime.fromDateUnsafe
 const date = DateTime.toDateUtc
 const PLUS_PREMIUM_TYPE = Limits.plus().premiumType
 
+type Valid = Extract<SessionsRepo.AccessLookup, { readonly _tag: "Valid" }>
+
 const toSession = (row: typeof SessionRow.Type) => ({
   id: snowflake(row.id),
   userId: snowflake(row.user_id),
@@ -154,23 +156,37 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             FROM ${sql.unsafe(ACCESS_FROM)}
             WHERE ${accessWhere(digest, now)}`
     )
-    // Both lookups run on every authenticated request: data-first `map`, the row by index and the
-    // answer built in one object (no pipe's closure, no destructuring's iterator, no spread copy).
     // A kept answer lasts until the token or its session ends (the statement's own time tests).
     const accessUntil = (row: typeof AccessRow.Type) =>
       Math.min(row.token_expires_at?.getTime() ?? Number.POSITIVE_INFINITY, row.session_expires_at.getTime())
-    const findAccessOnly = (digest: string, now: DateTime.Utc) => {
-      // Taken before the statement is sent: an invalidation of the user meanwhile refuses the answer.
-      const ticket = cache === undefined ? 0 : cache.ticket()
-      return Effect.map(accessRows(accessOnly(digest, now)), (rows): SessionsRepo.AccessLookup => {
-        const row = rows[0]
-        if (row === undefined) return { _tag: "Unknown" }
-        if (expired(row, now)) return { _tag: "Expired" }
-        const found = validOf(row)
-        cache?.keep(ticket, digest, false, String(row.user_id), found, accessUntil(row))
-        return found
-      })
-    }
+    /**
+     * A lookup whose valid answer the cache keeps until the `until` it is given with; Unknown and
+     * Expired are never kept (guessing traffic would fill the cache). The ticket is taken before the
+     * statement is sent: an invalidation of the user meanwhile refuses the answer. Both lookups run
+     * on every authenticated request that misses: data-first `map` and the row by index.
+     */
+    const keptLookup =
+      <R extends typeof AccessRow.Type>(
+        account: boolean,
+        read: (digest: string, now: DateTime.Utc) => Effect.Effect<ReadonlyArray<R>>,
+        answer: (row: R, nowMs: number) => { readonly found: Valid; readonly until: number }
+      ) =>
+      (digest: string, now: DateTime.Utc): Effect.Effect<SessionsRepo.AccessLookup> => {
+        const ticket = cache === undefined ? 0 : cache.ticket()
+        return Effect.map(read(digest, now), (rows): SessionsRepo.AccessLookup => {
+          const row = rows[0]
+          if (row === undefined) return { _tag: "Unknown" }
+          if (expired(row, now)) return { _tag: "Expired" }
+          const { found, until } = answer(row, DateTime.toEpochMillis(now))
+          cache?.keep(ticket, digest, account, String(row.user_id), found, until)
+          return found
+        })
+      }
+    const findAccessOnly = keptLookup(
+      false,
+      (digest, now) => accessRows(accessOnly(digest, now)),
+      (row) => ({ found: validOf(row), until: accessUntil(row) })
+    )
 
     // GET /users/@me in one statement: the lookup above plus the account snapshot (PgAccountSnapshots'
     // columns; `c` is already joined), the user's guilds in join order (as PgGuildsMembers.guildsOf)
@@ -193,32 +209,28 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             ${sql.unsafe(SNAPSHOT_JOINS)}
             WHERE ${accessWhere(digest, now)}`
     )
-    const findAccessWithAccount = (digest: string, now: DateTime.Utc) => {
-      const ticket = cache === undefined ? 0 : cache.ticket()
-      return Effect.map(accessWithAccountRows(accessWithAccount(digest, now)), (rows): SessionsRepo.AccessLookup => {
-        const row = rows[0]
-        if (row === undefined) return { _tag: "Unknown" }
-        if (expired(row, now)) return { _tag: "Expired" }
-        const nowMs = DateTime.toEpochMillis(now)
+    const findAccessWithAccount = keptLookup(
+      true,
+      (digest, now) => accessWithAccountRows(accessWithAccount(digest, now)),
+      (row, nowMs) => {
         const plusUntil = row.premium_until === null ? Number.NEGATIVE_INFINITY : row.premium_until.getTime()
-        const found = validOf(row, {
-          snapshot: toSnapshot(row),
-          guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)),
-          premiumType: plusUntil > nowMs ? PLUS_PREMIUM_TYPE : Limits.FREE.premiumType
-        })
-        if (cache !== undefined) {
-          const until = Math.min(
+        const plus = plusUntil > nowMs
+        return {
+          found: validOf(row, {
+            snapshot: toSnapshot(row),
+            guildIds: row.guild_ids.map((id) => Snowflake.Snowflake.make(id)),
+            premiumType: plus ? PLUS_PREMIUM_TYPE : Limits.FREE.premiumType
+          }),
+          until: Math.min(
             accessUntil(row),
-            plusUntil > nowMs ? plusUntil : Number.POSITIVE_INFINITY,
+            plus ? plusUntil : Number.POSITIVE_INFINITY,
             row.email_pending_until?.getTime() ?? Number.POSITIVE_INFINITY
           )
-          cache.keep(ticket, digest, true, String(row.user_id), found, until)
         }
-        return found
-      })
-    }
+      }
+    )
 
-    // A kept answer first; Unknown and Expired are never kept (guessing traffic would fill the cache).
+    // A kept answer first, else the statement.
     const findAccess: SessionsRepo.SessionsRepo["Service"]["findAccess"] = (digest, now, withAccount) => {
       const account = withAccount === true
       if (cache !== undefined) {
