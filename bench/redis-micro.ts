@@ -12,6 +12,7 @@
  *               `RouteLimiter.layerRedis` called it before it counted over `RouteCountConnection`
  *   limiter     `RouteLimiter.layerRedis`'s whole `check` (keys, arguments, send, answer), 50 callers
  *   limiter-1   the same from one caller (as the HTTP bench's limiter rows: every count on two keys)
+ *   prepared-1  limiter-1 through one prepared check (`RouteLimiter.prepare`), as the middleware runs it
  *   effect-raw  the raw socket behind one `Effect.callback`, in the same `Effect.forEach`
  *
  * Slices of each alternate so drift hits all alike; prints the median process CPU µs per call, and
@@ -150,6 +151,8 @@ const main = async () => {
   const redis = services.mapUnsafe.get(Redis.Redis.key) as Redis.Redis["Service"]
   const limiter = services.mapUnsafe.get(RouteLimiter.RouteLimiter.key) as RouteLimiter.RouteLimiter["Service"]
 
+  const preparedOne = limiter.prepare({ route: "bench.micro", majorId: undefined, caller: "t:caller" })
+
   const forEach = <E>(call: (i: number) => Effect.Effect<unknown, E>) =>
     Effect.runPromise(
       Effect.forEach(
@@ -178,7 +181,9 @@ const main = async () => {
     effect: () => forEach((i) => redis.send("EVALSHA", sha, ...args(i))),
     limiter: () =>
       forEach((i) => limiter.check({ route: "bench.micro", majorId: undefined, caller: `t:caller${i % 50}` })),
-    "limiter-1": () => forEach(() => limiter.check({ route: "bench.micro", majorId: undefined, caller: "t:caller" }))
+    "limiter-1": () => forEach(() => limiter.check({ route: "bench.micro", majorId: undefined, caller: "t:caller" })),
+    // One caller's prepared check (`RouteLimiter.prepare`), as the middleware keeps one per client address.
+    "prepared-1": () => forEach(() => preparedOne)
   }
   const redisCpuUs = async () => {
     const info = String(await raw.send(["INFO", "cpu"]))

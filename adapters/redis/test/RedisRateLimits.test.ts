@@ -402,6 +402,105 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
         expect(evals()).toBe(3)
       }).pipe(Effect.provide(limiter))
     })
+
+    it.live("its prepared checks answer what its checks answer, request for request, and share the keys", () =>
+      Effect.gen(function* () {
+        // Two limiters on one connection, each counting in a key space of its own: one asked
+        // through `prepare` (one kept per caller and route, as the middleware keeps them), the
+        // other through `check`. Each step sends the same requests to both in one batch, so Redis
+        // steps both spaces at the same instant.
+        const tight = RouteBuckets.RouteBuckets.layer({
+          global: { limit: 5, windowMs: 60_000 },
+          buckets: { small: { limit: 3, windowMs: 60_000 }, pooled: { limit: 2, windowMs: 60_000, shared: true } },
+          routes: { "things.list": "small", "things.other": "default", "emoji.create": "pooled" }
+        })
+        const space = `${options().prefix}prepared-${freshCaller()}:`
+        const build = (prefix: string) =>
+          Effect.map(
+            Layer.build(
+              RouteLimiter.RouteLimiter.layerRedis({ prefix }).pipe(
+                Layer.provide(tight),
+                Layer.provide(RedisRateLimits.connection(options()))
+              )
+            ),
+            (context) => Context.get(context, RouteLimiter.RouteLimiter)
+          )
+        const viaPrepare = yield* build(`${space}p:`)
+        const viaCheck = yield* build(`${space}c:`)
+        const callers = [
+          { caller: freshCaller(), network: "a:2001:db8:7" },
+          { caller: freshCaller(), network: "a:2001:db8:7" },
+          { caller: freshCaller(), network: undefined }
+        ]
+        const routes = ["things.list", "things.other", "emoji.create"]
+        const prepared = new Map<string, ReturnType<RouteLimiter.RouteLimiter["Service"]["prepare"]>>()
+        let seed = 7
+        const next = (n: number) => {
+          seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+          return Math.floor(seed / 65_536) % n
+        }
+        const outcomes = new Set<string>()
+        for (let step = 0; step < 60; step++) {
+          const requests = Array.from({ length: 1 + next(3) }, () => ({
+            route: routes[next(routes.length)] ?? "things.list",
+            majorId: undefined,
+            ...(callers[next(callers.length)] ?? { caller: "t:x", network: undefined })
+          }))
+          const preparedOf = (request: RouteLimiter.Request) => {
+            const key = `${request.route} ${request.caller}`
+            let check = prepared.get(key)
+            if (check === undefined) {
+              check = viaPrepare.prepare(request)
+              prepared.set(key, check)
+            }
+            return check
+          }
+          const answers = yield* Effect.all(
+            requests.flatMap((request) => [Effect.result(preparedOf(request)), Effect.result(viaCheck.check(request))]),
+            { concurrency: "unbounded" }
+          )
+          for (let i = 0; i < answers.length; i += 2) {
+            const [fromPrepared, fromCheck] = [answers[i], answers[i + 1]]
+            if (fromPrepared?._tag === "Success" && fromCheck?._tag === "Success") {
+              const { "x-ratelimit-reset": reset, "x-ratelimit-reset-after": after, ...rest } = fromPrepared.success
+              const {
+                "x-ratelimit-reset": expectedReset,
+                "x-ratelimit-reset-after": expectedAfter,
+                ...expected
+              } = fromCheck.success
+              expect(rest).toEqual(expected)
+              // The times: the clock read as each answer is handed back, and the expiry Redis holds,
+              // which the scheduler may have sent in two calls a millisecond apart.
+              expect(Math.abs(Number(reset) - Number(expectedReset))).toBeLessThanOrEqual(0.005)
+              expect(Math.abs(Number(after) - Number(expectedAfter))).toBeLessThanOrEqual(0.005)
+              outcomes.add("through")
+            } else {
+              expect(fromPrepared?._tag).toBe("Failure")
+              expect(fromCheck?._tag).toBe("Failure")
+              if (fromPrepared?._tag === "Failure" && fromCheck?._tag === "Failure") {
+                expect(fromPrepared.failure.global).toBe(fromCheck.failure.global)
+                expect(fromPrepared.failure.headers["retry-after"]).toBe(fromCheck.failure.headers["retry-after"])
+                expect(fromPrepared.failure.headers["x-ratelimit-scope"]).toBe(
+                  fromCheck.failure.headers["x-ratelimit-scope"]
+                )
+                outcomes.add(fromCheck.failure.global ? "global" : "bucket")
+              }
+            }
+          }
+        }
+        // the walk is refused by a bucket and by the global limit too, not only let through
+        expect([...outcomes].sort()).toEqual(["bucket", "global", "through"])
+        // and a prepared check counts the keys a check counts: a node on either shares the limit
+        const request = { route: "things.list", majorId: undefined, caller: freshCaller(), network: undefined }
+        const viaBoth = yield* build(`${space}both:`)
+        const answers = [
+          yield* viaBoth.prepare(request),
+          yield* viaBoth.check(request),
+          yield* viaBoth.prepare(request)
+        ]
+        expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "1", "0"])
+      }).pipe(Effect.scoped)
+    )
   }
 )
 

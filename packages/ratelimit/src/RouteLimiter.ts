@@ -133,6 +133,13 @@ export class RouteLimiter extends Context.Service<
      * Undefined where `checkSync` is.
      */
     readonly prepareSync: ((request: Request) => (nowMs: number) => Outcome) | undefined
+    /**
+     * `check` for one request's caller and route, its keys and header texts built once: the Effect
+     * answered is run again for each request of that caller on that route (the rate-limit
+     * middleware keeps one per client address, as it keeps `prepareSync`'s). It is what makes
+     * counting in Redis cost the same per request as `checkSync` does for the keys.
+     */
+    readonly prepare: (request: Request) => Effect.Effect<Record<string, string>, RouteRateLimited>
   }
 >()("@veche/ratelimit/RouteLimiter") {
   /** Counters in effect's RateLimiter store: Redis for several nodes (or its memory store). */
@@ -177,7 +184,8 @@ export class RouteLimiter extends Context.Service<
       return RouteLimiter.of({
         check,
         checkSync: config.enabled ? undefined : uncounted,
-        prepareSync: config.enabled ? undefined : prepareUncounted
+        prepareSync: config.enabled ? undefined : prepareUncounted,
+        prepare: check
       })
     })
   )
@@ -231,20 +239,51 @@ export class RouteLimiter extends Context.Service<
         const unavailable = (cause: unknown) =>
           Effect.as(Effect.logWarning("rate-limit store unavailable; letting the request through", cause), NO_HEADERS)
 
+        /**
+         * One request's counting, as the batch needs it: its plan, its keys (prefixed) and its
+         * arguments, and the texts of its headers when it is prepared (`prepare`: kept from one
+         * answer to the next), else built per answer.
+         */
+        interface Counting {
+          readonly plan: Plan
+          readonly keys: ReadonlyArray<string>
+          readonly args: readonly [keyCount: string, bucketLimit: string, bucketRefillMs: string]
+          readonly headers: BucketHeaders | undefined
+        }
+        const countingOf = (request: Request, prepared: boolean): Counting => {
+          const plan = planOf(config, request)
+          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
+          const keys =
+            plan.networkKey === undefined
+              ? [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`]
+              : [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`, `${prefix}${plan.networkKey}`]
+          return {
+            plan,
+            keys,
+            args: [String(keys.length), bucketLimit, bucketRefill],
+            headers: prepared
+              ? RateLimitHeaders.bucketFor({ bucketId: plan.bucketId, limit: plan.bucket.limit })
+              : undefined
+          }
+        }
+
         const answerOf = (
-          plan: Plan,
+          counting: Counting,
           stage: number,
           count: number,
           ttlMs: number,
           nowMs: number
-        ): Effect.Effect<Record<string, string>, RouteRateLimited> =>
-          stage === RouteCountScript.GLOBAL_REFUSED
-            ? Effect.fail(refuseGlobal(ttlMs))
-            : Effect.fromResult(bucketOutcome(plan, count, ttlMs, nowMs))
+        ): Effect.Effect<Record<string, string>, RouteRateLimited> => {
+          if (stage === RouteCountScript.GLOBAL_REFUSED) return Effect.fail(refuseGlobal(ttlMs))
+          const { plan, headers } = counting
+          if (headers === undefined || count > plan.bucket.limit)
+            return Effect.fromResult(bucketOutcome(plan, count, ttlMs, nowMs))
+          return Effect.succeed(headers(plan.bucket.limit - count, ttlMs, nowMs))
+        }
 
-        /** A queued request: its plan, its fiber's clock (read when answered) and its fiber's resume. */
+        /** A queued request: its counting, its fiber's clock (read when answered) and its fiber's resume. */
         interface Waiting {
-          readonly plan: Plan
+          readonly counting: Counting
           readonly clock: Clock.Clock
           readonly resume: (effect: Effect.Effect<Record<string, string>, RouteRateLimited>) => void
         }
@@ -265,7 +304,7 @@ export class RouteLimiter extends Context.Service<
               const request = batch[i] as Waiting
               request.resume(
                 answerOf(
-                  request.plan,
+                  request.counting,
                   reply[i * 3] as number,
                   reply[i * 3 + 1] as number,
                   reply[i * 3 + 2] as number,
@@ -291,7 +330,7 @@ export class RouteLimiter extends Context.Service<
           if (waiting.length === 0) return
           const batch = waiting
           // Index 1 is the script's SHA, filled in when sent.
-          const command = ["EVALSHA", "", String(keys.length), ...keys, ...fixedArgs, ...perRequest]
+          const command = ["EVALSHA", "", String(keys.length)].concat(keys, fixedArgs, perRequest)
           waiting = []
           keys = []
           perRequest = []
@@ -302,33 +341,35 @@ export class RouteLimiter extends Context.Service<
           flush()
         }
 
-        const check = (request: Request): Effect.Effect<Record<string, string>, RouteRateLimited> => {
-          if (!config.enabled) return Effect.succeed(NO_HEADERS)
-          const plan = planOf(config, request)
-          return Effect.withFiber((fiber) => {
-            const clock = fiber.getRef(Clock.Clock)
-            return Effect.callback<Record<string, string>, RouteRateLimited>((resume) => {
-              const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
-              waiting.push({ plan, clock, resume })
-              keys.push(`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`)
-              if (plan.networkKey === undefined) perRequest.push("2", bucketLimit, bucketRefill)
-              else {
-                keys.push(`${prefix}${plan.networkKey}`)
-                perRequest.push("3", bucketLimit, bucketRefill)
-              }
-              if (waiting.length >= MAX_BATCH) flush()
-              else if (!scheduled) {
-                scheduled = true
-                setImmediate(flushScheduled)
-              }
-            })
-          })
+        /** Queues one request's counting in the batch being gathered, sent after this turn's I/O. */
+        const enqueue = (
+          counting: Counting,
+          clock: Clock.Clock,
+          resume: (effect: Effect.Effect<Record<string, string>, RouteRateLimited>) => void
+        ) => {
+          waiting.push({ counting, clock, resume })
+          for (const key of counting.keys) keys.push(key)
+          perRequest.push(counting.args[0], counting.args[1], counting.args[2])
+          if (waiting.length >= MAX_BATCH) flush()
+          else if (!scheduled) {
+            scheduled = true
+            setImmediate(flushScheduled)
+          }
         }
+        const counted = (counting: Counting): Effect.Effect<Record<string, string>, RouteRateLimited> =>
+          Effect.withFiber((fiber) => {
+            const clock = fiber.getRef(Clock.Clock)
+            return Effect.callback<Record<string, string>, RouteRateLimited>((resume) =>
+              enqueue(counting, clock, resume)
+            )
+          })
 
+        const limitsOff = Effect.succeed(NO_HEADERS)
         return RouteLimiter.of({
-          check,
+          check: (request) => (config.enabled ? counted(countingOf(request, false)) : limitsOff),
           checkSync: config.enabled ? undefined : uncounted,
-          prepareSync: config.enabled ? undefined : prepareUncounted
+          prepareSync: config.enabled ? undefined : prepareUncounted,
+          prepare: (request) => (config.enabled ? counted(countingOf(request, true)) : limitsOff)
         })
       })
     )
@@ -359,19 +400,24 @@ export class RouteLimiter extends Context.Service<
       }
       const checkSync = (request: Request, nowMs: number): Outcome => countPlanned(planOf(config, request), nowMs)
 
+      const prepareSync = (request: Request) => {
+        const plan = planOf(config, request)
+        const headers = RateLimitHeaders.bucketFor({ bucketId: plan.bucketId, limit: plan.bucket.limit })
+        return (nowMs: number) => countPlanned(plan, nowMs, headers)
+      }
+      const limitsOff = Effect.succeed(NO_HEADERS)
       return RouteLimiter.of({
         check: (request) =>
           config.enabled
             ? Effect.clockWith((clock) => Effect.fromResult(checkSync(request, clock.currentTimeMillisUnsafe())))
-            : Effect.succeed(NO_HEADERS),
+            : limitsOff,
         checkSync: config.enabled ? checkSync : uncounted,
-        prepareSync: config.enabled
-          ? (request) => {
-              const plan = planOf(config, request)
-              const headers = RateLimitHeaders.bucketFor({ bucketId: plan.bucketId, limit: plan.bucket.limit })
-              return (nowMs) => countPlanned(plan, nowMs, headers)
-            }
-          : prepareUncounted
+        prepareSync: config.enabled ? prepareSync : prepareUncounted,
+        prepare: (request) => {
+          if (!config.enabled) return limitsOff
+          const count = prepareSync(request)
+          return Effect.clockWith((clock) => Effect.fromResult(count(clock.currentTimeMillisUnsafe())))
+        }
       })
     })
   )

@@ -39,22 +39,23 @@ export const byAddressOf = (address: string | undefined): Caller => {
 export type PreparedCount = (nowMs: number) => RouteLimiter.Outcome
 
 /**
- * Each client address's count on `route` (without a major id), prepared once: its keys' strings are
- * then built and hashed once, not on each request. Kept for `maxKept` addresses, emptied when full,
- * as the address groups' cache is. Also used by `CompiledAnswers`.
+ * Each client address's count on `route` (without a major id), prepared once by `prepare`
+ * (`RouteLimiter.prepareSync` or `RouteLimiter.prepare`): its keys' strings are then built and
+ * hashed once, not on each request. Kept for `maxKept` addresses, emptied when full, as the address
+ * groups' cache is. Also used by `CompiledAnswers`.
  */
-export const preparedCounts = (
-  prepareSync: NonNullable<RouteLimiter.RouteLimiter["Service"]["prepareSync"]>,
+export const preparedCounts = <Count>(
+  prepare: (request: RouteLimiter.Request) => Count,
   route: string,
   maxKept: number
-): ((address: string | undefined) => PreparedCount) => {
-  const counts = new Map<string, PreparedCount>()
+): ((address: string | undefined) => Count) => {
+  const counts = new Map<string, Count>()
   return (address) => {
     const key = address ?? "unknown"
     let count = counts.get(key)
     if (count === undefined) {
       const { caller, network } = byAddressOf(address)
-      count = prepareSync({ route, majorId: undefined, caller, network })
+      count = prepare({ route, majorId: undefined, caller, network })
       if (counts.size >= maxKept) counts.clear()
       counts.set(key, count)
     }
@@ -153,8 +154,15 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         }
         return httpEffect
       }
-      // A client address's count on this route without a major id, prepared once.
+      // A client address's count on this route without a major id, prepared once: answered at once
+      // by this process's counters, else an Effect run again for each of its requests (Redis).
       const preparedFor = prepareSync === undefined ? undefined : preparedCounts(prepareSync, route, MAX_KEPT_ADDRESSES)
+      const preparedCheckFor =
+        prepareSync === undefined ? preparedCounts(limiter.prepare, route, MAX_KEPT_ADDRESSES) : undefined
+      const answerChecked =
+        (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest) =>
+        (outcome: Result.Result<Record<string, string>, RouteLimiter.RouteRateLimited>) =>
+          answer(context, request, outcome)
       return Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
@@ -162,9 +170,15 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         const clock = fiber.getRef(Clock.Clock)
         const byAddressOnly = !takesCredentials || authorization === undefined || authorization === ""
         const majorId = majorIdOf(params)
-        if (byAddressOnly && majorId === undefined && preparedFor !== undefined) {
-          const count = preparedFor(Option.getOrUndefined(request.remoteAddress))
-          return answer(fiber.context, request, count(clock.currentTimeMillisUnsafe()))
+        if (byAddressOnly && majorId === undefined) {
+          if (preparedFor !== undefined) {
+            const count = preparedFor(Option.getOrUndefined(request.remoteAddress))
+            return answer(fiber.context, request, count(clock.currentTimeMillisUnsafe()))
+          }
+          if (preparedCheckFor !== undefined) {
+            const check = preparedCheckFor(Option.getOrUndefined(request.remoteAddress))
+            return Effect.flatMap(Effect.result(check), answerChecked(fiber.context, request))
+          }
         }
         const { caller, network } = byAddressOnly
           ? byAddress(request)
@@ -173,9 +187,7 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         // This process's counters answer at once: no Effect around the count.
         if (checkSync !== undefined)
           return answer(fiber.context, request, checkSync(counted, clock.currentTimeMillisUnsafe()))
-        return Effect.flatMap(Effect.result(limiter.check(counted)), (outcome) =>
-          answer(fiber.context, request, outcome)
-        )
+        return Effect.flatMap(Effect.result(limiter.check(counted)), answerChecked(fiber.context, request))
       })
     })
   })
