@@ -8,7 +8,11 @@
  * 22: the server's CPU per login minus the floor's per verify is what keeps login from the floor).
  *
  *   LOGINS (2000) ACCOUNTS (20: as many logins in flight, each account from its own address)
+ *   PROFILE (a file name: a CPU profile of the measured rounds only, not of start-up, registration
+ *   or warm-up; PROFILE_INTERVAL µs between samples, 100)
  */
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
 import { TestHost } from "@veche/test-host"
 import { Effect, Layer, Redacted } from "effect"
 import * as PgRepositories from "../adapters/postgres/src/PgRepositories.ts"
@@ -16,6 +20,8 @@ import * as PgTestSchema from "../adapters/postgres/src/PgTestSchema.ts"
 
 const LOGINS = Number(process.env.LOGINS ?? 2000)
 const ACCOUNTS = Number(process.env.ACCOUNTS ?? 20)
+const PROFILE = process.env.PROFILE
+const PROFILE_INTERVAL = Number(process.env.PROFILE_INTERVAL ?? 100)
 const PASSWORD = "bench-password-1"
 const url = process.env.DATABASE_URL
 if (url === undefined || url === "") throw new Error("login-cpu: DATABASE_URL is required")
@@ -79,6 +85,13 @@ const main = Effect.gen(function* () {
 
   yield* Effect.promise(async () => {
     await run(Math.min(500, LOGINS))
+    const profiler = PROFILE === undefined ? undefined : new Session()
+    if (profiler !== undefined) {
+      profiler.connect()
+      await profiler.post("Profiler.enable")
+      await profiler.post("Profiler.setSamplingInterval", { interval: PROFILE_INTERVAL })
+      await profiler.post("Profiler.start")
+    }
     for (let round = 1; round <= 3; round++) {
       const before = process.threadCpuUsage()
       const began = performance.now()
@@ -89,6 +102,11 @@ const main = Effect.gen(function* () {
       process.stdout.write(
         `round ${round}: main thread ${perLogin.toFixed(0)} µs CPU per login (${rate.toFixed(0)} logins/s in process)\n`
       )
+    }
+    if (profiler !== undefined && PROFILE !== undefined) {
+      const { profile } = await profiler.post("Profiler.stop")
+      writeFileSync(PROFILE, JSON.stringify(profile))
+      profiler.disconnect()
     }
   })
 })

@@ -189,7 +189,14 @@ const make = Effect.fnUntraced(function* (options: Options) {
       options.compiledAnswers === false ? Layer.empty : CompiledAnswers.layer(compiledAnswers)
     )
   )
-  const context = yield* Effect.context<TestClock.TestClock | DomainServices>()
+  // Flattened once, with room for a request's overlays: effect's `Context.add` keeps `maxDepth`
+  // overlays (eight by default) and then copies the whole map, and this host's layers' overlays
+  // plus a request's own (request, scope, proxy address, body limit, forwarded address, routed
+  // request, search params, route) made every routed request copy every service here.
+  const layered = yield* Effect.context<TestClock.TestClock | DomainServices>()
+  const context = Context.makeUnsafe<TestClock.TestClock | DomainServices>(new Map(layered.mapUnsafe), {
+    maxDepth: 16
+  })
   const edge = HttpEdge.middleware({
     trustedProxies: [LOOPBACK],
     accessLog: options.accessLog ?? false,

@@ -115,7 +115,9 @@ export class Login extends Context.Service<
         taken: Array<readonly [Quotas.Name, string]>
       ) {
         const take = (quota: Quotas.Name, unitKey: string) =>
-          quotas.consume(quota, unitKey).pipe(Effect.tap(() => Effect.sync(() => taken.push([quota, unitKey]))))
+          Effect.map(quotas.consume(quota, unitKey), () => {
+            taken.push([quota, unitKey])
+          })
         yield* take("failedLoginsPerAddress", request.address).pipe(Effect.catchTags(fromQuota))
         yield* take("failedLoginsPerAccountAddress", `${key}@${request.address}`).pipe(Effect.catchTags(fromQuota))
         const overThreshold = yield* take("failedLoginsPerAccount", key).pipe(

@@ -79,16 +79,15 @@ export class Sessions extends Context.Service<
       const accessTtlMs = Duration.toMillis(config.accessTokenTtl)
       const touchEveryMs = Duration.toMillis(config.touchEvery)
 
-      const mintPair = Effect.fnUntraced(function* (now: DateTime.Utc) {
-        const access = yield* tokens.mint("access")
-        const refresh = yield* tokens.mint("refresh")
-        const expiresAt = DateTime.add(now, { milliseconds: accessTtlMs })
-        return {
-          access,
-          refresh,
-          stored: { access: { digest: access.digest, expiresAt }, refresh: { digest: refresh.digest } }
-        }
-      })
+      const mintPair = (now: DateTime.Utc) =>
+        Effect.map(tokens.mintSessionPair, ({ access, refresh }) => {
+          const expiresAt = DateTime.add(now, { milliseconds: accessTtlMs })
+          return {
+            access,
+            refresh,
+            stored: { access: { digest: access.digest, expiresAt }, refresh: { digest: refresh.digest } }
+          }
+        })
 
       const pairOf = (
         minted: { readonly access: Minted; readonly refresh: Minted },

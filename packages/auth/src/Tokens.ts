@@ -26,6 +26,8 @@ export class Tokens extends Context.Service<
   Tokens,
   {
     readonly mint: (kind: Kind) => Effect.Effect<Minted>
+    /** A session's access and refresh tokens, from one draw of randomness. */
+    readonly mintSessionPair: Effect.Effect<{ readonly access: Minted; readonly refresh: Minted }>
     /** The digest a presented token is looked up by. */
     readonly digest: (token: Redacted.Redacted<string>) => Effect.Effect<string>
     /** Which kind a presented token claims to be, from its prefix (it still must be found by digest). */
@@ -38,6 +40,10 @@ export class Tokens extends Context.Service<
       const secrets = yield* OpaqueSecrets.make
       return Tokens.of({
         mint: (kind) => secrets.mint(PREFIXES[kind]),
+        mintSessionPair: Effect.map(secrets.mintPair(PREFIXES.access, PREFIXES.refresh), ([access, refresh]) => ({
+          access,
+          refresh
+        })),
         digest: secrets.digest,
         kindOf: (token) => {
           const value = Redacted.value(token)

@@ -82,30 +82,38 @@ export class QuotaLimiter extends Context.Service<
         const limiter = yield* RateLimiter.RateLimiter
         const quotas: Record<Name, Quota> = { ...DEFAULT_QUOTAS, ...overrides }
 
-        // Narrowest counter first: once it refuses, the wider ones are not counted for nothing.
-        const count = (quota: Name, key: string, tokens: number) =>
-          Effect.map(
-            Effect.forEach(countersOf(quota, key, quotas[quota]), (counter) => countOne(quota, counter, tokens)),
-            scarcest
-          )
-
-        const countOne = (quota: Name, { key, limit, windowMs }: Counter, tokens: number) => {
-          return limiter.consume({ key, limit, window: Duration.millis(windowMs), tokens }).pipe(
-            Effect.map((result) => ({
-              remaining: result.remaining,
-              resetAfterMs: Duration.toMillis(result.resetAfter)
-            })),
-            Effect.catchReason("RateLimiterError", "RateLimitExceeded", (e) =>
-              Effect.fail(new QuotaExceeded({ quota, retryAfterMs: Duration.toMillis(e.retryAfter) }))
-            ),
-            Effect.catchTag("RateLimiterError", (e) =>
-              Effect.andThen(
-                Effect.logError("quota store unavailable; refusing", e.reason),
-                Effect.fail(new QuotaUnavailable({ quota }))
+        // Narrowest counter first: once it refuses, the wider ones are not counted for nothing. Most
+        // quotas have one counter (any quota but an address one, and IPv4 addresses): counted alone.
+        const count = (quota: Name, key: string, tokens: number) => {
+          const counters = countersOf(quota, key, quotas[quota])
+          return counters.length === 1
+            ? countOne(quota, counters[0] as Counter, tokens)
+            : Effect.map(
+                Effect.forEach(counters, (counter) => countOne(quota, counter, tokens)),
+                scarcest
               )
-            )
-          )
         }
+
+        // One continuation for both outcomes: a login counts eight times.
+        const countOne = (
+          quota: Name,
+          { key, limit, windowMs }: Counter,
+          tokens: number
+        ): Effect.Effect<Remaining, QuotaExceeded | QuotaUnavailable> =>
+          Effect.matchEffect(limiter.consume({ key, limit, window: Duration.millis(windowMs), tokens }), {
+            onSuccess: (result) =>
+              Effect.succeed({
+                remaining: result.remaining,
+                resetAfterMs: Duration.toMillis(result.resetAfter)
+              }),
+            onFailure: (e): Effect.Effect<never, QuotaExceeded | QuotaUnavailable> =>
+              e.reason._tag === "RateLimitExceeded"
+                ? Effect.fail(new QuotaExceeded({ quota, retryAfterMs: Duration.toMillis(e.reason.retryAfter) }))
+                : Effect.andThen(
+                    Effect.logError("quota store unavailable; refusing", e.reason),
+                    Effect.fail(new QuotaUnavailable({ quota }))
+                  )
+          })
 
         // `consume`'s walk, narrowest counter first, each looked at (no token) before one is taken
         // from it: a full counter stops the walk as `consume`'s refusal would, units taken from the
