@@ -34,7 +34,9 @@ const AT = 0x40
 const isBlank = (byte: number | undefined): boolean => byte === SPACE || byte === TAB || byte === CARRIAGE_RETURN
 
 /** `source` (UTF-8) with every comment-only line emptied; the same number of lines. */
-export const strip = (source: Uint8Array): Uint8Array => {
+export const strip = (bytes: Uint8Array): Uint8Array => {
+  // A Buffer's indexOf finds the two bytes closing a block comment natively.
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const out = new Uint8Array(source.length)
   let written = 0
   let position = 0
@@ -71,14 +73,9 @@ export const strip = (source: Uint8Array): Uint8Array => {
  * Where the line that closes the block comment opened before `from` ends (its newline's index, or
  * the source's length), if nothing but blanks follows the comment on that line; otherwise -1.
  */
-const blockCommentLineEnd = (source: Uint8Array, from: number): number => {
-  let close = from
-  for (;;) {
-    close = source.indexOf(STAR, close)
-    if (close === -1) return -1
-    if (source[close + 1] === SLASH) break
-    close++
-  }
+const blockCommentLineEnd = (source: Buffer, from: number): number => {
+  const close = source.indexOf("*/", from)
+  if (close === -1) return -1
   let index = close + 2
   while (index < source.length && isBlank(source[index])) index++
   return index === source.length || source[index] === NEWLINE ? index : -1
