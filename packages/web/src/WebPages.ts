@@ -22,7 +22,7 @@ export const routes: Layer.Layer<never, never, HttpRouter.HttpRouter | WebPageFi
     }
     yield* router.add("GET", `${Page.ASSETS_PATH}/:name`, (request) => {
       const name = request.url.split("?")[0]?.slice(Page.ASSETS_PATH.length + 1) ?? ""
-      return Effect.succeed(files.assets.get(name) ?? HttpServerResponse.empty({ status: 404 }))
+      return files.assets.get(name) ?? Effect.succeed(HttpServerResponse.empty({ status: 404 }))
     })
   })
 )
