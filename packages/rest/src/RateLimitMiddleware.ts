@@ -104,11 +104,11 @@ const setHeadersOnAnswer = (
 }
 
 /**
- * Client addresses whose prepared count (`RouteLimiter.prepareSync`) one route keeps at most: it
- * is emptied when full, as the address groups' cache is. Each holds its keys' strings and header
- * texts (≈0.3–0.5 kB), and a scanner calling every unauthenticated route from many addresses fills
- * each route's map: 256 bounds that at a few MB over the whole API, while a client that calls a
- * route again and again (what the prepared count is for) stays in it.
+ * Client addresses whose prepared count (`RouteLimiter.prepareSync`, or `prepare` for Redis) one
+ * route keeps at most: it is emptied when full, as the address groups' cache is. Each holds its
+ * keys' strings and header texts (≈0.3–0.5 kB), and a scanner calling every unauthenticated route
+ * from many addresses fills each route's map: 256 bounds that at a few MB over the whole API, while
+ * a client that calls a route again and again (what the prepared count is for) stays in it.
  */
 const MAX_KEPT_ADDRESSES = 256
 
