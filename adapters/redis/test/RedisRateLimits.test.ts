@@ -1,6 +1,6 @@
 /** The rate limiter on Redis: what several nodes share. Runs when REDIS_URL is set (CI sets it). */
 import { describe, expect, it } from "@effect/vitest"
-import { QuotaLimiter, RouteBuckets, RouteCountConnection, RouteLimiter } from "@veche/ratelimit"
+import { QuotaLimiter, RouteBuckets, RouteCountBatch, RouteCountConnection, RouteLimiter } from "@veche/ratelimit"
 import * as RouteCountScript from "@veche/ratelimit/RouteCountScript"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Redis } from "effect/persistence"
@@ -282,19 +282,24 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
               )
             )
           }
-          const batchKeys = requests.flatMap((request) => keysOf("batch", request))
-          const batched = yield* redis.send<ReadonlyArray<number>>(
-            "EVAL",
-            RouteCountScript.batchLua,
-            String(batchKeys.length),
-            ...batchKeys,
-            ...RouteCountScript.argsOf(global),
-            ...RouteCountScript.argsOf(network),
-            ...requests.flatMap((request) => [
-              request.network ? "3" : "2",
-              ...RouteCountScript.argsOf(buckets[request.bucket] ?? global)
-            ])
-          )
+          // As the limiter gathers them: one counting per caller, bucket and network (a prepared
+          // count), so repeated requests share their plan, and requests in a row make runs.
+          const batch = RouteCountBatch.make()
+          const countings = new Map<string, RouteCountBatch.Counting>()
+          for (const request of requests) {
+            const identity = `${request.caller}:${request.bucket}:${request.network}`
+            let counting = countings.get(identity)
+            if (counting === undefined) {
+              counting = {
+                keys: keysOf("batch", request),
+                bucketArgs: RouteCountScript.argsOf(buckets[request.bucket] ?? global)
+              }
+              countings.set(identity, counting)
+            }
+            batch.add(counting)
+          }
+          const [, , ...args] = batch.command([...RouteCountScript.argsOf(global), ...RouteCountScript.argsOf(network)])
+          const batched = yield* redis.send<ReadonlyArray<number>>("EVAL", RouteCountScript.batchLua, ...args)
           requests.forEach((_, i) => {
             const [stage, count, ttlMs] = inRow[i] ?? []
             expect([batched[i * 3], batched[i * 3 + 1]]).toEqual([stage, count])

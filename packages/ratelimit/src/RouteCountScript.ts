@@ -56,55 +56,44 @@ return { ${BUCKET_COUNTED}, count, pttl }
 /**
  * The counts of several requests in one script call (`RouteLimiter.layerRedis` sends the counts of
  * one event-loop turn together), stepped in the order given, each exactly as `lua` steps one:
- * global, then network, then bucket, a refused step not counted. A key the batch touches more than
- * once is read once and written once at the end (SET PX) with the value and expiry the calls in a
- * row would have left: inside one script Redis's clock does not move, so a key's PTTL right after
- * `SET PX n` is n, and the steps in memory answer what the calls would have. The values of all the
- * batch's keys are read in one MGET (a GET per key was a third of the script's Redis calls); the
- * PTTL of a key only when it exists and is stepped.
+ * global, then network, then bucket, a refused step not counted. Each key is read once (one MGET)
+ * and written once at the end (SET PX) with the value and expiry the calls in a row would have
+ * left: inside one script Redis's clock does not move, so a key's PTTL right after `SET PX n` is n,
+ * and the steps in memory answer what the calls would have. The PTTL of a key is read only when it
+ * exists and is stepped.
  *
- * KEYS: per request its global key, bucket key, then its network key when it has one.
- * ARGV: global limit, global refill ms, network limit, network refill ms; then per request the
- * number of its keys (2 or 3), its bucket's limit and refill ms.
+ * KEYS: every key of the batch once (`RouteCountBatch` gathers them).
+ * ARGV: global limit, global refill ms, network limit, network refill ms; the number of plans, then
+ * per plan its global, bucket and network key (indices into KEYS from 1; network 0 for none), its
+ * bucket's limit and refill ms; then per run of requests its plan (from 1) and how many requests.
  * Answers `stage, count, ttlMs` per request, one flat array.
  */
 export const batchLua = `
-local state = {}
-local unique = {}
-for i = 1, #KEYS do
-  local key = KEYS[i]
-  if state[key] == nil then
-    state[key] = false
-    unique[#unique + 1] = key
-  end
-end
-local values = redis.call("MGET", unpack(unique))
-for i = 1, #unique do
-  state[unique[i]] = { tonumber(values[i]), nil, false }
-end
+local values = redis.call("MGET", unpack(KEYS))
+local count, pttl, dirty = {}, {}, {}
+for i = 1, #KEYS do count[i] = tonumber(values[i]) or false end
 
-local function step(key, limit, refillms)
-  local s = state[key]
-  local current = s[1]
+local function step(i, limit, refillms)
+  local current = count[i]
   if not current then
-    local pttl = math.max(1, math.ceil(refillms))
-    s[1] = 1
-    s[2] = pttl
-    s[3] = true
-    return 1, pttl
+    local p = math.max(1, math.ceil(refillms))
+    count[i] = 1
+    pttl[i] = p
+    dirty[i] = true
+    return 1, p
   end
-  local pttl = s[2]
-  if pttl == nil then
-    pttl = tonumber(redis.call("PTTL", key))
-    if pttl < 0 then pttl = 0 end
-    s[2] = pttl
+  local p = pttl[i]
+  if p == nil then
+    p = tonumber(redis.call("PTTL", KEYS[i]))
+    if p < 0 then p = 0 end
+    pttl[i] = p
   end
   local nextcount = current + 1
-  if nextcount > limit then return nextcount, pttl end
-  local nextpttl = math.max(1, math.ceil(pttl + refillms))
-  s[1] = nextcount
-  s[2] = nextpttl
-  s[3] = true
+  if nextcount > limit then return nextcount, p end
+  local nextpttl = math.max(1, math.ceil(p + refillms))
+  count[i] = nextcount
+  pttl[i] = nextpttl
+  dirty[i] = true
   return nextcount, nextpttl
 end
 
@@ -112,30 +101,39 @@ local globallimit = tonumber(ARGV[1])
 local globalrefill = tonumber(ARGV[2])
 local networklimit = tonumber(ARGV[3])
 local networkrefill = tonumber(ARGV[4])
-local out = {}
-local k = 1
-for a = 5, #ARGV, 3 do
-  local keys = tonumber(ARGV[a])
-  local stage = ${BUCKET_COUNTED}
-  local count, pttl = step(KEYS[k], globallimit, globalrefill)
-  if count > globallimit then
-    stage = ${GLOBAL_REFUSED}
-  elseif keys == 3 then
-    count, pttl = step(KEYS[k + 2], networklimit, networkrefill)
-    if count > networklimit then stage = ${GLOBAL_REFUSED} end
-  end
-  if stage == ${BUCKET_COUNTED} then
-    count, pttl = step(KEYS[k + 1], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]))
-  end
-  k = k + keys
-  out[#out + 1] = stage
-  out[#out + 1] = count
-  out[#out + 1] = pttl
+local g, b, w, l, r = {}, {}, {}, {}, {}
+local a = 6
+for p = 1, tonumber(ARGV[5]) do
+  g[p] = tonumber(ARGV[a])
+  b[p] = tonumber(ARGV[a + 1])
+  w[p] = tonumber(ARGV[a + 2])
+  l[p] = tonumber(ARGV[a + 3])
+  r[p] = tonumber(ARGV[a + 4])
+  a = a + 5
 end
-for i = 1, #unique do
-  local key = unique[i]
-  local s = state[key]
-  if s[3] then redis.call("SET", key, s[1], "PX", s[2]) end
+local out = {}
+local o = 0
+for x = a, #ARGV, 2 do
+  local p = tonumber(ARGV[x])
+  local gi, bi, wi, limit, refill = g[p], b[p], w[p], l[p], r[p]
+  for _ = 1, tonumber(ARGV[x + 1]) do
+    local stage = ${BUCKET_COUNTED}
+    local c, t = step(gi, globallimit, globalrefill)
+    if c > globallimit then
+      stage = ${GLOBAL_REFUSED}
+    elseif wi > 0 then
+      c, t = step(wi, networklimit, networkrefill)
+      if c > networklimit then stage = ${GLOBAL_REFUSED} end
+    end
+    if stage == ${BUCKET_COUNTED} then c, t = step(bi, limit, refill) end
+    out[o + 1] = stage
+    out[o + 2] = c
+    out[o + 3] = t
+    o = o + 3
+  end
+end
+for i = 1, #KEYS do
+  if dirty[i] then redis.call("SET", KEYS[i], count[i], "PX", pttl[i]) end
 end
 return out
 `

@@ -15,6 +15,7 @@ import * as BucketId from "./BucketId.ts"
 import * as RateLimitHeaders from "./RateLimitHeaders.ts"
 import * as RateLimitStore from "./RateLimitStore.ts"
 import { type Bucket, bucketOf, RouteBuckets } from "./RouteBuckets.ts"
+import * as RouteCountBatch from "./RouteCountBatch.ts"
 import { RouteCountConnection } from "./RouteCountConnection.ts"
 import * as RouteCountScript from "./RouteCountScript.ts"
 import * as WindowCounters from "./WindowCounters.ts"
@@ -193,7 +194,8 @@ export class RouteLimiter extends Context.Service<
   /**
    * Counters in Redis: the keys and counts of `layer` over effect's Redis store (same `prefix`), so
    * nodes on either path share them, in one script call for all the requests of an event-loop turn
-   * (`RouteCountScript.batchLua`). Each request's counts are queued; the first of a turn schedules
+   * (`RouteCountScript.batchLua`; `RouteCountBatch` sends each key and each prepared count once
+   * however many requests repeat it). Each request's counts are queued; the first of a turn schedules
    * the call (`setImmediate`, after the turn's I/O callbacks), which steps the queued requests in
    * order inside Redis, each as one `RouteCountScript.lua` call would, and answers each its own
    * result. A batch holds at most `MAX_BATCH` requests; a full one is sent at once. A failed call
@@ -244,23 +246,19 @@ export class RouteLimiter extends Context.Service<
          * arguments, and the texts of its headers when it is prepared (`prepare`: kept from one
          * answer to the next), else built per answer.
          */
-        interface Counting {
+        interface Counting extends RouteCountBatch.Counting {
           readonly plan: Plan
-          readonly keys: ReadonlyArray<string>
-          readonly args: readonly [keyCount: string, bucketLimit: string, bucketRefillMs: string]
           readonly headers: BucketHeaders | undefined
         }
         const countingOf = (request: Request, prepared: boolean): Counting => {
           const plan = planOf(config, request)
-          const [bucketLimit, bucketRefill] = argsOfBucket(plan.bucket)
-          const keys =
-            plan.networkKey === undefined
-              ? [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`]
-              : [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`, `${prefix}${plan.networkKey}`]
           return {
             plan,
-            keys,
-            args: [String(keys.length), bucketLimit, bucketRefill],
+            keys:
+              plan.networkKey === undefined
+                ? [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`]
+                : [`${prefix}${plan.globalKey}`, `${prefix}${plan.bucketKey}`, `${prefix}${plan.networkKey}`],
+            bucketArgs: argsOfBucket(plan.bucket),
             headers: prepared
               ? RateLimitHeaders.bucketFor({ bucketId: plan.bucketId, limit: plan.bucket.limit })
               : undefined
@@ -288,10 +286,9 @@ export class RouteLimiter extends Context.Service<
           readonly resume: (effect: Effect.Effect<Record<string, string>, RouteRateLimited>) => void
         }
 
-        // The batch being gathered: the requests, then the script's keys and per-request arguments.
+        // The batch being gathered: the requests, and the script's arguments for them.
         let waiting: Array<Waiting> = []
-        let keys: Array<string> = []
-        let perRequest: Array<string> = []
+        let gathered = RouteCountBatch.make()
         let scheduled = false
 
         const send = (batch: ReadonlyArray<Waiting>, command: Array<string>) => {
@@ -329,11 +326,9 @@ export class RouteLimiter extends Context.Service<
         const flush = () => {
           if (waiting.length === 0) return
           const batch = waiting
-          // Index 1 is the script's SHA, filled in when sent.
-          const command = ["EVALSHA", "", String(keys.length)].concat(keys, fixedArgs, perRequest)
+          const command = gathered.command(fixedArgs)
           waiting = []
-          keys = []
-          perRequest = []
+          gathered = RouteCountBatch.make()
           send(batch, command)
         }
         const flushScheduled = () => {
@@ -348,8 +343,7 @@ export class RouteLimiter extends Context.Service<
           resume: (effect: Effect.Effect<Record<string, string>, RouteRateLimited>) => void
         ) => {
           waiting.push({ counting, clock, resume })
-          for (const key of counting.keys) keys.push(key)
-          perRequest.push(counting.args[0], counting.args[1], counting.args[2])
+          gathered.add(counting)
           if (waiting.length >= MAX_BATCH) flush()
           else if (!scheduled) {
             scheduled = true

@@ -190,8 +190,17 @@ describe("RouteLimiter on Redis (the counts of one turn in one script call), wit
     )
     return { sent, limiter: RouteLimiter.layerRedis().pipe(Layer.provide(buckets), Layer.provide(connection)) }
   }
-  /** The requests in an EVALSHA of the batch script: its arguments after the keys, 4 fixed, then 3 each. */
-  const requestsOf = (command: ReadonlyArray<string>) => (command.length - 3 - Number(command[2]) - 4) / 3
+  /**
+   * The requests in an EVALSHA of the batch script: after the keys, 4 fixed arguments, the number of
+   * plans and 5 per plan, then per run its plan and its length.
+   */
+  const requestsOf = (command: ReadonlyArray<string>) => {
+    const runsFrom = 3 + Number(command[2]) + 4
+    const plans = Number(command[runsFrom])
+    let requests = 0
+    for (let i = runsFrom + 1 + 5 * plans + 1; i < command.length; i += 2) requests += Number(command[i])
+    return requests
+  }
   const countedOnce = (command: ReadonlyArray<string>) =>
     Array.from({ length: requestsOf(command) }, () => [1, 1, 3334]).flat()
   const evals = (sent: ReadonlyArray<ReadonlyArray<string>>) => sent.filter((command) => command[0] === "EVALSHA")
@@ -223,15 +232,43 @@ describe("RouteLimiter on Redis (the counts of one turn in one script call), wit
           "50",
           "160",
           "6.25",
+          // Three plans: each request's keys by index (its network's, or 0), its bucket's limit and refill.
+          "3",
+          ...["1", "2", "0", "3", String(10_000 / 3)],
+          ...["3", "4", "5", "3", String(10_000 / 3)],
+          ...["6", "7", "0", "3", String(10_000 / 3)],
+          // Runs: each plan once.
+          ...["1", "1", "2", "1", "3", "1"]
+        ]
+      ])
+    }).pipe(Effect.provide(limiter))
+  })
+
+  it.live("sends a key and a prepared count once however many requests of the turn repeat them", () => {
+    // Two requests of one caller and route, one of another route, then the first's again.
+    const { sent, limiter } = recording(countedOnce)
+    return Effect.gen(function* () {
+      const limiter = yield* RouteLimiter
+      const listed = limiter.prepare(request(0))
+      const other = limiter.prepare({ route: "things.other", majorId: undefined, caller: "t:c0" })
+      const answers = yield* Effect.all([listed, listed, other, listed], { concurrency: "unbounded" })
+      expect(answers.map((headers) => headers["x-ratelimit-remaining"])).toEqual(["2", "2", "49", "2"])
+      expect(evals(sent)).toEqual([
+        [
+          "EVALSHA",
+          "sha",
+          "3",
+          "veche:rl:g:t:c0",
+          "veche:rl:b:small:0:t:c0",
+          "veche:rl:b:default:-:t:c0",
+          "20",
+          "50",
+          "160",
+          "6.25",
           "2",
-          "3",
-          String(10_000 / 3),
-          "3",
-          "3",
-          String(10_000 / 3),
-          "2",
-          "3",
-          String(10_000 / 3)
+          ...["1", "2", "0", "3", String(10_000 / 3)],
+          ...["1", "3", "0", "50", "200"],
+          ...["1", "2", "2", "1", "1", "1"]
         ]
       ])
     }).pipe(Effect.provide(limiter))
