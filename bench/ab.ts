@@ -130,6 +130,7 @@ const measure = async (
   const mainSystemBefore = Processes.mainThreadSystemMsOf(server.pid)
   const pgBefore = LOGIN ? Processes.cpuMsOfAll("postgres") : Number.NaN
   const selfBefore = process.cpuUsage()
+  const childrenBefore = Processes.childrenCpuMs()
   const redisBefore = REDIS ? await redisCpuMs() : Number.NaN
   const result = await Load.run(`${server.base}${ROUTE}`, { connections: CONNECTIONS, seconds, ...request })
   const redisUs = REDIS ? (((await redisCpuMs()) - redisBefore) * 1000) / (result.rps * seconds) : Number.NaN
@@ -145,7 +146,11 @@ const measure = async (
     // process, the load generator, per request.
     pgUs: ((Processes.cpuMsOfAll("postgres") - pgBefore) * 1000) / (result.rps * seconds),
     otherIdleMsPerS: other === undefined ? Number.NaN : (other.cpuMs() - otherBefore) / seconds,
-    loadUs: (({ user, system }) => (user + system) / (result.rps * seconds))(process.cpuUsage(selfBefore)),
+    // With BENCH_LOAD=wrk the generator is a child process: its CPU is counted once it has exited.
+    loadUs:
+      ((({ user, system }) => user + system)(process.cpuUsage(selfBefore)) +
+        (Processes.childrenCpuMs() - childrenBefore) * 1000) /
+      (result.rps * seconds),
     redisUs
   }
 }

@@ -270,7 +270,7 @@ const main = async () => {
 
     console.log(
       `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}; ` +
-        `load: ${Load.GENERATOR === "wrk" ? "wrk for the GET rows (version, limiter, @me), autocannon for login" : "autocannon"}` +
+        `load: ${Load.GENERATOR === "wrk" ? "wrk for the GET rows (version, limiter, @me) and login (a script sending each account's request in turn)" : "autocannon"}` +
         `, refresh by its own driver, the login floor without HTTP\n`
     )
     for (const text of Report.header) console.log(text)

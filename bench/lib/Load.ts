@@ -1,10 +1,17 @@
 /**
  * Constant-connection load, one run at a time: autocannon in this process, or with BENCH_LOAD=wrk
- * the `wrk` binary (Debian's package) for the GET scenarios. autocannon is one JavaScript thread and
- * tops out near 100k req/s here, about where the node:http floor answers, so that floor's req/s
- * (not its CPU per request) is the load generator's as much as its own; wrk, written in C, is not.
+ * the `wrk` binary (Debian's package) for the GET scenarios and those whose connections send
+ * requests of their own (login). autocannon is one JavaScript thread and tops out near 100k req/s
+ * here, about where the node:http floor answers, so that floor's req/s (not its CPU per request) is
+ * the load generator's as much as its own; wrk, written in C, is not. On login autocannon took
+ * 224–297 µs of the two cores' CPU a request against 76–82 with wrk (`bench/ab.ts` `AB_LOGIN=1`: the
+ * generator and the bench's own process), beside a server the row compares
+ * with an argon2id loop that has no HTTP client at all.
  */
 import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import autocannon from "autocannon"
 
 export interface LoadResult {
@@ -52,16 +59,73 @@ const wrkMs = (text: string): number => {
   return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value
 }
 
-/** One wrk run (GET, fixed headers): its threads, BENCH_WRK_THREADS, default 1 (the server gets the other core). */
+/** A Lua string literal of `text`'s UTF-8 bytes, every byte but letters and digits as a `\ddd` escape. */
+const luaString = (text: string): string =>
+  `"${Array.from(Buffer.from(text, "utf8"), (byte) =>
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a)
+      ? String.fromCharCode(byte)
+      : `\\${String(byte).padStart(3, "0")}`
+  ).join("")}"`
+
+/**
+ * A wrk script that sends the connections' variants in turn (wrk's `request()` is asked per request,
+ * not per connection): with as many variants as connections and every answer awaited, each variant
+ * has about one request in flight, as a connection of its own would.
+ */
+const variantsScript = (request: Request, connections: number): string => {
+  const perConnection = request.perConnection
+  if (perConnection === undefined) throw new Error("variantsScript: no per-connection variants")
+  const method = request.method ?? "GET"
+  const requests = Array.from({ length: connections }, (_, index) => {
+    const variant = perConnection(index)
+    const json = variant.json ?? request.json
+    const headers = {
+      ...(json === undefined ? {} : { "content-type": "application/json" }),
+      ...request.headers,
+      ...variant.headers
+    }
+    const headerTable = Object.entries(headers)
+      .map(([name, value]) => `[${luaString(name)}] = ${luaString(value)}`)
+      .join(", ")
+    const body = json === undefined ? "nil" : luaString(JSON.stringify(json))
+    return `  { ${luaString(method)}, { ${headerTable} }, ${body} }`
+  })
+  return [
+    "local variants = {",
+    requests.join(",\n"),
+    "}",
+    "local requests = {}",
+    "local next = 0",
+    "init = function(args)",
+    "  for i, v in ipairs(variants) do requests[i] = wrk.format(v[1], nil, v[2], v[3]) end",
+    "end",
+    "request = function()",
+    "  next = next % #requests + 1",
+    "  return requests[next]",
+    "end",
+    ""
+  ].join("\n")
+}
+
+/**
+ * One wrk run: its threads, BENCH_WRK_THREADS, default 1 (the server gets the other core). A GET
+ * with fixed headers, or the connections' own variants (`Request.perConnection`) through a script.
+ */
 const runWrk = (
   url: string,
-  options: { readonly connections: number; readonly seconds: number; readonly headers?: Record<string, string> }
+  options: { readonly connections: number; readonly seconds: number } & Request
 ): Promise<LoadResult> => {
   const threads = Math.min(Number(process.env.BENCH_WRK_THREADS ?? 1), options.connections)
   const headerArgs = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ["-H", `${name}: ${value}`])
   const args = ["-t", String(threads), "-c", String(options.connections), "-d", `${options.seconds}s`, "--latency"]
-  return new Promise((resolve, reject) =>
-    execFile("wrk", [...args, ...headerArgs, url], (error, stdout) => {
+  let script: string | undefined
+  if (options.perConnection !== undefined) {
+    script = path.join(mkdtempSync(path.join(tmpdir(), "veche-wrk-")), "variants.lua")
+    writeFileSync(script, variantsScript(options, options.connections))
+  }
+  const scriptArgs = script === undefined ? headerArgs : ["-s", script]
+  return new Promise<LoadResult>((resolve, reject) =>
+    execFile("wrk", [...args, ...scriptArgs, url], (error, stdout) => {
       if (error !== null)
         return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
       const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]
@@ -82,7 +146,9 @@ const runWrk = (
         statuses: non2xx > 0 ? { "non-2xx/3xx": non2xx } : {}
       })
     })
-  )
+  ).finally(() => {
+    if (script !== undefined) rmSync(path.dirname(script), { recursive: true, force: true })
+  })
 }
 
 export const run = async (
@@ -91,9 +157,7 @@ export const run = async (
 ): Promise<LoadResult> => {
   if (
     GENERATOR === "wrk" &&
-    (options.method ?? "GET") === "GET" &&
-    options.json === undefined &&
-    options.perConnection === undefined
+    (options.perConnection !== undefined || ((options.method ?? "GET") === "GET" && options.json === undefined))
   ) {
     return runWrk(url, options)
   }

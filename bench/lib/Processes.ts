@@ -27,6 +27,12 @@ export const cpuMsOf = (pid: number, file = `/proc/${pid}/stat`): number => {
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
+/** cutime + cstime of this process (fields 16 and 17): the CPU of its children that have exited and been awaited (`wrk`). */
+export const childrenCpuMs = (): number => {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[13]) + Number(fields[14])) * 10
+}
+
 /** The same for the process's main thread alone (its task whose id is the process's). */
 export const mainThreadCpuMsOf = (pid: number): number => cpuMsOf(pid, `/proc/${pid}/task/${pid}/stat`)
 
