@@ -25,7 +25,7 @@
  * verify drowns what the request path costs in the process's figure.
  *
  *   AB_NODE_FLAGS_A, AB_NODE_FLAGS_B  JSON arrays of Node flags for each side instead of
- *                       `NodeFlags.NODE_FLAGS` (e.g. '["--max-semi-space-size=4","--heap-growing-percent=30"]')
+ *                       `NodeFlags.NODE_FLAGS` (e.g. '["--max-semi-space-size=4","--heap-growing-percent=30","--no-allocation-site-pretenuring"]')
  *
  *   AB_ROOT_A, AB_ROOT_B  the checkout each side's server runs from (default: this one), to compare
  *                         two builds of the code: a copy of the tree with its own `dist` folders

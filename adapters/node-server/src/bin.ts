@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=16384 node --max-semi-space-size=8 --heap-growing-percent=30
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=16384 node --max-semi-space-size=8 --heap-growing-percent=30 --no-allocation-site-pretenuring
 /**
  * Starts the reference server: `pnpm start` (embedded PostgreSQL in ./.veche unless DATABASE_URL is
  * set). SIGINT/SIGTERM drain in-flight requests, stop the database and exit 0. The shebang's
