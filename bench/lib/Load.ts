@@ -72,9 +72,7 @@ const luaString = (text: string): string =>
  * not per connection): with as many variants as connections and every answer awaited, each variant
  * has about one request in flight, as a connection of its own would.
  */
-const variantsScript = (request: Request, connections: number): string => {
-  const perConnection = request.perConnection
-  if (perConnection === undefined) throw new Error("variantsScript: no per-connection variants")
+const variantsScript = (request: Request, perConnection: (index: number) => Variant, connections: number): string => {
   const method = request.method ?? "GET"
   const requests = Array.from({ length: connections }, (_, index) => {
     const variant = perConnection(index)
@@ -121,7 +119,7 @@ const runWrk = (
   let script: string | undefined
   if (options.perConnection !== undefined) {
     script = path.join(mkdtempSync(path.join(tmpdir(), "veche-wrk-")), "variants.lua")
-    writeFileSync(script, variantsScript(options, options.connections))
+    writeFileSync(script, variantsScript(options, options.perConnection, options.connections))
   }
   const scriptArgs = script === undefined ? headerArgs : ["-s", script]
   return new Promise<LoadResult>((resolve, reject) =>

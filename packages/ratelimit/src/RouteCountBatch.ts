@@ -21,11 +21,14 @@ export interface RouteCountBatch {
   readonly command: (fixedArgs: ReadonlyArray<string>) => Array<string>
 }
 
+/** A plan's arguments: its global, bucket and network key indices (from 1; 0 for no network), its bucket's limit and refill. */
+const PLAN_WIDTH = 5
+
 export const make = (): RouteCountBatch => {
   const keys: Array<string> = []
   const keyIndex = new Map<string, number>()
   const planIndex = new Map<Counting, number>()
-  // Per plan: global, bucket and network key indices (1-based, 0 for no network), limit, refill.
+  // PLAN_WIDTH arguments per plan.
   const plans: Array<string> = []
   // Per run: its plan (1-based) and its length.
   const runs: Array<number> = []
@@ -50,7 +53,7 @@ export const make = (): RouteCountBatch => {
         counting.bucketArgs[0],
         counting.bucketArgs[1]
       )
-      plan = plans.length / 5
+      plan = plans.length / PLAN_WIDTH
       planIndex.set(counting, plan)
     }
     return plan
@@ -67,7 +70,7 @@ export const make = (): RouteCountBatch => {
       const command = ["EVALSHA", "", String(keys.length)]
       for (const key of keys) command.push(key)
       for (const arg of fixedArgs) command.push(arg)
-      command.push(String(plans.length / 5))
+      command.push(String(plans.length / PLAN_WIDTH))
       for (const arg of plans) command.push(arg)
       for (const n of runs) command.push(String(n))
       return command
