@@ -65,12 +65,16 @@ export class Store<A> {
   private readonly invalidatedAt = new Map<string, number>()
   private readonly maxEntries: number
   private readonly silence: Silence | undefined
-  /** This store's heartbeats: its name on the channel, the last number sent, when each was sent. */
-  private readonly node = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`
+  /** This store's name on the channel, in its heartbeats' payloads (`~node seq`). */
+  readonly node = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`
+  /** The heartbeats: the last number sent, when each was sent. */
   private beats = 0
   private readonly sentAt = new Map<number, number>()
   /** When the newest heartbeat heard back was sent. */
   private heardAt = Number.NEGATIVE_INFINITY
+  /** Lookups asked so far, and who waits for the next one: the heartbeat beats only while they come. */
+  private asked = 0
+  private onAsked: (() => void) | undefined = undefined
 
   /** Without `silence`, no heartbeat is needed (a store whose notifications cannot lag: tests of its logic). */
   constructor(maxEntries: number, silence?: Silence) {
@@ -83,6 +87,12 @@ export class Store<A> {
   }
 
   get(digest: string, account: boolean, nowMs: number): A | undefined {
+    this.asked++
+    if (this.onAsked !== undefined) {
+      const wake = this.onAsked
+      this.onAsked = undefined
+      wake()
+    }
     const entries = account ? this.withAccount : this.plain
     const entry = entries.get(digest)
     if (entry === undefined) return undefined
@@ -91,6 +101,19 @@ export class Store<A> {
     entries.delete(digest)
     this.unindex(digest, entry.userId)
     return undefined
+  }
+
+  /** How many lookups have asked this store so far (`get`, whether it answered or not). */
+  get asks(): number {
+    return this.asked
+  }
+
+  /** Calls `wake` once, at the next lookup; what it returns cancels that. */
+  whenAsked(wake: () => void): () => void {
+    this.onAsked = wake
+    return () => {
+      if (this.onAsked === wake) this.onAsked = undefined
+    }
   }
 
   /** Taken before the lookup's statement is sent; `keep` refuses the answer if its user changed since. */

@@ -6,10 +6,12 @@
  * write by a client that is neither node (a script, psql) counts the same; a lost listening
  * connection empties the cache; and the lookup reads no table the triggers do not watch.
  */
+
+import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
 import { SessionsRepo } from "@veche/auth"
 import { TestHost } from "@veche/test-host"
-import { Context, DateTime, Effect, Layer, Redacted, Tracer } from "effect"
+import { Context, DateTime, Effect, Layer, Queue, Redacted, Tracer } from "effect"
 import { SqlClient } from "effect/sql"
 import { json, PASSWORD, register, send } from "~/test/support/Accounts"
 import { firstNode, secondNode } from "~/test/support/PgNodes"
@@ -17,6 +19,7 @@ import { WATCHED } from "../src/migrations/0030_principal_notify.ts"
 import * as PgDatabase from "../src/PgDatabase.ts"
 import * as PgTestSchema from "../src/PgTestSchema.ts"
 import * as PrincipalCache from "../src/PrincipalCache.ts"
+import * as PrincipalHeartbeat from "../src/PrincipalHeartbeat.ts"
 
 const url = process.env.DATABASE_URL
 const schema = PgTestSchema.freshName()
@@ -123,6 +126,41 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
         // the pool may hand out a connection it has not yet seen die (a 500, as without the cache)
         yield* until(Effect.map(meOn(b.host, me.access_token), (r) => r.status === 200))
         expect(cacheA.size).toBeGreaterThan(0)
+      })
+    )
+
+    it.effect("an idle node sends no heartbeat; its next lookup starts them again at once", () =>
+      Effect.gen(function* () {
+        const a = yield* TestHost.TestHost
+        const cacheA = yield* PrincipalCache.PrincipalCache
+        const me = yield* register(phone(), `cache_idle_${process.pid % 100_000}`)
+        // A's heartbeats as any listener of the channel hears them
+        const outsider = yield* Layer.build(
+          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 1, principalCacheEntries: 0 })
+        )
+        const notifications = yield* Context.get(outsider, PgClient.PgClient).listen(PrincipalCache.CHANNEL)
+        let beats = 0
+        yield* Effect.forkScoped(
+          Effect.forever(
+            Effect.map(Queue.take(notifications), (notification) => {
+              if (notification.payload.startsWith(`~${cacheA.node} `)) beats++
+            })
+          )
+        )
+        const realWait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
+        yield* until(Effect.sync(() => beats > 0))
+        // no lookup for longer than the quiet time: the beats stop
+        yield* realWait(PrincipalHeartbeat.QUIET_AFTER_MS + 3 * PrincipalHeartbeat.BEAT_EVERY_MS)
+        const idle = beats
+        yield* realWait(6 * PrincipalHeartbeat.BEAT_EVERY_MS)
+        expect(beats).toBe(idle)
+        // the next lookup (answered by PostgreSQL: nothing heard lately) starts them without a timer's wait
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
+        const restartedAfterMs = yield* until(Effect.sync(() => beats > idle))
+        expect(restartedAfterMs).toBeLessThan(PrincipalHeartbeat.BEAT_EVERY_MS)
+        expect((yield* meOn(a, me.access_token)).status).toBe(200)
       })
     )
 

@@ -126,6 +126,24 @@ describe("PrincipalCache.Store", () => {
     expect(store.get("d", false, NOW)).toBe("v")
   })
 
+  it("counts every lookup, answered or not, and wakes whoever waits for the next one once", () => {
+    const store = new Store<string>(10)
+    store.keep(store.ticket(), "d", false, "1", "v", NOW + 100)
+    expect(store.asks).toBe(0)
+    let woken = 0
+    store.whenAsked(() => woken++)
+    expect(store.get("d", false, NOW)).toBe("v")
+    expect(store.get("unknown", true, NOW)).toBeUndefined()
+    expect(store.asks).toBe(2)
+    expect(woken).toBe(1)
+    // a cancelled wait is not called
+    const cancel = store.whenAsked(() => woken++)
+    cancel()
+    store.get("d", false, NOW)
+    expect(woken).toBe(1)
+    expect(store.asks).toBe(3)
+  })
+
   it("an entry dropped because it ended leaves nothing in the per-user index", () => {
     const store = new Store<string>(10)
     // tokens of users that are never written again (abandoned clients, expired bots)
