@@ -52,7 +52,11 @@ export const layer = (
     ...(entries <= 0
       ? {}
       : {
-          notifications: { channel: PrincipalCache.CHANNEL, onNotification: cache.onNotification, onLost: cache.flush }
+          notifications: {
+            channels: [PrincipalCache.CHANNEL, cache.beatChannel],
+            onNotification: cache.onNotification,
+            onLost: cache.flush
+          }
         })
   })
   const migrate = Layer.effectDiscard(

@@ -25,8 +25,9 @@ import type { SessionsRepo } from "@veche/auth"
 import { Context, Layer } from "effect"
 
 /**
- * The channel the triggers notify; the payload is a user id, `*` for everything, or a node's own
- * heartbeat (`~node seq`).
+ * The channel the triggers notify; the payload is a user id or `*` for everything. Each node's
+ * heartbeat (`~node seq`) goes to a channel of its own (`Store.beatChannel`), which only that node's
+ * connections listen to: a beat on the shared channel would wake every connection of every node.
  */
 export const CHANNEL = "veche_principal"
 export const EVERYTHING = "*"
@@ -65,8 +66,14 @@ export class Store<A> {
   private readonly invalidatedAt = new Map<string, number>()
   private readonly maxEntries: number
   private readonly silence: Silence | undefined
-  /** This store's name on the channel, in its heartbeats' payloads (`~node seq`). */
-  readonly node = `${process.pid}.${Math.random().toString(36).slice(2, 10)}`
+  /** This store's name, in its heartbeats' payloads (`~node seq`) and its heartbeat channel's name. */
+  readonly node = `${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+  /**
+   * Where this store's heartbeats go; its connections listen to it beside CHANNEL. Notifications
+   * reach a listener in commit order across its channels, so hearing a beat here still proves every
+   * change on CHANNEL committed before it was applied.
+   */
+  readonly beatChannel = `${CHANNEL}_beat_${this.node}`
   /** The heartbeats: the last number sent, when each was sent. */
   private beats = 0
   private readonly sentAt = new Map<number, number>()
@@ -136,14 +143,14 @@ export class Store<A> {
     digests.add(digest)
   }
 
-  /** A notification's payload: a user id, `*`, or a heartbeat (this store's own, or another node's). */
+  /** A notification's payload, from either channel: a user id, `*`, or a heartbeat (`~node seq`). */
   onNotification = (payload: string): void => {
     if (payload.charCodeAt(0) === HEARTBEAT) this.heard(payload)
     else if (payload === EVERYTHING) this.flush()
     else this.invalidate(payload)
   }
 
-  /** The next heartbeat's payload, to be notified on CHANNEL; its sending time is remembered. */
+  /** The next heartbeat's payload, to be notified on `beatChannel`; its sending time is remembered. */
   beat(): string {
     const seq = ++this.beats
     this.sentAt.set(seq, this.silence?.now() ?? 0)

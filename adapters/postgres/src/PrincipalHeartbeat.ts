@@ -1,20 +1,22 @@
 /**
- * The principal cache's heartbeat: every BEAT_EVERY_MS the node notifies its own heartbeat on the
- * cache's channel, and its store answers only while one sent within MAX_SILENCE_MS has been heard
- * back (PrincipalCache.Silence). So a change committed on any node reaches every other node's
- * answers within MAX_SILENCE_MS at most, whatever its connections are busy with; usually within a
+ * The principal cache's heartbeat: every BEAT_EVERY_MS the node notifies its own heartbeat on its
+ * own channel (`Store.beatChannel`, which its connections listen to beside the cache's), and its
+ * store answers only while one sent within MAX_SILENCE_MS has been heard back
+ * (PrincipalCache.Silence). So a change committed on any node reaches every other node's answers
+ * within MAX_SILENCE_MS at most, whatever its connections are busy with; usually within a
  * millisecond or two, as the notification arrives.
  *
  * It beats only while lookups ask the store: after QUIET_AFTER_MS without one it stops, and the next
- * lookup starts it again at once. A beat is not free: it wakes every listening connection of every
- * node (and this node's event loop) ten times a second, which on an idle server was most of what it
- * did (≈12 ms of its CPU a second, and ≈3 ms of PostgreSQL's for every node that shares the
- * database). The bound does not move: the lookup that finds the store silent reads PostgreSQL, as
- * every lookup would without the cache, and the store answers again once that beat is heard.
+ * lookup starts it again at once. A beat is not free: it wakes the node's listening connections and
+ * its event loop ten times a second (every node's connections, while the beats went to the shared
+ * channel). On an idle server that was most of what it did: ≈12 ms of its CPU a second, and ≈3 ms of
+ * PostgreSQL's for every node that shares the database. The bound does not move: the lookup that
+ * finds the store silent reads PostgreSQL, as every lookup would without the cache, and the store
+ * answers again once that beat is heard.
  */
 import type { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
-import * as PrincipalCache from "./PrincipalCache.ts"
+import type * as PrincipalCache from "./PrincipalCache.ts"
 
 export const BEAT_EVERY_MS = 100
 export const MAX_SILENCE_MS = 300
@@ -27,7 +29,7 @@ export const silence: PrincipalCache.Silence = { maxMs: MAX_SILENCE_MS, now: () 
 export type Notifier = Pick<PgClient.PgClient, "notify">
 
 /** What the heartbeat needs of the store: its beats' payloads, and whether lookups still come. */
-export type Beating = Pick<PrincipalCache.Store<unknown>, "beat" | "asks" | "whenAsked">
+export type Beating = Pick<PrincipalCache.Store<unknown>, "beat" | "beatChannel" | "asks" | "whenAsked">
 
 export interface Timing {
   readonly everyMs: number
@@ -62,7 +64,7 @@ export const beat = (
   store: Beating,
   timing: Timing = { everyMs: BEAT_EVERY_MS, quietAfterMs: QUIET_AFTER_MS }
 ) => {
-  const send = Effect.ignore(Effect.suspend(() => sql.notify(PrincipalCache.CHANNEL, store.beat())))
+  const send = Effect.ignore(Effect.suspend(() => sql.notify(store.beatChannel, store.beat())))
   const quietBeats = Math.max(1, Math.ceil(timing.quietAfterMs / timing.everyMs))
   return Effect.forkScoped(
     Effect.gen(function* () {

@@ -129,39 +129,49 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
       })
     )
 
-    it.effect("an idle node sends no heartbeat; its next lookup starts them again at once", () =>
-      Effect.gen(function* () {
-        const a = yield* TestHost.TestHost
-        const cacheA = yield* PrincipalCache.PrincipalCache
-        const me = yield* register(phone(), `cache_idle_${process.pid % 100_000}`)
-        // A's heartbeats as any listener of the channel hears them
-        const outsider = yield* Layer.build(
-          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 1, principalCacheEntries: 0 })
-        )
-        const notifications = yield* Context.get(outsider, PgClient.PgClient).listen(PrincipalCache.CHANNEL)
-        let beats = 0
-        yield* Effect.forkScoped(
-          Effect.forever(
-            Effect.map(Queue.take(notifications), (notification) => {
-              if (notification.payload.startsWith(`~${cacheA.node} `)) beats++
-            })
+    it.effect(
+      "heartbeats go to the node's own channel; an idle node sends none, its next lookup starts them at once",
+      () =>
+        Effect.gen(function* () {
+          const a = yield* TestHost.TestHost
+          const cacheA = yield* PrincipalCache.PrincipalCache
+          const me = yield* register(phone(), `cache_idle_${process.pid % 100_000}`)
+          // A's heartbeats as a listener of its beat channel hears them; none go to the shared channel,
+          // whose every listener (each connection of each node) they would wake
+          const outsider = yield* Layer.build(
+            PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, principalCacheEntries: 0 })
           )
-        )
-        const realWait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+          const listen = Context.get(outsider, PgClient.PgClient).listen
+          const beatNotices = yield* listen(cacheA.beatChannel)
+          const sharedNotices = yield* listen(PrincipalCache.CHANNEL)
+          let beats = 0
+          let beatsShared = 0
+          const count = (queue: typeof beatNotices, onBeat: () => void) =>
+            Effect.forkScoped(
+              Effect.forever(
+                Effect.map(Queue.take(queue), (notification) => {
+                  if (notification.payload.startsWith(`~${cacheA.node} `)) onBeat()
+                })
+              )
+            )
+          yield* count(beatNotices, () => beats++)
+          yield* count(sharedNotices, () => beatsShared++)
+          const realWait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
-        expect((yield* meOn(a, me.access_token)).status).toBe(200)
-        yield* until(Effect.sync(() => beats > 0))
-        // no lookup for longer than the quiet time: the beats stop
-        yield* realWait(PrincipalHeartbeat.QUIET_AFTER_MS + 3 * PrincipalHeartbeat.BEAT_EVERY_MS)
-        const idle = beats
-        yield* realWait(6 * PrincipalHeartbeat.BEAT_EVERY_MS)
-        expect(beats).toBe(idle)
-        // the next lookup (answered by PostgreSQL: nothing heard lately) starts them without a timer's wait
-        expect((yield* meOn(a, me.access_token)).status).toBe(200)
-        const restartedAfterMs = yield* until(Effect.sync(() => beats > idle))
-        expect(restartedAfterMs).toBeLessThan(PrincipalHeartbeat.BEAT_EVERY_MS)
-        expect((yield* meOn(a, me.access_token)).status).toBe(200)
-      })
+          expect((yield* meOn(a, me.access_token)).status).toBe(200)
+          yield* until(Effect.sync(() => beats > 0))
+          // no lookup for longer than the quiet time: the beats stop
+          yield* realWait(PrincipalHeartbeat.QUIET_AFTER_MS + 3 * PrincipalHeartbeat.BEAT_EVERY_MS)
+          const idle = beats
+          yield* realWait(6 * PrincipalHeartbeat.BEAT_EVERY_MS)
+          expect(beats).toBe(idle)
+          // the next lookup (answered by PostgreSQL: nothing heard lately) starts them without a timer's wait
+          expect((yield* meOn(a, me.access_token)).status).toBe(200)
+          const restartedAfterMs = yield* until(Effect.sync(() => beats > idle))
+          expect(restartedAfterMs).toBeLessThan(PrincipalHeartbeat.BEAT_EVERY_MS)
+          expect((yield* meOn(a, me.access_token)).status).toBe(200)
+          expect(beatsShared).toBe(0)
+        })
     )
 
     it.effect("the lookups read only tables whose changes notify", () =>

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { CHANNEL, Store } from "../src/PrincipalCache.ts"
+import { Store } from "../src/PrincipalCache.ts"
 import * as PrincipalHeartbeat from "../src/PrincipalHeartbeat.ts"
 
 const wait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
@@ -20,7 +20,7 @@ describe("PrincipalHeartbeat", () => {
       const notifier: PrincipalHeartbeat.Notifier = {
         notify: (channel, payload) =>
           Effect.sync(() => {
-            expect(channel).toBe(CHANNEL)
+            expect(channel).toBe(store.beatChannel)
             sent.push(payload)
             // heard back a moment later, as a quiet database would deliver it
             setTimeout(() => store.onNotification(payload), 0)
