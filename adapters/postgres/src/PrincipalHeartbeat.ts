@@ -9,7 +9,7 @@
  * It beats only while lookups ask the store: after QUIET_AFTER_MS without one it stops, and the next
  * lookup starts it again at once. A beat is not free: it wakes the node's listening connections and
  * its event loop ten times a second (every node's connections, while the beats went to the shared
- * channel). On an idle server that was most of what it did: ≈12 ms of its CPU a second, and ≈3 ms of
+ * channel). On an idle server that was most of what it did: ≈9 of its 14 ms of CPU a second, and ≈3 ms of
  * PostgreSQL's for every node that shares the database. The bound does not move: the lookup that
  * finds the store silent reads PostgreSQL, as every lookup would without the cache, and the store
  * answers again once that beat is heard.
