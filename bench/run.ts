@@ -2,7 +2,10 @@
  * `pnpm bench`: the hot paths as ratios to a bare floor measured in the same run, because absolute
  * figures on a shared machine drift. Each server runs in its own process; the load generator runs
  * here. Repetitions alternate Veche and floor so drift hits both alike; the median is reported with
- * the spread. Prints a table and writes bench/results.json.
+ * the spread. In the rows that compare two servers each repetition runs on processes of its own
+ * (BENCH_REPS servers a side, each warmed before its first measurement): fresh processes of one
+ * build differ by a third on this VM, and one process a side would report one draw of that.
+ * Prints a table and writes bench/results.json.
  *
  *   BENCH_SECONDS (10)  BENCH_REPS (3)  BENCH_CONNECTIONS (50)  BENCH_WARMUP_SECONDS (3)
  *   DATABASE_URL: use this PostgreSQL instead of an embedded one in a temporary folder; either way
@@ -63,6 +66,39 @@ const autocannon =
       answered > 0 ? Number((((server.cpuMs() - before) * 1000) / answered).toFixed(1)) : undefined
     return cpuUsPerRequest === undefined ? result : { ...result, cpuUsPerRequest }
   }
+
+/**
+ * A side whose repetitions each run on a process of its own: Compare calls a side once for its
+ * warm-up and then once a repetition, so the n-th repetition goes to `servers[n % servers.length]`,
+ * warmed first (not counted) if it has not been measured yet.
+ */
+const perProcess = (
+  servers: ReadonlyArray<Processes.Running & { readonly base: string }>,
+  side: (server: Processes.Running & { readonly base: string }) => Compare.Side
+): Compare.Side => {
+  const sides = servers.map(side)
+  const warmed = new Set<number>()
+  let call = 0
+  return async (seconds) => {
+    const index = call === 0 ? 0 : (call - 1) % sides.length
+    call++
+    const run = sides[index]
+    if (run === undefined) throw new Error("perProcess: no servers")
+    if (!warmed.has(index)) {
+      warmed.add(index)
+      // the first call is the warm-up itself
+      if (call > 1) await run(WARMUP)
+    }
+    return run(seconds)
+  }
+}
+
+/** `count` servers started one after another (each migrates the schema before it answers). */
+const startMany = async <A extends Processes.Running>(count: number, start: (index: number) => Promise<A>) => {
+  const started: Array<A> = []
+  for (let index = 0; index < count; index++) started.push(await start(index))
+  return started
+}
 
 // Limits far above what the load generator can reach: the limiter does all its work, never refuses.
 // `default` is the bucket of every route the table does not name (@me, the auth routes).
@@ -129,21 +165,28 @@ const main = async () => {
     // Before the other servers start: every node runs the delivery worker of the shared queue, and
     // a code another node sent would land in that node's outbox, not in this one's.
     if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
-    const floor = await startFloor("floor", "version.ts", "/api/v10/version")
-    servers.push(floor)
-    const framework = await startFloor("httpapi", "httpapi.ts", "/api/v10/version")
-    servers.push(framework)
-    const veche = await startVeche("veche", database, UNREACHABLE_LIMITS)
-    servers.push(veche)
-    const limiterOff = await startVeche("limiter-off", database, { SERVICE_RATE_LIMITS_ENABLED: "false" })
-    servers.push(limiterOff)
-    const limiterRedis = await startVeche("limiter-redis", database, { ...UNREACHABLE_LIMITS, REDIS_URL })
-    servers.push(limiterRedis)
-    const meFloor = await startFloor("floor-me", "me.ts", "/ready", {
-      DATABASE_URL: database.url,
-      DATABASE_SCHEMA: database.schema
-    })
-    servers.push(meFloor)
+    // The two-server rows' processes, one a side for each repetition (`perProcess`).
+    const many = async <A extends Processes.Running>(start: (index: number) => Promise<A>) => {
+      const started = await startMany(REPS, start)
+      servers.push(...started)
+      return started
+    }
+    const db = database
+    const floors = await many((i) => startFloor(`floor-${i + 1}`, "version.ts", "/api/v10/version"))
+    const frameworks = await many((i) => startFloor(`httpapi-${i + 1}`, "httpapi.ts", "/api/v10/version"))
+    const veches = await many((i) => startVeche(`veche-${i + 1}`, db, UNREACHABLE_LIMITS))
+    const limitersOff = await many((i) =>
+      startVeche(`limiter-off-${i + 1}`, db, { SERVICE_RATE_LIMITS_ENABLED: "false" })
+    )
+    const limitersRedis = await many((i) =>
+      startVeche(`limiter-redis-${i + 1}`, db, { ...UNREACHABLE_LIMITS, REDIS_URL })
+    )
+    const meFloors = await many((i) =>
+      startFloor(`floor-me-${i + 1}`, "me.ts", "/ready", { DATABASE_URL: db.url, DATABASE_SCHEMA: db.schema })
+    )
+    // The memory row reads the first of each: idle now, loaded after its share of the load.
+    const [veche, floor] = [veches[0], floors[0]]
+    if (veche === undefined || floor === undefined) throw new Error("BENCH_REPS must be at least 1")
     const idleVeche = await veche.rssMb()
     const idleFloor = await floor.rssMb()
 
@@ -153,16 +196,16 @@ const main = async () => {
       const ours = await Compare.measure(
         "GET /api/v10/version",
         TIMING,
-        autocannon(veche, `${veche.base}${version}`),
-        autocannon(floor, `${floor.base}${version}`)
+        perProcess(veches, (server) => autocannon(server, `${server.base}${version}`)),
+        perProcess(floors, (server) => autocannon(server, `${server.base}${version}`))
       )
       rows.push({ row: ours, target: { minRatio: 0.8 } })
       // What the framework alone reaches on this machine: the part of the gap that is not Veche's code.
       const bare = await Compare.measure(
         "reference, not Veche: GET /api/v10/version on a bare Effect HttpApi server",
         TIMING,
-        autocannon(framework, `${framework.base}${version}`),
-        autocannon(floor, `${floor.base}${version}`)
+        perProcess(frameworks, (server) => autocannon(server, `${server.base}${version}`)),
+        perProcess(floors, (server) => autocannon(server, `${server.base}${version}`))
       )
       const ofBare = (ours.veche.rps / bare.veche.rps).toFixed(2)
       rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's /version reaches ${ofBare} of it)` })
@@ -177,14 +220,14 @@ const main = async () => {
       const memoryLimiter = await Compare.measure(
         "rate limiter, memory store (vs limiting off; routed /version)",
         TIMING,
-        autocannon(veche, `${veche.base}${routedVersion}`),
-        autocannon(limiterOff, `${limiterOff.base}${routedVersion}`)
+        perProcess(veches, (server) => autocannon(server, `${server.base}${routedVersion}`)),
+        perProcess(limitersOff, (server) => autocannon(server, `${server.base}${routedVersion}`))
       )
       const redisLimiter = await Compare.measure(
         "rate limiter, Redis store (vs limiting off; routed /version)",
         TIMING,
-        autocannon(limiterRedis, `${limiterRedis.base}${routedVersion}`),
-        autocannon(limiterOff, `${limiterOff.base}${routedVersion}`)
+        perProcess(limitersRedis, (server) => autocannon(server, `${server.base}${routedVersion}`)),
+        perProcess(limitersOff, (server) => autocannon(server, `${server.base}${routedVersion}`))
       )
       for (const row of [memoryLimiter, redisLimiter]) {
         const extra = ` (+${addedServerMicros(row)} µs server time/request; +${addedLatencyMicros(row)} µs mean latency at ${CONNECTIONS} connections)`
@@ -233,8 +276,8 @@ const main = async () => {
         row: await Compare.measure(
           "GET /api/v10/users/@me (floor: node:http + pg)",
           TIMING,
-          autocannon(veche, `${veche.base}${me}`, bearer),
-          autocannon(meFloor, `${meFloor.base}${me}`, bearer)
+          perProcess(veches, (server) => autocannon(server, `${server.base}${me}`, bearer)),
+          perProcess(meFloors, (server) => autocannon(server, `${server.base}${me}`, bearer))
         ),
         target: { minRatio: 1.0, maxP99Ms: 10 }
       })
@@ -269,7 +312,7 @@ const main = async () => {
     const loadedAuth = await auth.rssMb()
 
     console.log(
-      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]); ${database.label}; ` +
+      `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]; the two-server rows on a process a side for each rep); ${database.label}; ` +
         `load: ${Load.GENERATOR === "wrk" ? "wrk for the GET rows (version, limiter, @me) and login (a script sending each account's request in turn)" : "autocannon"}` +
         `, refresh by its own driver, the login floor without HTTP\n`
     )
