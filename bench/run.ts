@@ -86,8 +86,14 @@ const perProcess = (
     if (run === undefined) throw new Error("perProcess: no servers")
     if (!warmed.has(index)) {
       warmed.add(index)
-      // the first call is the warm-up itself
-      if (call > 1) await run(WARMUP)
+      // The first call is Compare's warm-up itself. A later process's warm-up is held to the same
+      // rule as Compare's: any failed or non-2xx answer stops the bench.
+      const warm = call > 1 ? await run(WARMUP) : undefined
+      if (warm !== undefined && warm.errors + warm.non2xx > 0) {
+        throw new Error(
+          `warm-up of ${servers[index]?.name}: ${warm.non2xx} non-2xx, ${warm.errors} failed; no figure reported`
+        )
+      }
     }
     return run(seconds)
   }
