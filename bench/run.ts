@@ -99,13 +99,6 @@ const perProcess = (
   }
 }
 
-/** `count` servers started one after another (each migrates the schema before it answers). */
-const startMany = async <A extends Processes.Running>(count: number, start: (index: number) => Promise<A>) => {
-  const started: Array<A> = []
-  for (let index = 0; index < count; index++) started.push(await start(index))
-  return started
-}
-
 // Limits far above what the load generator can reach: the limiter does all its work, never refuses.
 // `default` is the bucket of every route the table does not name (@me, the auth routes).
 const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
@@ -171,9 +164,11 @@ const main = async () => {
     // Before the other servers start: every node runs the delivery worker of the shared queue, and
     // a code another node sent would land in that node's outbox, not in this one's.
     if (wanted("login") || wanted("refresh") || wanted("me")) await Accounts.registerMany(auth.base, CONNECTIONS)
-    // The two-server rows' processes, one a side for each repetition (`perProcess`).
+    // The two-server rows' processes, one a side for each repetition (`perProcess`), started one
+    // after another (each Veche server migrates the schema before it answers).
     const many = async <A extends Processes.Running>(start: (index: number) => Promise<A>) => {
-      const started = await startMany(REPS, start)
+      const started: Array<A> = []
+      for (let index = 0; index < REPS; index++) started.push(await start(index))
       servers.push(...started)
       return started
     }
