@@ -33,6 +33,7 @@ import stats0026 from "./migrations/0026_stats.ts"
 import staffAudit0027 from "./migrations/0027_staff_audit.ts"
 import statsRollups0029 from "./migrations/0029_stats_rollups.ts"
 import principalNotify0030 from "./migrations/0030_principal_notify.ts"
+import principalQuietInserts0031 from "./migrations/0031_principal_quiet_inserts.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -63,7 +64,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0026_stats": stats0026,
   "0027_staff_audit": staffAudit0027,
   "0029_stats_rollups": statsRollups0029,
-  "0030_principal_notify": principalNotify0030
+  "0030_principal_notify": principalNotify0030,
+  "0031_principal_quiet_inserts": principalQuietInserts0031
 })
 
 /**

@@ -176,6 +176,45 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
         })
     )
 
+    it.effect("a new session or token notifies nobody; ending or rotating one does", () =>
+      Effect.gen(function* () {
+        const login = phone()
+        const me = yield* register(login, `cache_quiet_${process.pid % 100_000}`)
+        const outsider = yield* Layer.build(
+          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, principalCacheEntries: 0 })
+        )
+        const sql = Context.get(outsider, SqlClient.SqlClient)
+        const notices = yield* Context.get(outsider, PgClient.PgClient).listen(PrincipalCache.CHANNEL)
+        // A marker notified after a step's commit arrives after every notification that step made
+        // (one listener hears in commit order). Heartbeat-shaped: every node ignores another's beats.
+        let markers = 0
+        const noticesOf = Effect.fnUntraced(function* <R>(step: Effect.Effect<unknown, never, R>) {
+          yield* step
+          const marker = `~quiet_${process.pid}_${++markers} 1`
+          yield* sql`SELECT pg_notify(${PrincipalCache.CHANNEL}, ${marker})`.pipe(Effect.orDie)
+          let ofUser = 0
+          for (;;) {
+            const { payload } = yield* Queue.take(notices)
+            if (payload === marker) return ofUser
+            if (payload === me.user_id) ofUser++
+          }
+        })
+        yield* noticesOf(Effect.void) // what the registration notified
+
+        const session = (yield* json(
+          yield* send("POST", "/api/v10/auth/login", { phone: login, password: PASSWORD, captcha_token: "dev" })
+        )) as { access_token: string; refresh_token: string }
+        expect(yield* noticesOf(Effect.void)).toBe(0)
+        // a rotation spends the old pair: its one transaction notifies once
+        const rotated = yield* noticesOf(
+          Effect.flatMap(send("POST", "/api/v10/auth/refresh", { refresh_token: session.refresh_token }), json)
+        )
+        expect(rotated).toBe(1)
+        const ended = yield* noticesOf(send("DELETE", "/api/v10/auth/sessions", undefined, me.access_token))
+        expect(ended).toBe(1)
+      })
+    )
+
     it.effect("the lookups read only tables whose changes notify", () =>
       Effect.gen(function* () {
         const sessions = yield* SessionsRepo.SessionsRepo

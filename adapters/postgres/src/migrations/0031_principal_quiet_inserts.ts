@@ -1,0 +1,25 @@
+/**
+ * A new session or token no longer notifies `veche_principal` (migration 0030 made the triggers).
+ * No kept answer can depend on a row that did not exist when it was read: the lookup reads the one
+ * token named by its digest and that token's session, never a count or a list of either, and
+ * unknown tokens are never kept. Updates and deletes (revocation, touch, rotation, password change)
+ * still notify, and a rotation's insert shares its transaction, and so its one notification, with
+ * the update that spends the old token.
+ *
+ * Each login inserted a session and its two tokens: one notification, which woke every listening
+ * connection of every node (each node's pool listens) for nothing.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** The tables whose inserts no kept answer can depend on (see above). */
+export const QUIET_INSERTS: ReadonlyArray<string> = ["sessions", "session_tokens"]
+
+export default Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  for (const table of QUIET_INSERTS) {
+    const fn = `veche_principal_${table}`
+    yield* sql.unsafe(`DROP TRIGGER ${fn} ON ${table}`)
+    yield* sql.unsafe(`CREATE TRIGGER ${fn} AFTER UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+  }
+})
