@@ -6,18 +6,21 @@
  *   parameters than the current ones.
  * - The dummy hash for `verifyDummy` is made once, when the layer is built, with the current
  *   parameters, so it costs what a real one costs.
- * - At most `concurrency` hashes run at once (default: the number of CPUs). The library's async
- *   functions run on the libuv threadpool, which Node shares with `fs`, `dns.lookup` and zlib; a
- *   burst of logins therefore waits in the semaphore instead of filling that pool and the CPUs.
+ * - At most `concurrency` hashes run at once (default: one more than the number of CPUs, see
+ *   `defaultConcurrency`); a burst of logins waits in the semaphore. The library's async functions
+ *   run on the libuv threadpool, which Node shares with `fs`, `dns.lookup`, zlib and image
+ *   processing: a host must give that pool more threads than hashes may run at once (it has 4 unless
+ *   `UV_THREADPOOL_SIZE` says otherwise, set before the pool's first use; the reference server does),
+ *   or a burst of logins fills it and everything else waits behind the hashes.
  *
  * Layers: `layer(options)` (production), `layerConfig` (`SERVICE_PASSWORD_HASH_CONCURRENCY`), and
  * `layerTest` (cheap parameters, for test suites only).
  */
 
-import { availableParallelism } from "node:os"
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2"
 import { PasswordHasher } from "@veche/auth"
 import { Config, Effect, Layer, Option, type Redacted, Schema, Semaphore } from "effect"
+import * as Concurrency from "./Concurrency.ts"
 import * as PasswordPhc from "./internal/PasswordPhc.ts"
 
 export type Argon2Params = PasswordPhc.Argon2Params
@@ -59,8 +62,11 @@ export const nativeBackend: Argon2Backend = {
   verify: (phc, password) => argon2Verify(phc, password)
 }
 
+/** Hashes allowed at once by default: one more than the CPUs (see Concurrency.ts for why). */
+export const defaultConcurrency = Concurrency.defaultConcurrency
+
 export interface Options {
-  /** Hashes allowed to run at once; a positive integer. Default: `os.availableParallelism()`. */
+  /** Hashes allowed to run at once; a positive integer. Default: `defaultConcurrency()`. */
   readonly concurrency?: number | undefined
   /** Parameters for new hashes and the rehash check. Default: `DEFAULT_PARAMS`. */
   readonly params?: Argon2Params | undefined
@@ -71,7 +77,7 @@ export interface Options {
 /** Builds the service; the dummy hash is computed here, once. */
 export const make = (options: Options = {}): Effect.Effect<PasswordHasher.PasswordHasher["Service"]> =>
   Effect.gen(function* () {
-    const concurrency = options.concurrency ?? availableParallelism()
+    const concurrency = options.concurrency ?? defaultConcurrency()
     // A bad value is a wiring bug: zero permits would make every login hang forever.
     if (!Number.isInteger(concurrency) || concurrency < 1) {
       return yield* Effect.die(`PasswordHasher: concurrency must be a positive integer, got ${concurrency}`)
@@ -117,18 +123,18 @@ export const make = (options: Options = {}): Effect.Effect<PasswordHasher.Passwo
     return PasswordHasher.PasswordHasher.of({ hash, verify, verifyDummy })
   })
 
-/** The production hasher: argon2id with `DEFAULT_PARAMS`, at most one hash per CPU at a time. */
+/** The production hasher: argon2id with `DEFAULT_PARAMS`, at most `defaultConcurrency()` hashes at a time. */
 export const layer = (options: Options = {}): Layer.Layer<PasswordHasher.PasswordHasher> =>
   Layer.effect(PasswordHasher.PasswordHasher, make(options))
 
-/** `layer()` with the concurrency from `SERVICE_PASSWORD_HASH_CONCURRENCY` (default: the number of CPUs). */
+/** `layer()` with the concurrency from `SERVICE_PASSWORD_HASH_CONCURRENCY` (default: `defaultConcurrency()`). */
 export const layerConfig: Layer.Layer<PasswordHasher.PasswordHasher, Config.ConfigError> = Layer.effect(
   PasswordHasher.PasswordHasher,
   Effect.flatMap(
     Config.schema(
       Schema.NumberFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))),
       "SERVICE_PASSWORD_HASH_CONCURRENCY"
-    ).pipe(Config.withDefault(availableParallelism())),
+    ).pipe(Config.withDefault(defaultConcurrency())),
     (concurrency) => make({ concurrency })
   )
 )

@@ -13,6 +13,12 @@ import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
+/** How many threads of libuv's pool a process runs (Linux: their names in /proc). */
+const poolThreadsOf = (pid: number | undefined): number =>
+  fs
+    .readdirSync(`/proc/${pid}/task`)
+    .filter((task) => fs.readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "libuv-worker").length
+
 const tempDirs: Array<string> = []
 afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
@@ -24,7 +30,8 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
   const env = { DATABASE_URL: "", SERVICE_DATA_DIR: dataDir }
 
   it("starts with nothing installed, answers, and stops with exit code 0 on SIGTERM", async () => {
-    const server = await start(env)
+    // libuv's pool sized before its first use: a thread for each hash and each image at once, and two
+    const server = await start({ ...env, SERVICE_PASSWORD_HASH_CONCURRENCY: "5", SERVICE_MEDIA_CONCURRENCY: "3" })
     expect(await getJson(`${server.base}/api/v10/version`)).toEqual({
       status: 200,
       body: { version: pkg.version, api: 1, env: "dev" }
@@ -34,6 +41,7 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
       body: { url: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/gateway$/) }
     })
     expect(server.output()).toContain("database migrated")
+    if (process.platform === "linux") expect(poolThreadsOf(server.child.pid)).toBe(5 + 3 + 2)
     expect(await server.stop()).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true)
   }, 60_000)
