@@ -4,7 +4,10 @@
  *
  * Exactness comes from PostgreSQL, not from the code paths that write: migration 0030's triggers
  * on every table the lookup reads (sessions, their tokens, blocks, credentials, the account, its
- * profile, 2FA, memberships, Plus, pending e-mail links) `NOTIFY` the user's id, and every pooled
+ * profile, 2FA, memberships, Plus, pending e-mail links) `NOTIFY` the user's id (not for a new
+ * session or token, migration 0031: the lookup reads only the row its digest names and that row's
+ * session, and no Unknown answer is kept, so no kept answer can depend on a row inserted after it
+ * was read), and every pooled
  * connection `LISTEN`s from its start (the `notifications` option of our @effect/sql-pg patch).
  * PostgreSQL delivers a transaction's notifications to the session that committed it before that
  * statement completes, so on this node a revoking write has dropped the entries before it returns;

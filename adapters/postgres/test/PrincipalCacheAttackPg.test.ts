@@ -172,6 +172,28 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache review (PostgreS
       })
     )
 
+    it.effect("a token looked up before it existed is found once it does (nothing Unknown is kept)", () =>
+      Effect.gen(function* () {
+        const sessions = yield* SessionsRepo.SessionsRepo
+        const now = yield* DateTime.now
+        const userId = Snowflake.Snowflake.make(String(910_000_000_000_000_000n + BigInt(process.pid)))
+        const id = Snowflake.Snowflake.make(String(810_000_000_000_000_000n + BigInt(process.pid)))
+        const digest = `later-${process.pid}`
+        for (const withAccount of [false, true]) {
+          expect((yield* sessions.findAccess(digest, now, withAccount))._tag).toBe("Unknown")
+        }
+        // its insert notifies nobody (migration 0031): the next lookups must read it all the same
+        yield* sessions.create(aSession(id, userId, now), {
+          access: { digest, expiresAt: DateTime.add(now, { hours: 1 }) },
+          refresh: { digest: `${digest}-r` }
+        })
+        for (const withAccount of [false, true]) {
+          expect((yield* sessions.findAccess(digest, now, withAccount))._tag).toBe("Valid")
+          expect((yield* sessions.findAccess(digest, now, withAccount))._tag).toBe("Valid")
+        }
+      })
+    )
+
     it.effect("one node: a lookup racing a revocation is never kept past the revocation", () =>
       Effect.gen(function* () {
         const sessions = yield* SessionsRepo.SessionsRepo

@@ -19,7 +19,10 @@ export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   for (const table of QUIET_INSERTS) {
     const fn = `veche_principal_${table}`
-    yield* sql.unsafe(`DROP TRIGGER ${fn} ON ${table}`)
-    yield* sql.unsafe(`CREATE TRIGGER ${fn} AFTER UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`)
+    // Replaced in place (PostgreSQL 14+): its lock lets the lookups read on while nodes of the
+    // previous release serve, where DROP TRIGGER's would stop them until the migration commits.
+    yield* sql.unsafe(
+      `CREATE OR REPLACE TRIGGER ${fn} AFTER UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`
+    )
   }
 })
