@@ -6,12 +6,12 @@
  *   parameters than the current ones.
  * - The dummy hash for `verifyDummy` is made once, when the layer is built, with the current
  *   parameters, so it costs what a real one costs.
- * - At most `concurrency` hashes run at once (default: one more than the number of CPUs, see
- *   `defaultConcurrency`); a burst of logins waits in the semaphore. The library's async functions
- *   run on the libuv threadpool, which Node shares with `fs`, `dns.lookup`, zlib and image
- *   processing: a host must give that pool more threads than hashes may run at once (it has 4 unless
- *   `UV_THREADPOOL_SIZE` says otherwise, set before the pool's first use; the reference server does),
- *   or a burst of logins fills it and everything else waits behind the hashes.
+ * - At most `concurrency` hashes run at once (default `defaultConcurrency()`: one more than the
+ *   number of CPUs, but one thread fewer than libuv's pool); a burst of logins waits in the
+ *   semaphore. The library's async functions run on the libuv threadpool, which Node shares with
+ *   `fs`, `dns.lookup`, zlib and image processing. It has 4 threads unless `UV_THREADPOOL_SIZE`,
+ *   set before the pool's first use, says otherwise: a host that wants a hash per CPU and more sizes
+ *   the pool (the reference server does, from the hashes and images it allows at once).
  *
  * Layers: `layer(options)` (production), `layerConfig` (`SERVICE_PASSWORD_HASH_CONCURRENCY`), and
  * `layerTest` (cheap parameters, for test suites only).
@@ -62,8 +62,8 @@ export const nativeBackend: Argon2Backend = {
   verify: (phc, password) => argon2Verify(phc, password)
 }
 
-/** Hashes allowed at once by default: one more than the CPUs (see Concurrency.ts for why). */
-export const defaultConcurrency = Concurrency.defaultConcurrency
+/** Hashes allowed at once by default: one more than the CPUs, below libuv's pool size (Concurrency.ts). */
+export const defaultConcurrency = (): number => Concurrency.defaultConcurrency()
 
 export interface Options {
   /** Hashes allowed to run at once; a positive integer. Default: `defaultConcurrency()`. */

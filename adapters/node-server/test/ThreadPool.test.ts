@@ -6,7 +6,7 @@ const cpus = availableParallelism()
 
 describe("ThreadPool", () => {
   it("gives each hash and each image allowed at once a thread, and two more", () => {
-    // the hasher's default is one more than the CPUs, the images' the CPUs
+    // the hashes one more than the CPUs (what the hasher then runs), the images the CPUs
     expect(ThreadPool.size({})).toBe(cpus + 1 + cpus + 2)
     expect(ThreadPool.size({ SERVICE_PASSWORD_HASH_CONCURRENCY: "6", SERVICE_MEDIA_CONCURRENCY: "1" })).toBe(9)
     // a setting the layers will refuse counts as unset here (the server then stops on it anyway)
