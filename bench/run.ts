@@ -254,7 +254,9 @@ const main = async () => {
           }),
           argon2Floor
         ),
-        target: { minRatio: 0.9, maxP99Ms: 100 }
+        // Issue 22's goal is the ratio alone: 50 logins in flight at ≈200 a second wait ≈250 ms on
+        // average, on the floor too.
+        target: { minRatio: 0.9 }
       })
     }
 
@@ -280,7 +282,7 @@ const main = async () => {
           perProcess(veches, (server) => autocannon(server, `${server.base}${me}`, bearer)),
           perProcess(meFloors, (server) => autocannon(server, `${server.base}${me}`, bearer))
         ),
-        target: { minRatio: 1.0, maxP99Ms: 10 }
+        target: { minRatio: 1.0, p99AtMostFloor: true }
       })
     }
 
