@@ -4,9 +4,10 @@
  */
 import { availableParallelism } from "node:os"
 
-/** libuv's pool when `UV_THREADPOOL_SIZE` is not set, and its bound when it is. */
+/** libuv's pool when `UV_THREADPOOL_SIZE` is not set. */
 const LIBUV_DEFAULT = 4
-const LIBUV_MAX = 1024
+/** libuv's bound on `UV_THREADPOOL_SIZE`: a larger value gets this many threads. */
+export const THREAD_POOL_MAX = 1024
 
 /**
  * One more than the CPUs: what keeps them busy. With exactly one a CPU, each CPU sat idle from the end
@@ -26,7 +27,7 @@ export const forTheCpus = (): number => availableParallelism() + 1
 export const threadPoolSize = (env: Readonly<Record<string, string | undefined>> = process.env): number => {
   const set = Number.parseInt(env.UV_THREADPOOL_SIZE ?? "", 10)
   if (Number.isNaN(set)) return LIBUV_DEFAULT
-  return Math.min(LIBUV_MAX, Math.max(1, set))
+  return Math.min(THREAD_POOL_MAX, Math.max(1, set))
 }
 
 /**

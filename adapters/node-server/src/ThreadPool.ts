@@ -9,10 +9,8 @@
  * entry module too (`@veche/node-server/ThreadPool`).
  */
 import { availableParallelism } from "node:os"
-import { forTheCpus as hashesForTheCpus } from "@veche/argon2/Concurrency"
+import { forTheCpus as hashesForTheCpus, THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
 
-/** libuv's own bound on the pool. */
-const MAX = 1024
 /** Threads beyond the bounded users, for fs, dns.lookup and zlib. */
 const SPARE = 2
 
@@ -33,7 +31,7 @@ const positive = (value: string | undefined, fallback: number): number => {
 export const size = (env: Readonly<Record<string, string | undefined>>): number => {
   const hashes = positive(env.SERVICE_PASSWORD_HASH_CONCURRENCY, hashesForTheCpus())
   const images = positive(env.SERVICE_MEDIA_CONCURRENCY, availableParallelism())
-  return Math.min(MAX, hashes + images + SPARE)
+  return Math.min(THREAD_POOL_MAX, hashes + images + SPARE)
 }
 
 /**

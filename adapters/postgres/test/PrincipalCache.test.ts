@@ -30,6 +30,13 @@ const phone = () => `+7946555${String((process.pid * 10 + ++counter) % 10_000).p
 /** Node B: a pool of its own over the suite's schema. */
 const nodeB = secondNode({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, applicationName: NODE_B })
 
+/**
+ * Neither node's pool: a client of its own on the suite's schema, as a script or psql would be (it
+ * keeps no cache, so it listens to nothing unless asked).
+ */
+const outsider = (maxConnections: number) =>
+  Layer.build(PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections, principalCacheEntries: 0 }))
+
 const meOn = (host: TestHost.TestHost["Service"], token: string) =>
   host.fetch("/api/v10/users/@me", { headers: { authorization: `Bearer ${token}` } })
 
@@ -104,11 +111,7 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
         expect((yield* meOn(a, me.access_token)).status).toBe(200)
         expect((yield* meOn(b.host, me.access_token)).status).toBe(200)
 
-        // neither node's pool: a client of its own, as a script or psql would be
-        const outsider = yield* Layer.build(
-          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 1, principalCacheEntries: 0 })
-        )
-        const sql = Context.get(outsider, SqlClient.SqlClient)
+        const sql = Context.get(yield* outsider(1), SqlClient.SqlClient)
         yield* sql`INSERT INTO account_blocks (user_id, reason, until, blocked_by, created_at)
                    VALUES (${me.user_id}, 'by hand', NULL, NULL, now())`.pipe(Effect.orDie)
         yield* until(Effect.map(meOn(a, me.access_token), (r) => r.status === 403))
@@ -141,10 +144,7 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
           const me = yield* register(phone(), `cache_idle_${process.pid % 100_000}`)
           // A's heartbeats as a listener of its beat channel hears them; none go to the shared channel,
           // whose every listener (each connection of each node) they would wake
-          const outsider = yield* Layer.build(
-            PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, principalCacheEntries: 0 })
-          )
-          const listen = Context.get(outsider, PgClient.PgClient).listen
+          const listen = Context.get(yield* outsider(2), PgClient.PgClient).listen
           const beatNotices = yield* listen(cacheA.beatChannel)
           const sharedNotices = yield* listen(PrincipalCache.CHANNEL)
           let beats = 0
@@ -180,11 +180,9 @@ describe.runIf(url !== undefined && url !== "")("PrincipalCache (PostgreSQL, two
       Effect.gen(function* () {
         const login = phone()
         const me = yield* register(login, `cache_quiet_${process.pid % 100_000}`)
-        const outsider = yield* Layer.build(
-          PgDatabase.layer({ url: Redacted.make(url ?? ""), schema, maxConnections: 2, principalCacheEntries: 0 })
-        )
-        const sql = Context.get(outsider, SqlClient.SqlClient)
-        const notices = yield* Context.get(outsider, PgClient.PgClient).listen(PrincipalCache.CHANNEL)
+        const client = yield* outsider(2)
+        const sql = Context.get(client, SqlClient.SqlClient)
+        const notices = yield* Context.get(client, PgClient.PgClient).listen(PrincipalCache.CHANNEL)
         // A marker notified after a step's commit arrives after every notification that step made
         // (one listener hears in commit order). Heartbeat-shaped: every node ignores another's beats.
         let markers = 0

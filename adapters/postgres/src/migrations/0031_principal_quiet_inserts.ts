@@ -13,7 +13,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** The tables whose inserts no kept answer can depend on (see above). */
-export const QUIET_INSERTS: ReadonlyArray<string> = ["sessions", "session_tokens"]
+const QUIET_INSERTS: ReadonlyArray<string> = ["sessions", "session_tokens"]
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
