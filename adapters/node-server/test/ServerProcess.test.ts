@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { DefaultDataDir } from "@veche/embedded-postgres"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
-import { getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -29,6 +29,19 @@ const poolThreadsOf = (pid: number | undefined): number | undefined => {
   return workers === 0 ? undefined : workers
 }
 
+const NEW_SPACE_PROBE = path.join(import.meta.dirname, "fixtures/new-space-probe.cjs")
+
+/** The young generation's committed bytes, as the probe preloaded into the server prints them on SIGUSR2. */
+const newSpaceOf = async (server: Running): Promise<number> => {
+  server.child.kill("SIGUSR2")
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const printed = /\[new-space\] (-?\d+)/.exec(server.output())?.[1]
+    if (printed !== undefined) return Number(printed)
+    await new Promise((done) => setTimeout(done, 20))
+  }
+  throw new Error(`the probe printed nothing:\n${server.output()}`)
+}
+
 const tempDirs: Array<string> = []
 afterAll(() => {
   for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true })
@@ -41,7 +54,12 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
 
   it("starts with nothing installed, answers, and stops with exit code 0 on SIGTERM", async () => {
     // libuv's pool sized before its first use: a thread for each hash and each image at once, and two
-    const server = await start({ ...env, SERVICE_PASSWORD_HASH_CONCURRENCY: "5", SERVICE_MEDIA_CONCURRENCY: "3" })
+    const server = await start({
+      ...env,
+      SERVICE_PASSWORD_HASH_CONCURRENCY: "5",
+      SERVICE_MEDIA_CONCURRENCY: "3",
+      NODE_OPTIONS: `--require "${NEW_SPACE_PROBE}"`
+    })
     expect(await getJson(`${server.base}/api/v10/version`)).toEqual({
       status: 200,
       body: { version: pkg.version, api: 1, env: "dev" }
@@ -53,6 +71,9 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     expect(server.output()).toContain("database migrated")
     if (process.platform === "linux" && Number(process.versions.node.split(".")[0]) >= 24)
       expect(poolThreadsOf(server.child.pid)).toBe(5 + 3 + 2)
+    // V8's young generation held through the start (YoungGeneration.ts): without it the start grows it
+    // to the most this machine's Node allows, 16 MB and more
+    expect(await newSpaceOf(server)).toBeLessThanOrEqual(4 * 1024 * 1024)
     expect(await server.stop()).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true)
   }, 60_000)
