@@ -25,6 +25,7 @@ import * as Accounts from "./lib/Accounts.ts"
 import * as Compare from "./lib/Compare.ts"
 import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
+import * as Pinning from "./lib/Pinning.ts"
 import * as Processes from "./lib/Processes.ts"
 import * as RefreshChains from "./lib/RefreshChains.ts"
 import * as Report from "./lib/Report.ts"
@@ -317,7 +318,7 @@ const main = async () => {
     console.log(
       `\nVeche bench: ${CONNECTIONS} connections, ${SECONDS} s x ${REPS} alternating reps (median, [min-max]; the two-server rows on a process a side for each rep); ${database.label}; ` +
         `load: ${Load.GENERATOR === "wrk" ? "wrk for the GET rows (version, limiter, @me) and login (a script sending each account's request in turn)" : "autocannon"}` +
-        `, refresh by its own driver, the login floor without HTTP\n`
+        `, refresh by its own driver, the login floor without HTTP; ${Pinning.describe()}\n`
     )
     for (const text of Report.header) console.log(text)
     for (const { row, target, extra } of rows) console.log(Report.line(row, target, extra))

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
 import autocannon from "autocannon"
+import * as Pinning from "./Pinning.ts"
 
 export interface LoadResult {
   readonly rps: number
@@ -122,8 +123,9 @@ const runWrk = (
     writeFileSync(script, variantsScript(options, options.perConnection, options.connections))
   }
   const scriptArgs = script === undefined ? headerArgs : ["-s", script]
+  const wrk = Pinning.onLoadCpu("wrk", [...args, ...scriptArgs, url])
   return new Promise<LoadResult>((resolve, reject) =>
-    execFile("wrk", [...args, ...scriptArgs, url], (error, stdout) => {
+    execFile(wrk.command, wrk.args, (error, stdout) => {
       if (error !== null)
         return reject(new Error(`wrk failed (BENCH_LOAD=wrk needs Debian's wrk package): ${error.message}`))
       const field = (pattern: RegExp) => pattern.exec(stdout)?.[1]

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { openSync, readdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import * as path from "node:path"
+import * as Pinning from "./Pinning.ts"
 
 export interface Running {
   readonly name: string
@@ -135,7 +136,10 @@ export const start = async (
       (r) => r.ok,
       () => false
     )
-    if (ok) break
+    if (ok) {
+      Pinning.pinMainThread(child.pid ?? 0)
+      break
+    }
     if (Date.now() > deadline) {
       child.kill("SIGKILL")
       throw new Error(`${name} did not answer ${readyUrl} within 60 s`)

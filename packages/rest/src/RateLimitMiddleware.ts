@@ -79,6 +79,11 @@ const byKnownToken = (
     : { caller: `t:${credentials.digest.slice(0, TOKEN_KEY_LENGTH)}`, network: undefined }
 }
 
+const hasAuthorization = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const authorization = request.headers.authorization
+  return authorization !== undefined && authorization !== ""
+}
+
 const majorIdOf = (params: Readonly<Record<string, string | undefined>>): string | undefined => {
   for (const name of RouteBuckets.MAJOR_PARAMETERS) {
     const value = params[name]
@@ -166,9 +171,10 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
       return Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
-        const authorization = request.headers.authorization
         const clock = fiber.getRef(Clock.Clock)
-        const byAddressOnly = !takesCredentials || authorization === undefined || authorization === ""
+        // Only a route that takes credentials reads the headers: the first read of effect's view of
+        // them copies every header of the request (the edge reads them too, but only with CORS on).
+        const byAddressOnly = !takesCredentials || !hasAuthorization(request)
         const majorId = majorIdOf(params)
         if (byAddressOnly && majorId === undefined) {
           if (preparedFor !== undefined) {
