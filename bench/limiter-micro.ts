@@ -26,7 +26,7 @@ type Fetch = (path: string) => Promise<Response>
 /** As bench/lib/ServerEnv.ts's SERVICE_WEB_URL makes them. */
 const CORS_ORIGINS = ["http://localhost:3000"]
 
-const hostOf = async (rateLimits: Parameters<typeof TestHost.layer>[0]["rateLimits"]): Promise<Fetch> => {
+const hostOf = async (rateLimits: NonNullable<Parameters<typeof TestHost.layer>[0]>["rateLimits"]): Promise<Fetch> => {
   const scope = Scope.makeUnsafe()
   const host = TestHost.layer({ rateLimits, corsOrigins: CORS_ORIGINS })
   const context = await Effect.runPromise(Layer.buildWithScope(host, scope))
