@@ -38,7 +38,11 @@ const hostOf = async (rateLimits: NonNullable<Parameters<typeof TestHost.layer>[
 const sides: Array<{ readonly name: string; readonly fetch: Fetch; readonly micros: Array<number> }> = [
   {
     name: "limiter on",
-    fetch: await hostOf({ enabled: true, global: UNREACHABLE, buckets: { version: UNREACHABLE, default: UNREACHABLE } }),
+    fetch: await hostOf({
+      enabled: true,
+      global: UNREACHABLE,
+      buckets: { version: UNREACHABLE, default: UNREACHABLE }
+    }),
     micros: []
   },
   { name: "limits off", fetch: await hostOf({ enabled: false }), micros: [] }
