@@ -39,6 +39,7 @@ import * as NodeFlags from "../adapters/node-server/src/NodeFlags.ts"
 import * as Accounts from "./lib/Accounts.ts"
 import * as Database from "./lib/Database.ts"
 import * as Load from "./lib/Load.ts"
+import * as Pinning from "./lib/Pinning.ts"
 import * as Processes from "./lib/Processes.ts"
 import * as ServerEnv from "./lib/ServerEnv.ts"
 
@@ -156,6 +157,8 @@ const measure = async (
 }
 
 const main = async () => {
+  // its load is wrk: servers' main threads and wrk on CPUs of their own (bench/lib/Pinning.ts)
+  Pinning.use()
   const database = await Database.open(path.join(dataDir, "pg"))
   try {
     // With AB_BEARER both run in dev mode; the account registers through A (its outbox has the code).

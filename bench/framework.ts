@@ -16,6 +16,7 @@
  */
 import * as path from "node:path"
 import * as Load from "./lib/Load.ts"
+import * as Pinning from "./lib/Pinning.ts"
 import * as Processes from "./lib/Processes.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -51,6 +52,8 @@ const measure = async (floor: Floor, seconds: number): Promise<{ rps: number; cp
   return { rps: result.rps, cpuUs: ((floor.running.cpuMs() - before) * 1000) / answered }
 }
 
+// its load is wrk when BENCH_LOAD=wrk: servers' main threads and wrk on CPUs of their own (bench/lib/Pinning.ts)
+Pinning.use()
 const floors: Array<Floor> = []
 try {
   for (const name of names) floors.push(await startFloor(name))

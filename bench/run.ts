@@ -152,6 +152,8 @@ const addedLatencyMicros = (row: Compare.Row) =>
   Math.round((CONNECTIONS / row.veche.rps - CONNECTIONS / (row.floor?.rps ?? Number.NaN)) * 1e6)
 
 const main = async () => {
+  // its load is wrk: servers' main threads and wrk on CPUs of their own (bench/lib/Pinning.ts)
+  Pinning.use()
   // Started one after another: each server migrates the schema before it answers.
   const servers: Array<Processes.Running> = []
   let database: Database.Database | undefined

@@ -137,7 +137,7 @@ export const start = async (
       () => false
     )
     if (ok) {
-      Pinning.pinMainThread(child.pid ?? 0)
+      Pinning.pinMainThread(name, child.pid ?? 0)
       break
     }
     if (Date.now() > deadline) {

@@ -12,11 +12,13 @@
  *
  * V8 reads `--semi-space-growth-factor` each time it considers growing, so setting it with
  * `v8.setFlagsFromString` takes effect at the next scavenge: a factor of 1 keeps the size, and
- * V8's default of 2 is restored at `release`. An operator who sets the factor (Node's command
- * line or `NODE_OPTIONS`) keeps it, and nothing is held. bin.ts calls `hold` before it loads the
- * server and `release` once the server listens; a host of one's own can do the same
- * (`@veche/node-server/YoungGeneration`). This module imports no library, so `hold` runs before
- * one is loaded.
+ * V8's default of 2 is restored at `release`. An operator who sets the factor on Node's command
+ * line (`node --semi-space-growth-factor=2 …/bin.js`; `NODE_OPTIONS` refuses V8 flags such as
+ * this one) keeps it, and nothing is held. bin.ts calls `hold` before it loads the server and
+ * Launch.ts calls `release` once the server listens. A host of one's own does the same from an
+ * entry module that imports nothing else before it, then `await import()`s the rest
+ * (`@veche/node-server/YoungGeneration`): an ES module's static imports all run before its first
+ * line. This module imports no library for that reason.
  */
 import { setFlagsFromString } from "node:v8"
 
@@ -24,16 +26,14 @@ import { setFlagsFromString } from "node:v8"
 const V8_DEFAULT_FACTOR = 2
 
 /** Whether Node was started with its own growth factor (either spelling of V8's flag). */
-export const setByOperator = (execArgv: ReadonlyArray<string>, nodeOptions: string | undefined): boolean =>
-  [...execArgv, ...(nodeOptions ?? "").split(/\s+/)].some((argument) =>
-    argument.replaceAll("_", "-").startsWith("--semi-space-growth-factor")
-  )
+export const setByOperator = (execArgv: ReadonlyArray<string>): boolean =>
+  execArgv.some((argument) => argument.replaceAll("_", "-").startsWith("--semi-space-growth-factor"))
 
 let held = false
 
 /** Keeps the young generation at its current size until `release`, unless the operator set the factor. */
-export const hold = (execArgv: ReadonlyArray<string> = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) => {
-  if (held || setByOperator(execArgv, nodeOptions)) return
+export const hold = (execArgv: ReadonlyArray<string> = process.execArgv): void => {
+  if (held || setByOperator(execArgv)) return
   setFlagsFromString("--semi-space-growth-factor=1")
   held = true
 }

@@ -173,7 +173,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         const params = Context.getUnsafe(fiber.context, HttpRouter.RouteContext).params
         const clock = fiber.getRef(Clock.Clock)
         // Only a route that takes credentials reads the headers: the first read of effect's view of
-        // them copies every header of the request (the edge reads them too, but only with CORS on).
+        // them copies every header of the request. With CORS on the edge reads them too, on its own
+        // view of the request, which does not spare the route's (bench/limiter-micro.ts).
         const byAddressOnly = !takesCredentials || !hasAuthorization(request)
         const majorId = majorIdOf(params)
         if (byAddressOnly && majorId === undefined) {
