@@ -13,8 +13,8 @@
  * V8 reads `--semi-space-growth-factor` each time it considers growing, so setting it with
  * `v8.setFlagsFromString` takes effect at the next scavenge: a factor of 1 keeps the size, and
  * V8's default of 2 is restored at `release`. An operator who sets the factor on Node's command
- * line (`node --semi-space-growth-factor=2 …/bin.js`; `NODE_OPTIONS` refuses V8 flags such as
- * this one) keeps it, and nothing is held. bin.ts calls `hold` before it loads the server and
+ * line (`node --semi-space-growth-factor=2 …/bin.js`; `NODE_OPTIONS` does not accept this flag)
+ * keeps it, and nothing is held. bin.ts calls `hold` before it loads the server and
  * Launch.ts calls `release` once the server listens. A host of one's own does the same from an
  * entry module that imports nothing else before it, then `await import()`s the rest
  * (`@veche/node-server/YoungGeneration`): an ES module's static imports all run before its first
