@@ -21,7 +21,8 @@
  * thread would inherit its one CPU. A server without pool threads by then gets a warning.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
+import * as ThreadPool from "../../adapters/node-server/src/ThreadPool.ts"
 
 let wanted = false
 
@@ -63,15 +64,6 @@ export const serverCpu = (): number => cpus[0] ?? 0
 /** The CPU `wrk` runs on. */
 export const loadCpu = (): number => cpus[cpus.length - 1] ?? 0
 
-const poolThreadsOf = (pid: number): number =>
-  readdirSync(`/proc/${pid}/task`).filter((task) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "libuv-worker"
-    } catch {
-      return false // the thread ended meanwhile
-    }
-  }).length
-
 /**
  * Pins a started process's main thread to `serverCpu()`, when pinning is on. A failure (the process
  * gone, `taskset` refused) is reported and the run goes on unpinned for that process.
@@ -81,7 +73,7 @@ export const pinMainThread = (name: string, pid: number): void => {
   try {
     execFileSync("taskset", ["-p", "-c", String(serverCpu()), String(pid)], { stdio: "ignore" })
     // Node 24's libuv names its pool threads; an older one's would read 0 here either way.
-    if (Number(process.versions.node.split(".")[0]) >= 24 && poolThreadsOf(pid) === 0)
+    if (Number(process.versions.node.split(".")[0]) >= 24 && ThreadPool.workersOf(pid) === 0)
       process.stderr.write(
         `pinning: ${name} has no libuv pool threads yet; those it starts will share CPU ${serverCpu()}\n`
       )

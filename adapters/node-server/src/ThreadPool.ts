@@ -8,6 +8,7 @@
  * imports no library for that reason. A host of one's own can call `configure` first thing in its
  * entry module too (`@veche/node-server/ThreadPool`).
  */
+import { readdirSync, readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { forTheCpus as hashesForTheCpus, THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
 
@@ -41,3 +42,17 @@ export const size = (env: Readonly<Record<string, string | undefined>>): number 
 export const configure = (env: Record<string, string | undefined> = process.env): void => {
   if ((env.UV_THREADPOOL_SIZE ?? "").trim() === "") env.UV_THREADPOOL_SIZE = String(size(env))
 }
+
+/**
+ * How many threads of libuv's pool process `pid` runs, from their names in `/proc` (Linux; Node
+ * 24's libuv names them `libuv-worker`, older ones do not, and then it reads 0). For tests and the
+ * bench: the pool starts when first used, and its threads inherit the CPUs of the thread starting it.
+ */
+export const workersOf = (pid: number): number =>
+  readdirSync(`/proc/${pid}/task`).filter((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "libuv-worker"
+    } catch {
+      return false // the thread ended meanwhile
+    }
+  }).length

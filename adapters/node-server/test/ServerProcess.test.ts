@@ -9,6 +9,7 @@ import * as path from "node:path"
 import { DefaultDataDir } from "@veche/embedded-postgres"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
+import * as ThreadPool from "../src/ThreadPool.ts"
 import { getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
@@ -18,14 +19,7 @@ afterEach(stopAll)
  * libuv does not name them (older than Node 24's).
  */
 const poolThreadsOf = (pid: number | undefined): number | undefined => {
-  const names = fs.readdirSync(`/proc/${pid}/task`).map((task) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim()
-    } catch {
-      return "" // the thread ended meanwhile
-    }
-  })
-  const workers = names.filter((name) => name === "libuv-worker").length
+  const workers = ThreadPool.workersOf(pid ?? 0)
   return workers === 0 ? undefined : workers
 }
 
