@@ -9,6 +9,9 @@
  * The bench's limiter row measures the same two configurations as servers.
  *
  *   MICRO_SLICES (24)  MICRO_REQUESTS (4000, per slice)  MICRO_IN_FLIGHT (50)  MICRO_PATH
+ *   MICRO_BEARER=1  each host registers an account and every request carries its access token (a
+ *   bot's or an app's calls: counted by the token once it has authenticated); with it the path
+ *   defaults to `/api/v10/users/@me`
  *   MICRO_ONLY=on|off  load one side only (to profile it: `node --cpu-prof bench/limiter-micro.ts`)
  */
 import { TestHost } from "@veche/test-host"
@@ -18,7 +21,8 @@ import * as Load from "./lib/Load.ts"
 const SLICES = Number(process.env.MICRO_SLICES ?? 24)
 const REQUESTS = Number(process.env.MICRO_REQUESTS ?? 4000)
 const IN_FLIGHT = Number(process.env.MICRO_IN_FLIGHT ?? 50)
-const PATH = process.env.MICRO_PATH ?? "/api/v10/version?limit=1"
+const BEARER = process.env.MICRO_BEARER === "1"
+const PATH = process.env.MICRO_PATH ?? (BEARER ? "/api/v10/users/@me" : "/api/v10/version?limit=1")
 const ONLY = process.env.MICRO_ONLY
 const UNREACHABLE = { limit: 1_000_000_000, windowMs: 1_000 }
 
@@ -27,12 +31,43 @@ type Fetch = (path: string) => Promise<Response>
 /** As bench/lib/ServerEnv.ts's SERVICE_WEB_URL makes them. */
 const CORS_ORIGINS = ["http://localhost:3000"]
 
+type HostFetch = (path: string, init?: RequestInit) => Promise<Response>
+
+const json = async (response: Response): Promise<Record<string, unknown>> => {
+  if (response.status >= 300) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
+  return (await response.json()) as Record<string, unknown>
+}
+
+/** `Bearer` and the access token of an account registered on the host through its dev flow. */
+const bearerOf = async (fetch: HostFetch): Promise<string> => {
+  const phone = "+79165550999"
+  const post = (path: string, body: unknown) =>
+    fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  const started = await json(await post("/api/v10/auth/register/phone", { phone, captcha_token: "dev" }))
+  const outbox = (await json(await fetch(`/api/v10/dev/outbox?to=${encodeURIComponent(phone)}`))) as {
+    messages: Array<{ code: string }>
+  }
+  const pair = await json(
+    await post("/api/v10/auth/register/verify", {
+      verification_id: started.verification_id,
+      code: outbox.messages.at(-1)?.code,
+      username: "limiter_micro",
+      password: "limiter-micro-1",
+      date_of_birth: "1995-01-01",
+      consent: true
+    })
+  )
+  return `Bearer ${String(pair.access_token)}`
+}
+
 const hostOf = async (rateLimits: NonNullable<Parameters<typeof TestHost.layer>[0]>["rateLimits"]): Promise<Fetch> => {
   const scope = Scope.makeUnsafe()
   const host = TestHost.layer({ rateLimits, corsOrigins: CORS_ORIGINS })
   const context = await Effect.runPromise(Layer.buildWithScope(host, scope))
   const { fetchPromise } = Context.get(context, TestHost.TestHost)
-  return (path) => fetchPromise(path)
+  if (!BEARER) return (path) => fetchPromise(path)
+  const headers = { authorization: await bearerOf(fetchPromise) }
+  return (path) => fetchPromise(path, { headers })
 }
 
 const sides: Array<{ readonly name: string; readonly fetch: Fetch; readonly micros: Array<number> }> = [

@@ -321,7 +321,25 @@ const limitedProbe = <A, E, R>(routes: Layer.Layer<A, E, R>, limiter: Layer.Laye
     Layer.provide(HttpServer.layerServices)
   )
 
-describe("Partitions by guild id", () => {
+const membersBuckets = RouteBuckets.RouteBuckets.layer({
+  // the global limit out of the way: one caller asks for hundreds of guilds below
+  global: { limit: 10_000, windowMs: 1_000 },
+  buckets: { members: { limit: 2, windowMs: 60_000 } },
+  routes: { "guilds.members": "members" }
+})
+
+// Both ways a route counts: through a store (effect's RateLimiter, run per request) and in this
+// process (the middleware keeps each caller's prepared count, by caller and guild id).
+describe.each([
+  {
+    limiter: "a store",
+    layer: RouteLimiter.RouteLimiter.layer.pipe(
+      Layer.provide(membersBuckets),
+      Layer.provide(RateLimitStore.layerMemory)
+    )
+  },
+  { limiter: "this process", layer: RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(membersBuckets)) }
+])("Partitions by guild id, counted by $limiter", ({ layer: limiter }) => {
   const routes = limitedProbe(
     HttpApiBuilder.layer(GuildProbeApi).pipe(
       Layer.provide(
@@ -330,15 +348,7 @@ describe("Partitions by guild id", () => {
         )
       )
     ),
-    RouteLimiter.RouteLimiter.layer.pipe(
-      Layer.provide(
-        RouteBuckets.RouteBuckets.layer({
-          buckets: { members: { limit: 2, windowMs: 60_000 } },
-          routes: { "guilds.members": "members" }
-        })
-      ),
-      Layer.provide(RateLimitStore.layerMemory)
-    )
+    limiter
   )
   const { handler, dispose } = HttpRouter.toWebHandler(routes, {
     disableLogger: true,
@@ -360,6 +370,18 @@ describe("Partitions by guild id", () => {
       expect(other.status).toBe(200)
       expect(other.headers.get("x-ratelimit-remaining")).toBe("1")
       expect(other.headers.get("x-ratelimit-bucket")).toBe(first.headers.get("x-ratelimit-bucket"))
+    })
+  )
+
+  it.effect("a guild's count goes on after more guilds than a route keeps prepared counts for", () =>
+    Effect.gen(function* () {
+      expect((yield* get("1000000000000000100")).headers.get("x-ratelimit-remaining")).toBe("1")
+      // 300 other guilds: more than the 256 callers a route keeps, so the first one's is let go
+      for (let i = 0; i < 300; i++) expect((yield* get(String(1000000000000001000n + BigInt(i)))).status).toBe(200)
+      const again = yield* get("1000000000000000100")
+      expect(again.status).toBe(200)
+      expect(again.headers.get("x-ratelimit-remaining")).toBe("0")
+      expect((yield* get("1000000000000000100")).status).toBe(429)
     })
   )
 

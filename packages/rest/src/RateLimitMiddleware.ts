@@ -39,27 +39,57 @@ export const byAddressOf = (address: string | undefined): Caller => {
 export type PreparedCount = (nowMs: number) => RouteLimiter.Outcome
 
 /**
+ * Prepared counts kept by a key (a client address; a caller and a major id), at most `maxKept`:
+ * emptied when full, as the address groups' cache is.
+ */
+const keptCounts = <Count>(maxKept: number) => {
+  const counts = new Map<string, Count>()
+  return {
+    get: (key: string): Count | undefined => counts.get(key),
+    keep: (key: string, count: Count): Count => {
+      if (counts.size >= maxKept) counts.clear()
+      counts.set(key, count)
+      return count
+    }
+  }
+}
+
+/**
  * Each client address's count on `route` (without a major id), prepared once by `prepare`
  * (`RouteLimiter.prepareSync` or `RouteLimiter.prepare`): its keys' strings are then built and
- * hashed once, not on each request. Kept for `maxKept` addresses, emptied when full, as the address
- * groups' cache is. Also used by `CompiledAnswers`.
+ * hashed once, not on each request. Kept for `maxKept` addresses. Also used by `CompiledAnswers`.
  */
 export const preparedCounts = <Count>(
   prepare: (request: RouteLimiter.Request) => Count,
   route: string,
   maxKept: number
 ): ((address: string | undefined) => Count) => {
-  const counts = new Map<string, Count>()
+  const counts = keptCounts<Count>(maxKept)
   return (address) => {
     const key = address ?? "unknown"
-    let count = counts.get(key)
-    if (count === undefined) {
-      const { caller, network } = byAddressOf(address)
-      count = prepare({ route, majorId: undefined, caller, network })
-      if (counts.size >= maxKept) counts.clear()
-      counts.set(key, count)
-    }
-    return count
+    const count = counts.get(key)
+    if (count !== undefined) return count
+    const { caller, network } = byAddressOf(address)
+    return counts.keep(key, prepare({ route, majorId: undefined, caller, network }))
+  }
+}
+
+/**
+ * Each caller's count on `route` with its major id, prepared once as `preparedCounts` prepares an
+ * address's: for token callers and routes with a major id (a bot's requests, mostly). The key is the
+ * caller and the major id; the caller's network follows from the caller (the same address).
+ */
+const preparedCallerCounts = <Count>(
+  prepare: (request: RouteLimiter.Request) => Count,
+  route: string,
+  maxKept: number
+): ((caller: Caller, majorId: string | undefined) => Count) => {
+  const counts = keptCounts<Count>(maxKept)
+  return ({ caller, network }, majorId) => {
+    const key = majorId === undefined ? caller : `${caller} ${majorId}`
+    const count = counts.get(key)
+    if (count !== undefined) return count
+    return counts.keep(key, prepare({ route, majorId, caller, network }))
   }
 }
 
@@ -115,7 +145,31 @@ const setHeadersOnAnswer = (
  * from many addresses fills each route's map: 256 bounds that at a few MB over the whole API, while
  * a client that calls a route again and again (what the prepared count is for) stays in it.
  */
-const MAX_KEPT_ADDRESSES = 256
+const MAX_KEPT_CALLERS = 256
+
+/** A route's prepared counts: by client address, and by caller and major id. */
+interface RouteCounts<Count> {
+  readonly byAddress: (address: string | undefined) => Count
+  readonly byCaller: (caller: Caller, majorId: string | undefined) => Count
+}
+
+/**
+ * This request's prepared count: by its client address alone when that is all it is counted by
+ * (before the address's groups are worked out), else by its caller (a known token, or the address's
+ * group) and its major id.
+ */
+const preparedOf = <Count>(
+  counts: RouteCounts<Count>,
+  request: HttpServerRequest.HttpServerRequest,
+  byAddressOnly: boolean,
+  majorId: string | undefined,
+  known: KnownTokens["Service"],
+  nowMs: number
+): Count => {
+  if (!byAddressOnly) return counts.byCaller(byKnownToken(request, known, nowMs), majorId)
+  if (majorId === undefined) return counts.byAddress(Option.getOrUndefined(request.remoteAddress))
+  return counts.byCaller(byAddress(request), majorId)
+}
 
 /** The 429 a refused count answers (its headers are the limiter's). */
 export const refusal = (limited: RouteLimiter.RouteRateLimited): RateLimited =>
@@ -136,7 +190,6 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
   Effect.gen(function* () {
     const limiter = yield* RouteLimiter.RouteLimiter
     const known = yield* KnownTokens
-    const checkSync = limiter.checkSync
     const prepareSync = limiter.prepareSync
     return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) => {
       const route = `${group.identifier}.${endpoint.identifier}`
@@ -159,11 +212,17 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         }
         return httpEffect
       }
-      // A client address's count on this route without a major id, prepared once: answered at once
-      // by this process's counters, else an Effect run again for each of its requests (Redis).
-      const preparedFor = prepareSync === undefined ? undefined : preparedCounts(prepareSync, route, MAX_KEPT_ADDRESSES)
-      const preparedCheckFor =
-        prepareSync === undefined ? preparedCounts(limiter.prepare, route, MAX_KEPT_ADDRESSES) : undefined
+      // A caller's count on this route, prepared once: answered at once by this process's counters,
+      // else an Effect run again for each of its requests (Redis). A client address without a major
+      // id (most unauthenticated calls) is kept by the address itself, before its groups are worked out.
+      const countsOf = <Count>(prepare: (request: RouteLimiter.Request) => Count): RouteCounts<Count> => ({
+        byAddress: preparedCounts(prepare, route, MAX_KEPT_CALLERS),
+        byCaller: preparedCallerCounts(prepare, route, MAX_KEPT_CALLERS)
+      })
+      const counting =
+        prepareSync === undefined
+          ? ({ sync: false, counts: countsOf(limiter.prepare) } as const)
+          : ({ sync: true, counts: countsOf(prepareSync) } as const)
       const answerChecked =
         (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest) =>
         (outcome: Result.Result<Record<string, string>, RouteLimiter.RouteRateLimited>) =>
@@ -177,24 +236,13 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         // view of the request, which does not spare the route's (bench/limiter-micro.ts).
         const byAddressOnly = !takesCredentials || !hasAuthorization(request)
         const majorId = majorIdOf(params)
-        if (byAddressOnly && majorId === undefined) {
-          if (preparedFor !== undefined) {
-            const count = preparedFor(Option.getOrUndefined(request.remoteAddress))
-            return answer(fiber.context, request, count(clock.currentTimeMillisUnsafe()))
-          }
-          if (preparedCheckFor !== undefined) {
-            const check = preparedCheckFor(Option.getOrUndefined(request.remoteAddress))
-            return Effect.flatMap(Effect.result(check), answerChecked(fiber.context, request))
-          }
+        const nowMs = clock.currentTimeMillisUnsafe()
+        if (counting.sync) {
+          const count = preparedOf(counting.counts, request, byAddressOnly, majorId, known, nowMs)
+          return answer(fiber.context, request, count(nowMs))
         }
-        const { caller, network } = byAddressOnly
-          ? byAddress(request)
-          : byKnownToken(request, known, clock.currentTimeMillisUnsafe())
-        const counted = { route, majorId, caller, network }
-        // This process's counters answer at once: no Effect around the count.
-        if (checkSync !== undefined)
-          return answer(fiber.context, request, checkSync(counted, clock.currentTimeMillisUnsafe()))
-        return Effect.flatMap(Effect.result(limiter.check(counted)), answerChecked(fiber.context, request))
+        const check = preparedOf(counting.counts, request, byAddressOnly, majorId, known, nowMs)
+        return Effect.flatMap(Effect.result(check), answerChecked(fiber.context, request))
       })
     })
   })
