@@ -24,7 +24,10 @@ export class Entitlements extends Context.Service<
       const config = yield* BillingConfig
       const plusLimits = Limits.plus(config.plusUploadBytes)
       return Entitlements.of({
-        userLimits: Effect.fn("Entitlements.userLimits")(function* (userId) {
+        // Read on every request that shows an account's `premium_type` without a prefetch (the
+        // current user's view over stores that do not read it with the token): untraced, as
+        // `Sessions.authenticate` is, since a traced `Effect.fn` captures a stack trace a call.
+        userLimits: Effect.fnUntraced(function* (userId) {
           const plus = yield* repo.plus(userId)
           const now = yield* DateTime.now
           return Option.exists(plus, (p) => DateTime.isGreaterThan(p.premiumUntil, now)) ? plusLimits : Limits.FREE
