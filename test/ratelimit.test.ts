@@ -154,11 +154,17 @@ describe("The global limit", () => {
 })
 
 const VALID_BOT = "Bot MTMy.rate-limit-bot"
+const OTHER_BOT = "Bot MTMz.rate-limit-bot"
 const tokens = Authenticator.Authenticator.layerStatic([
   {
     scheme: "Bot",
     token: "MTMy.rate-limit-bot",
     principal: { kind: "bot", userId: Snowflake.Snowflake.make("1312000000000000071") }
+  },
+  {
+    scheme: "Bot",
+    token: "MTMz.rate-limit-bot",
+    principal: { kind: "bot", userId: Snowflake.Snowflake.make("1312000000000000072") }
   }
 ])
 
@@ -207,6 +213,37 @@ describe("Who a request counts against: the address until a token has authentica
         expect(own.status).toBe(200)
         expect(own.headers.get("x-ratelimit-remaining")).toBe("4")
         expect(own.headers.get("x-ratelimit-bucket")).toBe(first.headers.get("x-ratelimit-bucket"))
+      })
+    )
+  })
+})
+
+describe("A known token on a route with a guild id: its own count per guild", () => {
+  layer(
+    TestHost.layer({ authenticator: tokens, rateLimits: { buckets: { default: { limit: 3, windowMs: 60_000 } } } })
+  )((it) => {
+    it.effect("apart from another token's and from the address's, and apart for each guild", () =>
+      Effect.gen(function* () {
+        const address = "198.51.100.90"
+        const guild = (id: string, authorization: string) =>
+          Effect.map(from(`/api/v10/guilds/${id}`, address, authorization), (response) =>
+            response.status === 429 ? "429" : response.headers.get("x-ratelimit-remaining")
+          )
+        const first = "1000000000000000901"
+        const second = "1000000000000000902"
+        // a token's first request counts against the address, the next ones against the token
+        expect(yield* guild(first, VALID_BOT)).toBe("2")
+        expect(yield* guild(first, VALID_BOT)).toBe("2")
+        expect(yield* guild(first, VALID_BOT)).toBe("1")
+        expect(yield* guild(first, OTHER_BOT)).toBe("1")
+        expect(yield* guild(first, OTHER_BOT)).toBe("2")
+        expect(yield* guild(second, VALID_BOT)).toBe("2")
+        expect(yield* guild(first, VALID_BOT)).toBe("0")
+        expect(yield* guild(first, VALID_BOT)).toBe("429")
+        // the other token and the address still have theirs
+        expect(yield* guild(first, OTHER_BOT)).toBe("1")
+        expect(yield* guild(first, "Bot junk")).toBe("0")
+        expect(yield* guild(first, "Bot junk")).toBe("429")
       })
     )
   })
@@ -276,21 +313,26 @@ describe("IPv6 clients count by /64, and by /48 with eight times the allowance",
       })
     )
 
-    it.effect("many /64s of one /48 hit the /48's global limit", () =>
+    // On a route counted by the client's address alone, and on one with a guild id (counted by
+    // caller and guild): both count the /48.
+    it.effect.each([
+      { route: "/api/v10/gateway", site: "2001:db8:2", other: "2001:db8:3" },
+      { route: "/api/v10/guilds/1000000000000000903", site: "2001:db8:4", other: "2001:db8:5" }
+    ])("many /64s of one /48 hit the /48's global limit on $route", ({ route, site, other }) =>
       Effect.gen(function* () {
         const statuses: Array<number> = []
         // 3 requests per /64 (its own global limit) from nine /64s: the /48 allows 8 × 3 a second
         for (let net = 1; net <= 9; net++) {
-          for (let i = 0; i < 3; i++)
-            statuses.push((yield* from("/api/v10/gateway", `2001:db8:2:${net}::${i + 1}`)).status)
+          for (let i = 0; i < 3; i++) statuses.push((yield* from(route, `${site}:${net}::${i + 1}`)).status)
         }
-        expect(statuses.slice(0, 24).every((status) => status === 200)).toBe(true)
+        // the guild route answers 401 without a token: counted all the same
+        expect(statuses.slice(0, 24).every((status) => status !== 429)).toBe(true)
         expect(statuses.slice(24)).toEqual([429, 429, 429])
-        const refused = yield* from("/api/v10/gateway", "2001:db8:2:a::1")
+        const refused = yield* from(route, `${site}:a::1`)
         expect(refused.status).toBe(429)
         expect(refused.headers.get("x-ratelimit-global")).toBe("true")
         // another /48 is untouched
-        expect((yield* from("/api/v10/gateway", "2001:db8:3:1::1")).status).toBe(200)
+        expect((yield* from(route, `${other}:1::1`)).status).not.toBe(429)
       })
     )
   })

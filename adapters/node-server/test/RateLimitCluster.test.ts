@@ -37,7 +37,10 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Red
   it("count requests to either node against one limit", async () => {
     const env = {
       REDIS_URL: redisUrl ?? "",
-      SERVICE_RATE_LIMITS: JSON.stringify({ version: { limit: 5, windowMs: 60_000 } })
+      SERVICE_RATE_LIMITS: JSON.stringify({
+        version: { limit: 5, windowMs: 60_000 },
+        default: { limit: 3, windowMs: 60_000 }
+      })
     }
     const shared = database()
     nodes.push(await start({ ...env, ...shared, SERVICE_WORKER_ID: "1" }))
@@ -58,6 +61,14 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")("two nodes sharing Red
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429])
     expect(remaining).toEqual(["4", "3", "2", "1", "0", "0", "0"])
+    // A route with a guild id: each node keeps the client's count per caller and guild, one limit
+    // between them (the guild route answers 401 without a token, counted all the same).
+    const guild: Array<string | null> = []
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${nodes[i % 2]?.base}/api/v10/guilds/1000000000000000904`, { headers })
+      guild.push(response.status === 429 ? "429" : response.headers.get("x-ratelimit-remaining"))
+    }
+    expect(guild).toEqual(["2", "1", "0", "429", "429"])
     // another deployment on the same Redis (its own SERVICE_REDIS_PREFIX) counts apart
     const apart = await start({ ...env, ...database(), SERVICE_WORKER_ID: "3", SERVICE_REDIS_PREFIX: "veche-apart:" })
     nodes.push(apart)

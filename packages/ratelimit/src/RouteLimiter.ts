@@ -129,15 +129,16 @@ export class RouteLimiter extends Context.Service<
     readonly checkSync: ((request: Request, nowMs: number) => Outcome) | undefined
     /**
      * `checkSync` for one request's caller and route, its keys built once, for a caller that keeps
-     * it: the edge's compiled answers keep one per client address, since they count the same
-     * clients again and again (the keys' strings are then built and hashed once, not per request).
-     * Undefined where `checkSync` is.
+     * it: the edge's compiled answers and the rate-limit middleware keep one per client address, and
+     * the middleware one per caller and major id too, since they count the same clients again and
+     * again (the keys' strings are then built and hashed once, not per request). Undefined where
+     * `checkSync` is.
      */
     readonly prepareSync: ((request: Request) => (nowMs: number) => Outcome) | undefined
     /**
      * `check` for one request's caller and route, its keys and header texts built once: the Effect
      * answered is run again for each request of that caller on that route (the rate-limit
-     * middleware keeps one per client address, as it keeps `prepareSync`'s). It is what makes
+     * middleware keeps them as it keeps `prepareSync`'s). It is what makes
      * counting in Redis cost the same per request as `checkSync` does for the keys.
      */
     readonly prepare: (request: Request) => Effect.Effect<Record<string, string>, RouteRateLimited>

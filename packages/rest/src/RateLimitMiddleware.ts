@@ -35,9 +35,6 @@ export const byAddressOf = (address: string | undefined): Caller => {
   return { caller: `a:${groups.narrow}`, network: groups.network === undefined ? undefined : `a:${groups.network}` }
 }
 
-/** A route's count for one client address, prepared (`RouteLimiter.prepareSync`). */
-export type PreparedCount = (nowMs: number) => RouteLimiter.Outcome
-
 /**
  * Prepared counts kept by a key (a client address; a caller and a major id), at most `maxKept`:
  * emptied when full, as the address groups' cache is.
@@ -75,9 +72,11 @@ export const preparedCounts = <Count>(
 }
 
 /**
- * Each caller's count on `route` with its major id, prepared once as `preparedCounts` prepares an
- * address's: for token callers and routes with a major id (a bot's requests, mostly). The key is the
- * caller and the major id; the caller's network follows from the caller (the same address).
+ * Each caller's count on `route` and major id, prepared once as `preparedCounts` prepares an
+ * address's: for every request the address map does not take, i.e. those with an Authorization
+ * header on a route that takes credentials (a known token's own count, a bot's requests mostly, or
+ * else its address's) and any on a route with a major id. The caller's network needs no place in
+ * the key: it follows from the caller (the same address's wider group, or none).
  */
 const preparedCallerCounts = <Count>(
   prepare: (request: RouteLimiter.Request) => Count,
@@ -86,6 +85,8 @@ const preparedCallerCounts = <Count>(
 ): ((caller: Caller, majorId: string | undefined) => Count) => {
   const counts = keptCounts<Count>(maxKept)
   return ({ caller, network }, majorId) => {
+    // A caller never holds a space (`a:` and an address group, or `t:` and hex), so the first space
+    // ends it whatever the major id holds.
     const key = majorId === undefined ? caller : `${caller} ${majorId}`
     const count = counts.get(key)
     if (count !== undefined) return count
@@ -139,11 +140,14 @@ const setHeadersOnAnswer = (
 }
 
 /**
- * Client addresses whose prepared count (`RouteLimiter.prepareSync`, or `prepare` for Redis) one
- * route keeps at most: it is emptied when full, as the address groups' cache is. Each holds its
- * keys' strings and header texts (≈0.3–0.5 kB), and a scanner calling every unauthenticated route
- * from many addresses fills each route's map: 256 bounds that at a few MB over the whole API, while
- * a client that calls a route again and again (what the prepared count is for) stays in it.
+ * Callers whose prepared count (`RouteLimiter.prepareSync`, or `prepare` for Redis) one route keeps
+ * in each of its two maps at most (client addresses; callers and major ids): a map is emptied when
+ * full, as the address groups' cache is. Each holds its keys' strings and header texts (≈0.3–0.5 kB,
+ * ≈1 kB with a major id at the router's 100-character bound). A scanner calling every route from
+ * many addresses, or one address naming many major ids, fills each route's maps: over an API of ≈120
+ * routes 256 bounds the address maps at ≈15 MB and the caller maps at ≈20 MB, while a caller that
+ * calls a route again and again (what the prepared count is for) stays in it. A caller that does not (a bot spread over more guilds
+ * than this) costs a count prepared per request, as it did before counts were kept.
  */
 const MAX_KEPT_CALLERS = 256
 
@@ -193,8 +197,8 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
     const prepareSync = limiter.prepareSync
     return RateLimit.RateLimit.of((httpEffect, { endpoint, group }) => {
       const route = `${group.identifier}.${endpoint.identifier}`
-      // Routes without credentials never look at the header (nor the clock): address only. A group
-      // declares `Authorization` once, and HttpApi sets it on each of the group's endpoints.
+      // Routes without credentials never look at the header: address only. A group declares
+      // `Authorization` once, and HttpApi sets it on each of the group's endpoints.
       const takesCredentials = endpoint.middlewares.has(Authorization.Authorization)
       const answer = (
         context: Context.Context<never>,
@@ -213,8 +217,9 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         return httpEffect
       }
       // A caller's count on this route, prepared once: answered at once by this process's counters,
-      // else an Effect run again for each of its requests (Redis). A client address without a major
-      // id (most unauthenticated calls) is kept by the address itself, before its groups are worked out.
+      // else an Effect run again for each of its requests (Redis; through effect's RateLimiter store
+      // `prepare` is `check`, so there the maps spare nothing). A client address without a major id
+      // (most unauthenticated calls) is kept by the address itself, before its groups are worked out.
       const countsOf = <Count>(prepare: (request: RouteLimiter.Request) => Count): RouteCounts<Count> => ({
         byAddress: preparedCounts(prepare, route, MAX_KEPT_CALLERS),
         byCaller: preparedCallerCounts(prepare, route, MAX_KEPT_CALLERS)
@@ -236,6 +241,7 @@ export const layer: Layer.Layer<RateLimit.RateLimit, never, RouteLimiter.RouteLi
         // view of the request, which does not spare the route's (bench/limiter-micro.ts).
         const byAddressOnly = !takesCredentials || !hasAuthorization(request)
         const majorId = majorIdOf(params)
+        // Read once: the count's time (this process's counters) and whether a token authenticated lately.
         const nowMs = clock.currentTimeMillisUnsafe()
         if (counting.sync) {
           const count = preparedOf(counting.counts, request, byAddressOnly, majorId, known, nowMs)
