@@ -146,8 +146,9 @@ const setHeadersOnAnswer = (
  * ≈1 kB with a major id at the router's 100-character bound). A scanner calling every route from
  * many addresses, or one address naming many major ids, fills each route's maps: over an API of ≈120
  * routes 256 bounds the address maps at ≈15 MB and the caller maps at ≈20 MB, while a caller that
- * calls a route again and again (what the prepared count is for) stays in it. A caller that does not (a bot spread over more guilds
- * than this) costs a count prepared per request, as it did before counts were kept.
+ * calls a route again and again (what the prepared count is for) stays in it. A caller that does
+ * not (a bot spread over more guilds than this) costs a count prepared per request, as it did
+ * before counts were kept.
  */
 const MAX_KEPT_CALLERS = 256
 
