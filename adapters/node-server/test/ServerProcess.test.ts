@@ -69,9 +69,10 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     if (process.platform === "linux" && Number(process.versions.node.split(".")[0]) >= 24)
       expect(poolThreadsOf(server.child.pid)).toBe(5 + 3 + 2)
     // V8's young generation held through the start (YoungGeneration.ts): without it the start grows it
-    // to the most this machine's Node allows, 16 MB and more (held, it reads 2–4 MB)
+    // to the most this machine's Node allows, 16 MB and more (held, it reads 2–4 MB; V8 may still grow
+    // it a step or two on a busy machine: YoungGeneration.test.ts)
     const idle = await newSpaceOf(server, 1)
-    expect(idle).toBeLessThanOrEqual(8 * 1024 * 1024)
+    expect(idle).toBeLessThan(16 * 1024 * 1024)
     // and let grow once the server listens: 24 MB kept alive grows it (held, it would stay put)
     expect(await newSpaceOf(server, 2)).toBeGreaterThanOrEqual(Math.max(16 * 1024 * 1024, 2 * idle))
     expect(await server.stop()).toBe(0)

@@ -7,7 +7,9 @@ const MB = 1024 * 1024
 const FIXTURE = path.join(import.meta.dirname, "fixtures/young-generation.ts")
 
 /** The fixture's young-generation sizes, in a Node process of its own with the server's semi-space bound. */
-const sizes = (argument: "hold" | "none"): { readonly held: number; readonly released: number } =>
+const sizes = (
+  argument: "hold" | "none"
+): { readonly start: number; readonly held: number; readonly released: number } =>
   JSON.parse(execFileSync(process.execPath, ["--max-semi-space-size=8", FIXTURE, argument], { encoding: "utf8" }))
 
 describe("YoungGeneration", () => {
@@ -16,10 +18,11 @@ describe("YoungGeneration", () => {
     // start did. This half fails if V8 stops growing on survival, and the other half then proves nothing.
     const free = sizes("none")
     expect(free.held).toBe(16 * MB)
-    // Held, the same allocations leave it at V8's smallest; released, it grows as before. This fails
-    // if V8 stops reading the growth factor when it grows.
+    // Held, the same allocations leave it well below its bound (1 MB, V8's smallest, on a quiet
+    // machine; V8 still grew it a step now and then on a busy one, once to 8.5 MB beside a whole test
+    // run); released, it grows as before. This fails if V8 stops reading the growth factor when it grows.
     const held = sizes("hold")
-    expect(held.held).toBeLessThanOrEqual(2 * MB)
+    expect(held.held, JSON.stringify(held)).toBeLessThan(16 * MB)
     expect(held.released).toBe(16 * MB)
   })
 
