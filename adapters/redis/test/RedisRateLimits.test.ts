@@ -479,9 +479,10 @@ describe.runIf(redisUrl !== undefined && redisUrl !== "")(
               } = fromCheck.success
               expect(rest).toEqual(expected)
               // The times: the clock read as each answer is handed back, and the expiry Redis holds,
-              // which the scheduler may have sent in two calls a millisecond apart.
-              expect(Math.abs(Number(reset) - Number(expectedReset))).toBeLessThanOrEqual(0.005)
-              expect(Math.abs(Number(after) - Number(expectedAfter))).toBeLessThanOrEqual(0.005)
+              // which the scheduler may have sent in two calls apart: a millisecond on a quiet
+              // machine, 7 ms once on a slow one. A wrong window would be off by far more.
+              expect(Math.abs(Number(reset) - Number(expectedReset))).toBeLessThanOrEqual(0.05)
+              expect(Math.abs(Number(after) - Number(expectedAfter))).toBeLessThanOrEqual(0.05)
               outcomes.add("through")
             } else {
               expect(fromPrepared?._tag).toBe("Failure")
