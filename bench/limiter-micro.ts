@@ -16,6 +16,7 @@
  */
 import { TestHost } from "@veche/test-host"
 import { Context, Effect, Layer, Scope } from "effect"
+import * as Accounts from "./lib/Accounts.ts"
 import * as Load from "./lib/Load.ts"
 
 const SLICES = Number(process.env.MICRO_SLICES ?? 24)
@@ -31,42 +32,15 @@ type Fetch = (path: string) => Promise<Response>
 /** As bench/lib/ServerEnv.ts's SERVICE_WEB_URL makes them. */
 const CORS_ORIGINS = ["http://localhost:3000"]
 
-type HostFetch = (path: string, init?: RequestInit) => Promise<Response>
-
-const json = async (response: Response): Promise<Record<string, unknown>> => {
-  if (response.status >= 300) throw new Error(`${response.url}: ${response.status} ${await response.text()}`)
-  return (await response.json()) as Record<string, unknown>
-}
-
-/** `Bearer` and the access token of an account registered on the host through its dev flow. */
-const bearerOf = async (fetch: HostFetch): Promise<string> => {
-  const phone = "+79165550999"
-  const post = (path: string, body: unknown) =>
-    fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  const started = await json(await post("/api/v10/auth/register/phone", { phone, captcha_token: "dev" }))
-  const outbox = (await json(await fetch(`/api/v10/dev/outbox?to=${encodeURIComponent(phone)}`))) as {
-    messages: Array<{ code: string }>
-  }
-  const pair = await json(
-    await post("/api/v10/auth/register/verify", {
-      verification_id: started.verification_id,
-      code: outbox.messages.at(-1)?.code,
-      username: "limiter_micro",
-      password: "limiter-micro-1",
-      date_of_birth: "1995-01-01",
-      consent: true
-    })
-  )
-  return `Bearer ${String(pair.access_token)}`
-}
-
 const hostOf = async (rateLimits: NonNullable<Parameters<typeof TestHost.layer>[0]>["rateLimits"]): Promise<Fetch> => {
   const scope = Scope.makeUnsafe()
   const host = TestHost.layer({ rateLimits, corsOrigins: CORS_ORIGINS })
   const context = await Effect.runPromise(Layer.buildWithScope(host, scope))
   const { fetchPromise } = Context.get(context, TestHost.TestHost)
   if (!BEARER) return (path) => fetchPromise(path)
-  const headers = { authorization: await bearerOf(fetchPromise) }
+  // Registered as the bench registers its accounts, through this host's routes.
+  const pair = await Accounts.register((route, init) => fetchPromise(`/api/v10${route}`, init), 0)
+  const headers = { authorization: `Bearer ${pair.access_token}` }
   return (path) => fetchPromise(path, { headers })
 }
 

@@ -29,21 +29,28 @@ export interface TokenPair {
   readonly user_id: string
 }
 
+/**
+ * Where the accounts' requests go: a server's base URL (through `fetch`), or a function that answers
+ * a route under `/api/v10` in process (a test host's `fetchPromise`).
+ */
+export type Api = string | ((route: string, init: RequestInit) => Promise<Response>)
+
 const call = async <A>(
-  base: string,
+  api: Api,
   method: "GET" | "POST",
   route: string,
   body?: unknown,
   address?: string
 ): Promise<A> => {
-  const response = await fetch(`${base}/api/v10${route}`, {
+  const init: RequestInit = {
     method,
     headers: {
       ...(body === undefined ? {} : { "content-type": "application/json" }),
       ...(address === undefined ? {} : { "x-forwarded-for": address })
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
+  }
+  const response = await (typeof api === "string" ? fetch(`${api}/api/v10${route}`, init) : api(route, init))
   const text = await response.text()
   if (!response.ok) throw new Error(`${method} ${route} answered ${response.status}: ${text}`)
   return JSON.parse(text) as A
@@ -53,7 +60,7 @@ const call = async <A>(
  * The code last sent to `phone`, from the dev outbox. Codes go out through the delivery queue's
  * worker, which may not have run yet on a busy machine: asked again for up to 30 s.
  */
-const codeFor = async (base: string, phone: string): Promise<string> => {
+const codeFor = async (base: Api, phone: string): Promise<string> => {
   const deadline = Date.now() + 30_000
   for (;;) {
     const outbox = await call<{ messages: ReadonlyArray<{ code?: string }> }>(
@@ -69,7 +76,7 @@ const codeFor = async (base: string, phone: string): Promise<string> => {
 }
 
 /** Registers account `index` on `base`, a dev server with route limits off, from its own address. */
-export const register = async (base: string, index: number): Promise<TokenPair> => {
+export const register = async (base: Api, index: number): Promise<TokenPair> => {
   const phone = phoneOf(index)
   const address = addressOf(index)
   const started = await call<{ verification_id: string }>(
