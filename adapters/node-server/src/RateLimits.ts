@@ -8,20 +8,25 @@ import * as RedisModule from "./RedisModule.ts"
 import type { ServerConfig } from "./ServerConfig.ts"
 
 /** The route limiter with the configured buckets, beside the domains' quotas. */
-const withQuotas = <E, R>(routes: Layer.Layer<RouteLimiter.RouteLimiter, E, R | RouteBuckets.RouteBuckets>) =>
-  Layer.mergeAll(routes.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)), QuotaLimiter.QuotaLimiter.layer())
+const withQuotas = <E, R, E2, R2>(
+  routes: Layer.Layer<RouteLimiter.RouteLimiter, E, R | RouteBuckets.RouteBuckets>,
+  quotas: Layer.Layer<QuotaLimiter.QuotaLimiter, E2, R2>
+) => Layer.mergeAll(routes.pipe(Layer.provide(RouteBuckets.RouteBuckets.layerConfig)), quotas)
 
 /**
  * Route limits and the domains' quotas. With Redis both count there over one connection (route
- * limits in one script call for the requests of an event-loop turn); without, the route limits count in this process directly
- * (the same answers, a fraction of the cost on every request) and the quotas in effect's memory store.
+ * limits in one script call for the requests of an event-loop turn); without, both count in this
+ * process directly, one synchronous step a count (the same answers, a fraction of the cost).
  */
 export const layer = (config: ServerConfig) =>
   Option.match(config.redisUrl, {
     onSome: (url) =>
-      withQuotas(RouteLimiter.RouteLimiter.layerRedis({ prefix: `${config.redisPrefix}rl:` })).pipe(
+      withQuotas(
+        RouteLimiter.RouteLimiter.layerRedis({ prefix: `${config.redisPrefix}rl:` }),
+        QuotaLimiter.QuotaLimiter.layer()
+      ).pipe(
         Layer.provide(RateLimitStore.layerRedis({ prefix: `${config.redisPrefix}rl:` })),
         Layer.provide(RedisModule.layer(({ RedisRateLimits }) => RedisRateLimits.connection({ url })))
       ),
-    onNone: () => withQuotas(RouteLimiter.RouteLimiter.layerInProcess).pipe(Layer.provide(RateLimitStore.layerMemory))
+    onNone: () => withQuotas(RouteLimiter.RouteLimiter.layerInProcess, QuotaLimiter.QuotaLimiter.layerInProcess())
   })

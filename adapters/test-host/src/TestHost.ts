@@ -33,7 +33,7 @@ import {
   SmsSender,
   Snowflake
 } from "@veche/platform"
-import { QuotaLimiter, RateLimitStore, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
+import { QuotaLimiter, RouteBuckets, RouteLimiter } from "@veche/ratelimit"
 import {
   type AccessLog,
   type Authenticator,
@@ -309,7 +309,7 @@ const providers = (options: Options) =>
     Argon2PasswordHasher.layerTest,
     OtplibTotpCodes.layer,
     FflateZipWriter.layer,
-    QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+    QuotaLimiter.QuotaLimiter.layerInProcess(),
     RouteLimiter.RouteLimiter.layerInProcess.pipe(Layer.provide(RouteBuckets.RouteBuckets.layer(options.rateLimits))),
     // the gateway's fan-out from the bus in this process, identify limits counted here
     DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),

@@ -41,8 +41,8 @@ export const layerDevProviders: Layer.Layer<
   DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
   IdentifyLimits.IdentifyLimits.layerMemory(),
   PresenceStore.PresenceStore.layerMemory,
-  // one counter store for both (the same layer, built once)
-  QuotaLimiter.QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory)),
+  // quotas counted in this process, route limits through a memory store
+  QuotaLimiter.QuotaLimiter.layerInProcess(),
   RouteLimiter.RouteLimiter.layer.pipe(
     Layer.provide(RouteBuckets.RouteBuckets.layer()),
     Layer.provide(RateLimitStore.layerMemory)

@@ -1,11 +1,17 @@
 /**
- * Quotas for the domains, on the same counters as the route limits. Unlike route limits they fail
- * closed: when the counter store is unreachable nothing that costs money or leaks identity happens.
+ * Quotas for the domains, counted where the route limits count (Redis, or this process). Unlike
+ * route limits they fail closed: when the counter store is unreachable nothing that costs money or
+ * leaks identity happens.
+ *
+ * `layer` counts through effect's RateLimiter (its store: Redis, or memory); `layerInProcess`
+ * counts in this process in one synchronous step a call, with the same answers: a login counts
+ * up to eight times, and each count through the store is a chain of effects and four durations.
  */
-import { Context, Duration, Effect, Layer, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Result, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
 import * as AddressGroups from "./AddressGroups.ts"
 import { ADDRESS_QUOTAS, DEFAULT_QUOTAS, type Name, type Quota } from "./Quotas.ts"
+import * as WindowCounters from "./WindowCounters.ts"
 
 /** The quota is used up for now; `retryAfterMs` until one unit is free again. */
 export class QuotaExceeded extends Schema.TaggedError<QuotaExceeded>()("QuotaExceeded", {
@@ -148,4 +154,99 @@ export class QuotaLimiter extends Context.Service<
         })
       })
     )
+
+  /**
+   * Counters in this process (one node), counted as `layer` counts them on effect's memory store
+   * (`RateLimitStore.layerMemoryOn`): the same remaining counts, reset times and refusals, each call
+   * one synchronous step. Nothing here can be unreachable, so it never answers `QuotaUnavailable`.
+   */
+  static readonly layerInProcessOn = (
+    counters: WindowCounters.WindowCounters,
+    overrides: Partial<Record<Name, Quota>> = {}
+  ): Layer.Layer<QuotaLimiter> =>
+    Layer.sync(QuotaLimiter, () => {
+      const quotas: Record<Name, Quota> = { ...DEFAULT_QUOTAS, ...overrides }
+      // A counter's step, as effect's RateLimiter works it out from its window and limit (a
+      // window of at least 1 ms, divided to the nanosecond), kept per window and limit.
+      const refills = new Map<string, number>()
+      const refillOf = (windowMs: number, limit: number) => {
+        const id = `${windowMs}/${limit}`
+        let refill = refills.get(id)
+        if (refill === undefined) {
+          const window = Duration.max(Duration.millis(windowMs), Duration.millis(1))
+          refill = Duration.toMillis(Duration.divideUnsafe(window, limit))
+          refills.set(id, refill)
+        }
+        return refill
+      }
+      /** A reset time as effect's memory store answers it: through a Duration, to the nanosecond. */
+      const afterMs = (ms: number) => (Number.isInteger(ms) ? ms : Duration.toMillis(Duration.millis(ms)))
+
+      const countOne = (
+        quota: Name,
+        { key, limit, windowMs }: Counter,
+        tokens: number,
+        nowMs: number
+      ): Result.Result<Remaining, QuotaExceeded> => {
+        if (tokens > limit)
+          return Result.fail(new QuotaExceeded({ quota, retryAfterMs: afterMs(Math.max(windowMs, 1)) }))
+        const [count, ttlMs] = counters.step(key, tokens, refillOf(windowMs, limit), limit, nowMs)
+        const remaining = limit - count
+        return remaining < 0
+          ? Result.fail(new QuotaExceeded({ quota, retryAfterMs: afterMs(ttlMs) }))
+          : Result.succeed({ remaining, resetAfterMs: afterMs(ttlMs) })
+      }
+
+      // Narrowest first; the first refusal ends the walk, the scarcest of the rest is the answer.
+      const count = (
+        quota: Name,
+        key: string,
+        tokens: number,
+        nowMs: number
+      ): Result.Result<Remaining, QuotaExceeded> => {
+        let least: Result.Success<Remaining, QuotaExceeded> | undefined
+        for (const counter of countersOf(quota, key, quotas[quota])) {
+          const counted = countOne(quota, counter, tokens, nowMs)
+          if (Result.isFailure(counted)) return counted
+          if (least === undefined || counted.success.remaining < least.success.remaining) least = counted
+        }
+        // countersOf names one counter at least
+        return least as Result.Success<Remaining, QuotaExceeded>
+      }
+
+      // `layer`'s walk: each counter looked at before a unit is taken from it, narrowest first.
+      const tryConsume = (quota: Name, key: string, nowMs: number): boolean => {
+        for (const counter of countersOf(quota, key, quotas[quota])) {
+          const left = countOne(quota, counter, 0, nowMs)
+          if (Result.isFailure(left) || left.success.remaining <= 0) return false
+          if (Result.isFailure(countOne(quota, counter, 1, nowMs))) return false
+        }
+        return true
+      }
+
+      const at = <A, E>(step: (nowMs: number) => Result.Result<A, E>): Effect.Effect<A, E> =>
+        Effect.clockWith((clock) => Effect.fromResult(step(clock.currentTimeMillisUnsafe())))
+
+      return QuotaLimiter.of({
+        consume: (quota, key) => at((nowMs) => count(quota, key, 1, nowMs)),
+        tryConsume: (quota, key) =>
+          Effect.clockWith((clock) => Effect.succeed(tryConsume(quota, key, clock.currentTimeMillisUnsafe()))),
+        check: (quota, key) =>
+          at((nowMs) => {
+            const left = count(quota, key, 0, nowMs)
+            return Result.isFailure(left) || left.success.remaining > 0
+              ? left
+              : Result.fail(new QuotaExceeded({ quota, retryAfterMs: left.success.resetAfterMs }))
+          }),
+        giveBack: (quota, key) =>
+          Effect.clockWith((clock) => {
+            count(quota, key, -1, clock.currentTimeMillisUnsafe())
+            return Effect.void
+          })
+      })
+    })
+
+  /** `layerInProcessOn` its own counters, swept as they expire. */
+  static readonly layerInProcess = (overrides: Partial<Record<Name, Quota>> = {}): Layer.Layer<QuotaLimiter> =>
+    Layer.suspend(() => QuotaLimiter.layerInProcessOn(WindowCounters.make(), overrides))
 }

@@ -3,13 +3,26 @@ import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import * as AddressGroups from "../src/AddressGroups.ts"
 import { QuotaLimiter } from "../src/QuotaLimiter.ts"
+import type * as Quotas from "../src/Quotas.ts"
 import * as RateLimitStore from "../src/RateLimitStore.ts"
 import * as WindowCounters from "../src/WindowCounters.ts"
 import * as BrokenStore from "./BrokenStore.ts"
 
-const quotas = QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemory))
+type Overrides = Partial<Record<Quotas.Name, Quotas.Quota>>
 
-describe("QuotaLimiter", () => {
+/** The two ways quotas count without Redis: through effect's memory store, and in process. */
+const variants = [
+  {
+    name: "through the store",
+    layerOn: (counters: WindowCounters.WindowCounters, overrides: Overrides = {}) =>
+      QuotaLimiter.layer(overrides).pipe(Layer.provide(RateLimitStore.layerMemoryOn(counters)))
+  },
+  { name: "in process", layerOn: QuotaLimiter.layerInProcessOn }
+]
+
+describe.each(variants)("QuotaLimiter ($name)", ({ layerOn }) => {
+  const quotas = Layer.suspend(() => layerOn(WindowCounters.make()))
+
   it.effect("allows 3 SMS per phone per hour, then refuses until the hour is over", () =>
     Effect.gen(function* () {
       const limiter = yield* QuotaLimiter
@@ -50,10 +63,7 @@ describe("QuotaLimiter", () => {
       Effect.gen(function* () {
         const counters = WindowCounters.make()
         const sides = yield* Effect.forEach([counters, WindowCounters.make()], (on) =>
-          Effect.provide(
-            Effect.service(QuotaLimiter),
-            QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemoryOn(on)))
-          )
+          Effect.provide(Effect.service(QuotaLimiter), layerOn(on))
         )
         const [tried, consumed] = sides as [QuotaLimiter["Service"], QuotaLimiter["Service"]]
         // captchaFreeAttempts is 1 an hour: eight /64s use the /48's 8
@@ -71,15 +81,6 @@ describe("QuotaLimiter", () => {
         expect(counters.step(ninth, 0, 1, 1, now)[0]).toBe(1)
         expect(yield* tried.tryConsume("captchaFreeAttempts", "login@2001:db8:31:1::1")).toBe(true)
       })
-  )
-
-  it.effect("tryConsume fails as consume does when the store cannot be reached", () =>
-    Effect.gen(function* () {
-      const limiter = yield* QuotaLimiter
-      expect((yield* Effect.flip(limiter.tryConsume("captchaFreeAttempts", "login@198.51.100.9")))._tag).toBe(
-        "QuotaUnavailable"
-      )
-    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
   )
 
   it.effect("giveBack returns a unit taken by consume, and its share of the window", () =>
@@ -111,13 +112,6 @@ describe("QuotaLimiter", () => {
     }).pipe(Effect.provide(quotas))
   )
 
-  it.effect("giveBack on an unreachable store is a no-op, not a failure", () =>
-    Effect.gen(function* () {
-      const limiter = yield* QuotaLimiter
-      yield* limiter.giveBack("failedMfaPerAccount", "user:1")
-    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
-  )
-
   it.effect("takes overrides for a quota", () =>
     Effect.gen(function* () {
       const limiter = yield* QuotaLimiter
@@ -125,20 +119,9 @@ describe("QuotaLimiter", () => {
       expect((yield* Effect.flip(limiter.consume("smsPerPhone", "p")))._tag).toBe("QuotaExceeded")
     }).pipe(
       Effect.provide(
-        QuotaLimiter.layer({ smsPerPhone: { limit: 1, windowMs: 60_000 } }).pipe(
-          Layer.provide(RateLimitStore.layerMemory)
-        )
+        Layer.suspend(() => layerOn(WindowCounters.make(), { smsPerPhone: { limit: 1, windowMs: 60_000 } }))
       )
     )
-  )
-
-  it.effect("refuses (fails closed) when the counter store is unreachable", () =>
-    Effect.gen(function* () {
-      const limiter = yield* QuotaLimiter
-      const error = yield* Effect.flip(limiter.consume("smsPerPhone", "+79161234567"))
-      expect(error).toMatchObject({ _tag: "QuotaUnavailable", quota: "smsPerPhone" })
-      expect((yield* Effect.flip(limiter.check("recoverEmailPerEmail", "a@b.c")))._tag).toBe("QuotaUnavailable")
-    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
   )
 
   it.effect("counts concurrent uses atomically: exactly 3 of 20 parallel sends pass", () =>
@@ -154,7 +137,9 @@ describe("QuotaLimiter", () => {
   )
 })
 
-describe("QuotaLimiter: quotas keyed by client address", () => {
+describe.each(variants)("QuotaLimiter: quotas keyed by client address ($name)", ({ layerOn }) => {
+  const quotas = Layer.suspend(() => layerOn(WindowCounters.make()))
+
   it.effect("two IPv6 addresses in one /64 share a quota; an IPv4-mapped address is its IPv4 address", () =>
     Effect.gen(function* () {
       const limiter = yield* QuotaLimiter
@@ -189,10 +174,7 @@ describe("QuotaLimiter: quotas keyed by client address", () => {
   it.effect("in memory, counters of addresses that came once are swept once their window is over", () =>
     Effect.gen(function* () {
       const counters = WindowCounters.make({ sweepAt: 100 })
-      const limiter = yield* Effect.provide(
-        Effect.service(QuotaLimiter),
-        QuotaLimiter.layer().pipe(Layer.provide(RateLimitStore.layerMemoryOn(counters)))
-      )
+      const limiter = yield* Effect.provide(Effect.service(QuotaLimiter), layerOn(counters))
       const address = (n: number) => `203.0.${Math.floor(n / 250)}.${n % 250}`
       for (let n = 0; n < 1_000; n++) yield* limiter.consume("failedLoginsPerAddress", address(n))
       expect(counters.size()).toBeGreaterThanOrEqual(1_000)
@@ -200,6 +182,86 @@ describe("QuotaLimiter: quotas keyed by client address", () => {
       for (let n = 1_000; n < 2_000; n++) yield* limiter.consume("failedLoginsPerAddress", address(n))
       // the first thousand are gone: at most the new ones and one sweep's headroom remain
       expect(counters.size()).toBeLessThanOrEqual(1_100)
+    })
+  )
+})
+
+describe("QuotaLimiter through an unreachable store", () => {
+  it.effect("tryConsume fails as consume does when the store cannot be reached", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      expect((yield* Effect.flip(limiter.tryConsume("captchaFreeAttempts", "login@198.51.100.9")))._tag).toBe(
+        "QuotaUnavailable"
+      )
+    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
+  )
+
+  it.effect("giveBack on an unreachable store is a no-op, not a failure", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      yield* limiter.giveBack("failedMfaPerAccount", "user:1")
+    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
+  )
+
+  it.effect("refuses (fails closed) when the counter store is unreachable", () =>
+    Effect.gen(function* () {
+      const limiter = yield* QuotaLimiter
+      const error = yield* Effect.flip(limiter.consume("smsPerPhone", "+79161234567"))
+      expect(error).toMatchObject({ _tag: "QuotaUnavailable", quota: "smsPerPhone" })
+      expect((yield* Effect.flip(limiter.check("recoverEmailPerEmail", "a@b.c")))._tag).toBe("QuotaUnavailable")
+    }).pipe(Effect.provide(QuotaLimiter.layer().pipe(Layer.provide(BrokenStore.layer))))
+  )
+})
+
+describe("QuotaLimiter in process", () => {
+  it.effect("answers as the store does, call for call: remaining counts, reset times and refusals", () =>
+    Effect.gen(function* () {
+      // Odd limits and windows make the steps fractional (a window / limit to the nanosecond).
+      const overrides: Overrides = {
+        smsPerAddress: { limit: 7, windowMs: 10_000 },
+        captchaFreeAttempts: { limit: 3, windowMs: 1_000 },
+        failedLoginsPerAccount: { limit: 6, windowMs: 7_001 }
+      }
+      const [store, inProcess] = (yield* Effect.forEach(variants, ({ layerOn }) =>
+        Effect.provide(Effect.service(QuotaLimiter), layerOn(WindowCounters.make(), overrides))
+      )) as [QuotaLimiter["Service"], QuotaLimiter["Service"]]
+      const names: ReadonlyArray<Quotas.Name> = [
+        "smsPerAddress",
+        "captchaFreeAttempts",
+        "failedLoginsPerAccount",
+        "smsPerPhone"
+      ]
+      const keys = ["198.51.100.1", "2001:db8:1:1::1", "2001:db8:1:2::1", "login@2001:db8:1:3::9", "+79160000001"]
+      // A fixed sequence (a small linear congruential generator), so a failure can be replayed.
+      let seed = 22
+      const next = (below: number) => {
+        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
+        return seed % below
+      }
+      const outcome = (effect: Effect.Effect<unknown, { readonly _tag: string }>) =>
+        Effect.map(Effect.result(effect), (result) =>
+          result._tag === "Success" ? { ok: result.success } : { refused: result.failure }
+        )
+      let refusals = 0
+      for (let step = 0; step < 3_000; step++) {
+        if (next(10) === 0) yield* TestClock.adjust(next(4_000))
+        const quota = names[next(names.length)] as Quotas.Name
+        const key = keys[next(keys.length)] as string
+        const op = next(4)
+        const on = (limiter: QuotaLimiter["Service"]) =>
+          op === 0
+            ? outcome(limiter.consume(quota, key))
+            : op === 1
+              ? outcome(limiter.tryConsume(quota, key))
+              : op === 2
+                ? outcome(limiter.check(quota, key))
+                : outcome(limiter.giveBack(quota, key))
+        const expected = yield* on(store)
+        if ("refused" in expected) refusals++
+        expect(yield* on(inProcess), `step ${step}: op ${op} ${quota} ${key}`).toEqual(expected)
+      }
+      // the sequence reaches the limits, not only the happy path
+      expect(refusals).toBeGreaterThan(100)
     })
   )
 })
