@@ -22,7 +22,10 @@
  * limits off, BENCH_CONNECTIONS accounts registered through A, one per connection, each from its
  * own forwarded address). Each repetition also reports the server's main thread's CPU per request
  * (`/proc/<pid>/task/<pid>/stat`): argon2id runs on the libuv pool's threads, and its ≈10 ms a
- * verify drowns what the request path costs in the process's figure.
+ * verify drowns what the request path costs in the process's figure. It also prints the CPU a
+ * request of each kind of thread, by name (`MainThread`, `libuv-worker`: argon2id, `V8Worker`: the
+ * collector's and compiler's helpers), to set beside the verify loop's own (`floors/argon2.ts`
+ * prints it as `threadsUs`).
  *
  *   AB_NODE_FLAGS_A, AB_NODE_FLAGS_B  JSON arrays of Node flags for each side instead of
  *                       `NodeFlags.NODE_FLAGS` (e.g. '["--max-semi-space-size=4","--heap-growing-percent=30","--no-allocation-site-pretenuring"]')
@@ -130,6 +133,7 @@ const measure = async (
   const mainBefore = Processes.mainThreadCpuMsOf(server.pid)
   const mainSystemBefore = Processes.mainThreadSystemMsOf(server.pid)
   const pgBefore = LOGIN ? Processes.cpuMsOfAll("postgres") : Number.NaN
+  const threadsBefore = Processes.threadCpuMsByName(server.pid)
   const selfBefore = process.cpuUsage()
   const childrenBefore = Processes.childrenCpuMs()
   const redisBefore = REDIS ? await redisCpuMs() : Number.NaN
@@ -137,7 +141,13 @@ const measure = async (
   const redisUs = REDIS ? (((await redisCpuMs()) - redisBefore) * 1000) / (result.rps * seconds) : Number.NaN
   if (result.errors + result.non2xx > 0)
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
+  const threadsUs = [...Processes.threadCpuMsByName(server.pid)]
+    .map(([name, ms]) => [name, ((ms - (threadsBefore.get(name) ?? 0)) * 1000) / (result.rps * seconds)] as const)
+    .filter(([, us]) => us > 0)
+    .map(([name, us]) => `${name} ${us.toFixed(1)}`)
+    .join(", ")
   return {
+    threadsUs,
     rps: result.rps,
     p99Ms: result.p99Ms,
     cpuUs: ((server.cpuMs() - before) * 1000) / (result.rps * seconds),
@@ -192,12 +202,8 @@ const main = async () => {
       for (let rep = 0; rep < REPS; rep++) {
         const order = rep % 2 === 0 ? ([a, b] as const) : ([b, a] as const)
         for (const server of order) {
-          const { rps, p99Ms, cpuUs, mainUs, mainSystemUs, pgUs, loadUs, otherIdleMsPerS, redisUs } = await measure(
-            server,
-            SECONDS,
-            request,
-            server === a ? b : a
-          )
+          const { rps, p99Ms, cpuUs, mainUs, mainSystemUs, pgUs, loadUs, otherIdleMsPerS, redisUs, threadsUs } =
+            await measure(server, SECONDS, request, server === a ? b : a)
           ;(server === a ? results.A : results.B).push(cpuUs)
           ;(server === a ? results.mainA : results.mainB).push(mainUs)
           ;(server === a ? results.redisA : results.redisB).push(redisUs)
@@ -208,7 +214,8 @@ const main = async () => {
               ` (main thread ${mainUs.toFixed(1)}, system ${mainSystemUs.toFixed(1)})` +
               `${LOGIN ? `; PostgreSQL ${pgUs.toFixed(1)}, load generator ${loadUs.toFixed(1)} µs/request` : ""}` +
               `; the idle server meanwhile ${otherIdleMsPerS.toFixed(1)} ms CPU/s` +
-              `${REDIS ? `, Redis ${redisUs.toFixed(1)} µs/request` : ""}\n`
+              `${REDIS ? `, Redis ${redisUs.toFixed(1)} µs/request` : ""}` +
+              `${LOGIN ? `\n    by thread name, µs/request: ${threadsUs}` : ""}\n`
           )
         }
       }

@@ -261,6 +261,25 @@ const main = async () => {
         // average, on the floor too.
         target: { minRatio: 0.9 }
       })
+      // What a login written by hand reaches against the same loop: the part of the gap that
+      // PostgreSQL, the kernel and argon2id sharing the cores take from any server (floors/login.ts).
+      const byHand = await startFloor("login-by-hand", "login.ts", "/ready", {
+        DATABASE_URL: database.url,
+        DATABASE_SCHEMA: database.schema
+      })
+      servers.push(byHand)
+      const bare = await Compare.measure(
+        "reference, not Veche: POST /api/v10/auth/login by hand (node:http + pg + argon2id; floor: bare verify loop)",
+        TIMING,
+        autocannon(byHand, `${byHand.base}/api/v10/auth/login`, {
+          method: "POST",
+          perConnection: Accounts.loginConnection
+        }),
+        argon2Floor
+      )
+      const login = rows.at(-1)?.row
+      const ofBare = login === undefined ? "?" : (login.veche.rps / bare.veche.rps).toFixed(2)
+      rows.push({ row: bare, target: { note: "reference only" }, extra: ` (Veche's login reaches ${ofBare} of it)` })
     }
 
     if (wanted("refresh")) {

@@ -11,6 +11,7 @@
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { Argon2PasswordHasher } from "@veche/argon2"
+import * as Processes from "../lib/Processes.ts"
 import { Samples } from "../lib/Samples.ts"
 
 interface Argon2 {
@@ -32,6 +33,7 @@ const phc = await argon2.hash(password, Argon2PasswordHasher.DEFAULT_PARAMS)
 
 const samples = new Samples()
 const cpuBefore = process.cpuUsage()
+const threadsBefore = Processes.threadCpuMsByName("self")
 const began = performance.now()
 const deadline = began + seconds * 1000
 const loop = async () => {
@@ -46,4 +48,11 @@ const cpu = process.cpuUsage(cpuBefore)
 const result = samples.result(elapsed)
 const verifies = result.rps * elapsed
 const cpuUsPerRequest = verifies > 0 ? Number(((cpu.user + cpu.system) / verifies).toFixed(1)) : undefined
-process.stdout.write(`${JSON.stringify({ ...result, cpuUsPerRequest })}\n`)
+// Which threads spent it (µs a verify by thread name), for comparing with the server's (bench/ab.ts).
+const threadsUs = Object.fromEntries(
+  [...Processes.threadCpuMsByName("self")].map(([name, ms]) => [
+    name,
+    verifies > 0 ? Math.round(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / verifies) : 0
+  ])
+)
+process.stdout.write(`${JSON.stringify({ ...result, cpuUsPerRequest, threadsUs })}\n`)

@@ -43,6 +43,23 @@ export const mainThreadSystemMsOf = (pid: number): number => {
   return Number(fields[12]) * 10
 }
 
+/**
+ * utime + stime of each of a process's threads, summed by thread name (`/proc/<pid>/task/<tid>/comm`:
+ * Node 24 names libuv's pool threads `libuv-worker`, V8's `V8 DefaultWorke`), in ms.
+ */
+export const threadCpuMsByName = (pid: number | "self"): Map<string, number> => {
+  const byName = new Map<string, number>()
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim()
+      byName.set(name, (byName.get(name) ?? 0) + cpuMsOf(0, `/proc/${pid}/task/${task}/stat`))
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return byName
+}
+
 /** utime + stime of every process whose command is `name` (e.g. all of PostgreSQL's backends), in ms. */
 export const cpuMsOfAll = (name: string): number => {
   let total = 0
