@@ -52,7 +52,7 @@ const cpuUsPerRequest = verifies > 0 ? Number(((cpu.user + cpu.system) / verifie
 const threadsUs = Object.fromEntries(
   [...Processes.threadCpuMsByName("self")].map(([name, ms]) => [
     name,
-    verifies > 0 ? Math.round(((ms - (threadsBefore.get(name) ?? 0)) * 1000) / verifies) : 0
+    verifies > 0 ? Number((((ms - (threadsBefore.get(name) ?? 0)) * 1000) / verifies).toFixed(1)) : 0
   ])
 )
 process.stdout.write(`${JSON.stringify({ ...result, cpuUsPerRequest, threadsUs })}\n`)

@@ -45,7 +45,7 @@ export const mainThreadSystemMsOf = (pid: number): number => {
 
 /**
  * utime + stime of each of a process's threads, summed by thread name (`/proc/<pid>/task/<tid>/comm`:
- * Node 24 names libuv's pool threads `libuv-worker`, V8's `V8 DefaultWorke`), in ms.
+ * Node 24 names libuv's pool threads `libuv-worker`, V8's platform workers `V8Worker`), in ms.
  */
 export const threadCpuMsByName = (pid: number | "self"): Map<string, number> => {
   const byName = new Map<string, number>()

@@ -41,7 +41,7 @@ export const layerDevProviders: Layer.Layer<
   DispatchSource.DispatchSource.layerMemory.pipe(Layer.provideMerge(EventBus.EventBus.layerMemory)),
   IdentifyLimits.IdentifyLimits.layerMemory(),
   PresenceStore.PresenceStore.layerMemory,
-  // quotas counted in this process, route limits through a memory store
+  // quotas in one synchronous step a count (one node, nothing to share); route limits through a store
   QuotaLimiter.QuotaLimiter.layerInProcess(),
   RouteLimiter.RouteLimiter.layer.pipe(
     Layer.provide(RouteBuckets.RouteBuckets.layer()),

@@ -4,8 +4,9 @@
  * leaks identity happens.
  *
  * `layer` counts through effect's RateLimiter (its store: Redis, or memory); `layerInProcess`
- * counts in this process in one synchronous step a call, with the same answers: a login counts
- * up to eight times, and each count through the store is a chain of effects and four durations.
+ * counts in this process in one synchronous step a call, with the same answers: a login steps
+ * seven counters (fourteen from an IPv6 address), and each step through the store is a chain of
+ * effects and four durations.
  */
 import { Context, Duration, Effect, Layer, Result, Schema } from "effect"
 import { RateLimiter } from "effect/persistence"
@@ -166,16 +167,29 @@ export class QuotaLimiter extends Context.Service<
   ): Layer.Layer<QuotaLimiter> =>
     Layer.sync(QuotaLimiter, () => {
       const quotas: Record<Name, Quota> = { ...DEFAULT_QUOTAS, ...overrides }
-      // A counter's step, as effect's RateLimiter works it out from its window and limit (a
-      // window of at least 1 ms, divided to the nanosecond), kept per window and limit.
-      const refills = new Map<string, number>()
+      // A counter's window and step as effect's RateLimiter works them out (a window of at least
+      // 1 ms, divided to the nanosecond), kept per window and limit: built once, not per count.
+      interface Window {
+        readonly duration: Duration.Duration
+        readonly windowMs: number
+        readonly refills: Map<number, number>
+      }
+      const windows = new Map<number, Window>()
+      const windowOf = (windowMs: number): Window => {
+        let window = windows.get(windowMs)
+        if (window === undefined) {
+          const duration = Duration.max(Duration.millis(windowMs), Duration.millis(1))
+          window = { duration, windowMs: Duration.toMillis(duration), refills: new Map() }
+          windows.set(windowMs, window)
+        }
+        return window
+      }
       const refillOf = (windowMs: number, limit: number) => {
-        const id = `${windowMs}/${limit}`
-        let refill = refills.get(id)
+        const { duration, refills } = windowOf(windowMs)
+        let refill = refills.get(limit)
         if (refill === undefined) {
-          const window = Duration.max(Duration.millis(windowMs), Duration.millis(1))
-          refill = Duration.toMillis(Duration.divideUnsafe(window, limit))
-          refills.set(id, refill)
+          refill = Duration.toMillis(Duration.divideUnsafe(duration, limit))
+          refills.set(limit, refill)
         }
         return refill
       }
@@ -188,8 +202,7 @@ export class QuotaLimiter extends Context.Service<
         tokens: number,
         nowMs: number
       ): Result.Result<Remaining, QuotaExceeded> => {
-        if (tokens > limit)
-          return Result.fail(new QuotaExceeded({ quota, retryAfterMs: afterMs(Math.max(windowMs, 1)) }))
+        if (tokens > limit) return Result.fail(new QuotaExceeded({ quota, retryAfterMs: windowOf(windowMs).windowMs }))
         const [count, ttlMs] = counters.step(key, tokens, refillOf(windowMs, limit), limit, nowMs)
         const remaining = limit - count
         return remaining < 0

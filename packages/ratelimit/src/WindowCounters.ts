@@ -9,8 +9,9 @@
  * counters are swept as the map grows, so callers that come once do not stay in memory.
  *
  * `step` is the same counter as effect's RateLimiterStore `fixedWindow` (any number of tokens, 0 to
- * look, negative to give back): `RateLimitStore.layerMemory` counts the quotas on it, so their
- * counters are swept too (effect's own memory store keeps every key it has seen).
+ * look, negative to give back): `QuotaLimiter.layerInProcess` counts the quotas on it directly, and
+ * `RateLimitStore.layerMemory` puts effect's RateLimiter on it, so their counters are swept too
+ * (effect's own memory store keeps every key it has seen).
  */
 
 export interface Counted {

@@ -216,52 +216,61 @@ describe("QuotaLimiter through an unreachable store", () => {
 describe("QuotaLimiter in process", () => {
   it.effect("answers as the store does, call for call: remaining counts, reset times and refusals", () =>
     Effect.gen(function* () {
-      // Odd limits and windows make the steps fractional (a window / limit to the nanosecond).
+      // Odd limits and windows make the steps fractional (a window / limit to the nanosecond); a
+      // window under 1 ms counts as 1 ms; a limit of 0 refuses every use.
       const overrides: Overrides = {
         smsPerAddress: { limit: 7, windowMs: 10_000 },
         captchaFreeAttempts: { limit: 3, windowMs: 1_000 },
-        failedLoginsPerAccount: { limit: 6, windowMs: 7_001 }
+        failedLoginsPerAccount: { limit: 6, windowMs: 7_001 },
+        smsPerPhone: { limit: 3, windowMs: 1_500.25 },
+        emailRequestPerUser: { limit: 2, windowMs: 0.5 },
+        dataExportPerUser: { limit: 0, windowMs: 60_000 }
       }
       const [store, inProcess] = (yield* Effect.forEach(variants, ({ layerOn }) =>
         Effect.provide(Effect.service(QuotaLimiter), layerOn(WindowCounters.make(), overrides))
       )) as [QuotaLimiter["Service"], QuotaLimiter["Service"]]
-      const names: ReadonlyArray<Quotas.Name> = [
-        "smsPerAddress",
-        "captchaFreeAttempts",
-        "failedLoginsPerAccount",
-        "smsPerPhone"
-      ]
+      const names = Object.keys(overrides) as ReadonlyArray<Quotas.Name>
       const keys = ["198.51.100.1", "2001:db8:1:1::1", "2001:db8:1:2::1", "login@2001:db8:1:3::9", "+79160000001"]
-      // A fixed sequence (a small linear congruential generator), so a failure can be replayed.
+      const ops = ["consume", "tryConsume", "check", "giveBack"] as const
+      // A fixed sequence (mulberry32), so a failure can be replayed.
       let seed = 22
       const next = (below: number) => {
-        seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648
-        return seed % below
+        seed = (seed + 0x6d2b79f5) | 0
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+        return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4_294_967_296) * below)
       }
       const outcome = (effect: Effect.Effect<unknown, { readonly _tag: string }>) =>
         Effect.map(Effect.result(effect), (result) =>
           result._tag === "Success" ? { ok: result.success } : { refused: result.failure }
         )
-      let refusals = 0
+      const seen = new Map<string, number>()
+      const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1)
       for (let step = 0; step < 3_000; step++) {
-        if (next(10) === 0) yield* TestClock.adjust(next(4_000))
+        if (next(10) === 0) yield* TestClock.adjust(next(4_000) + next(1_000) / 1_000)
         const quota = names[next(names.length)] as Quotas.Name
         const key = keys[next(keys.length)] as string
-        const op = next(4)
+        const op = ops[next(ops.length)] as (typeof ops)[number]
         const on = (limiter: QuotaLimiter["Service"]) =>
-          op === 0
+          op === "consume"
             ? outcome(limiter.consume(quota, key))
-            : op === 1
+            : op === "tryConsume"
               ? outcome(limiter.tryConsume(quota, key))
-              : op === 2
+              : op === "check"
                 ? outcome(limiter.check(quota, key))
                 : outcome(limiter.giveBack(quota, key))
         const expected = yield* on(store)
-        if ("refused" in expected) refusals++
-        expect(yield* on(inProcess), `step ${step}: op ${op} ${quota} ${key}`).toEqual(expected)
+        count(op)
+        count(quota)
+        if ("refused" in expected) count(`${op} refused`)
+        if ("ok" in expected && expected.ok === false) count("tryConsume false")
+        expect(yield* on(inProcess), `step ${step}: ${op} ${quota} ${key}`).toEqual(expected)
       }
-      // the sequence reaches the limits, not only the happy path
-      expect(refusals).toBeGreaterThan(100)
+      // Every call and quota often, and the limits reached, not only the happy path.
+      for (const what of [...ops, ...names]) expect(seen.get(what), what).toBeGreaterThan(300)
+      // (this sequence: 127 consumes and 14 checks refused, 137 tryConsumes answered false)
+      for (const what of ["consume refused", "check refused", "tryConsume false"])
+        expect(seen.get(what), what).toBeGreaterThan(10)
     })
   )
 })
