@@ -241,8 +241,4 @@ const main = async () => {
   }
 }
 
-main().catch((error) => {
-  Processes.killAll()
-  console.error(error)
-  process.exit(1)
-})
+void Processes.runMain(main)

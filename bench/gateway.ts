@@ -343,8 +343,4 @@ const main = async () => {
   }
 }
 
-await main().catch((error: unknown) => {
-  console.error(error)
-  Processes.killAll()
-  process.exitCode = 1
-})
+await Processes.runMain(main)

@@ -365,8 +365,4 @@ const main = async () => {
   }
 }
 
-await main().catch((error: unknown) => {
-  console.error(error)
-  Processes.killAll() // running children would keep this process alive
-  process.exitCode = 1
-})
+await Processes.runMain(main)

@@ -18,11 +18,12 @@
  *   PORT  DATABASE_URL  DATABASE_SCHEMA
  */
 import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { defaultConcurrency } from "../../adapters/argon2/src/Concurrency.ts"
 import * as Pg from "../lib/Pg.ts"
+import { answer, failed, listen } from "../lib/PgFloor.ts"
 
 interface Argon2 {
   readonly verify: (hashed: string, password: Uint8Array) => Promise<boolean>
@@ -69,10 +70,6 @@ interface LoginRow {
   readonly totp_enabled_at: Date | null
 }
 
-const answer = (response: ServerResponse, status: number, body: string) => {
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-  response.end(body)
-}
 const badCredentials = (response: ServerResponse) =>
   answer(response, 401, '{"message":"Login or password is invalid.","code":50014}')
 
@@ -157,17 +154,8 @@ const login = async (request: IncomingMessage, response: ServerResponse) => {
 // the bench pins the main thread (bench/lib/Pinning.ts) and keep every CPU, as the server's do.
 await argon2.verify("$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$8EvPqLHWbhMwFs+bsAcfaQ", new Uint8Array(1))
 
-createServer((request, response) => {
-  if (request.method === "POST" && request.url === "/api/v10/auth/login") {
-    login(request, response).catch(() => answer(response, 500, '{"message":"500","code":0}'))
-    return
-  }
-  if (request.method === "GET" && request.url === "/ready") {
-    pool.query({ text: "SELECT 1" }).then(
-      () => answer(response, 200, "{}"),
-      () => answer(response, 503, "{}")
-    )
-    return
-  }
-  answer(response, 404, '{"code":0,"message":"404: Not Found"}')
-}).listen(port, "127.0.0.1", () => console.log(`floor listening on ${port}`))
+listen(port, pool, (request, response) => {
+  if (request.method !== "POST" || request.url !== "/api/v10/auth/login") return false
+  login(request, response).catch(failed(response))
+  return true
+})

@@ -8,8 +8,9 @@
  *   PORT  DATABASE_URL  DATABASE_SCHEMA
  */
 import { createHash } from "node:crypto"
-import { createServer, type ServerResponse } from "node:http"
+import type { ServerResponse } from "node:http"
 import * as Pg from "../lib/Pg.ts"
+import { answer, failed, listen } from "../lib/PgFloor.ts"
 
 const port = Number(process.env.PORT ?? 0)
 const pool = Pg.pool(process.env.DATABASE_URL ?? "", { schema: process.env.DATABASE_SCHEMA ?? "public", max: 10 })
@@ -29,10 +30,6 @@ interface UserRow {
   readonly display_name: string | null
 }
 
-const answer = (response: ServerResponse, status: number, body: string) => {
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-  response.end(body)
-}
 const unauthorized = (response: ServerResponse) => answer(response, 401, '{"message":"401: Unauthorized","code":0}')
 
 const me = async (authorization: string | undefined, response: ServerResponse) => {
@@ -83,18 +80,9 @@ const me = async (authorization: string | undefined, response: ServerResponse) =
   )
 }
 
-createServer((request, response) => {
-  if (request.method === "GET" && (request.url === "/api/v10/users/@me" || request.url === "/api/v10/users/%40me")) {
-    me(request.headers.authorization, response).catch(() => answer(response, 500, '{"message":"500","code":0}'))
-    return
-  }
-  if (request.method === "GET" && request.url === "/ready") {
-    // The bench's start check: answers once the database answers.
-    pool.query({ text: "SELECT 1" }).then(
-      () => answer(response, 200, "{}"),
-      () => answer(response, 503, "{}")
-    )
-    return
-  }
-  answer(response, 404, '{"code":0,"message":"404: Not Found"}')
-}).listen(port, "127.0.0.1", () => console.log(`floor listening on ${port}`))
+listen(port, pool, (request, response) => {
+  if (request.method !== "GET" || (request.url !== "/api/v10/users/@me" && request.url !== "/api/v10/users/%40me"))
+    return false
+  me(request.headers.authorization, response).catch(failed(response))
+  return true
+})

@@ -175,6 +175,18 @@ export const start = async (
   }
 }
 
+/**
+ * Runs a bench script's `main`. On a failure it prints the error, kills every server this process
+ * started (running children would keep it alive, and a stray server would load the next run) and
+ * exits with 1.
+ */
+export const runMain = (main: () => Promise<void>): Promise<void> =>
+  main().catch((error: unknown) => {
+    console.error(error)
+    killAll()
+    process.exit(1)
+  })
+
 /** Runs a script that measures something by itself to its end, and answers what it printed on stdout. */
 export const runToEnd = (name: string, script: string, env: Record<string, string>): Promise<string> =>
   new Promise((resolve, reject) => {
