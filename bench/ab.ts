@@ -141,11 +141,9 @@ const measure = async (
   const redisUs = REDIS ? (((await redisCpuMs()) - redisBefore) * 1000) / (result.rps * seconds) : Number.NaN
   if (result.errors + result.non2xx > 0)
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
-  const threadsUs = [...Processes.threadCpuMsByName(server.pid)]
-    .map(([name, ms]) => [name, ((ms - (threadsBefore.get(name) ?? 0)) * 1000) / (result.rps * seconds)] as const)
-    .filter(([, us]) => us > 0)
-    .map(([name, us]) => `${name} ${us.toFixed(1)}`)
-    .join(", ")
+  const threadsUs = Processes.describeThreads(
+    Processes.threadCpuUsPerRequest(server.pid, threadsBefore, result.rps * seconds)
+  )
   return {
     threadsUs,
     rps: result.rps,

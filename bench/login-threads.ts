@@ -43,11 +43,7 @@ const measure = async (server: Server, seconds: number): Promise<string> => {
     throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} failed`)
   const logins = result.rps * seconds
   const perLogin = (ms: number) => ((ms * 1000) / logins).toFixed(0)
-  const threads = [...Processes.threadCpuMsByName(server.pid)]
-    .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
-    .filter(([, ms]) => ms > 0)
-    .map(([name, ms]) => `${name} ${perLogin(ms)}`)
-    .join(", ")
+  const threads = Processes.describeThreads(Processes.threadCpuUsPerRequest(server.pid, threadsBefore, logins))
   return `${server.name}: ${result.rps.toFixed(0)} logins/s; µs a login: ${threads}; PostgreSQL ${perLogin(Processes.cpuMsOfAll("postgres") - pgBefore)}`
 }
 

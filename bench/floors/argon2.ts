@@ -50,9 +50,11 @@ const verifies = result.rps * elapsed
 const cpuUsPerRequest = verifies > 0 ? Number(((cpu.user + cpu.system) / verifies).toFixed(1)) : undefined
 // Which threads spent it (µs a verify by thread name), for comparing with the server's (bench/ab.ts).
 const threadsUs = Object.fromEntries(
-  [...Processes.threadCpuMsByName("self")].map(([name, ms]) => [
-    name,
-    verifies > 0 ? Number((((ms - (threadsBefore.get(name) ?? 0)) * 1000) / verifies).toFixed(1)) : 0
-  ])
+  verifies > 0
+    ? Processes.threadCpuUsPerRequest("self", threadsBefore, verifies).map(([name, us]) => [
+        name,
+        Number(us.toFixed(1))
+      ])
+    : []
 )
 process.stdout.write(`${JSON.stringify({ ...result, cpuUsPerRequest, threadsUs })}\n`)

@@ -60,6 +60,23 @@ export const threadCpuMsByName = (pid: number | "self"): Map<string, number> => 
   return byName
 }
 
+/**
+ * CPU µs a request of each kind of thread since `before` (a `threadCpuMsByName` of the same process),
+ * over `requests` requests; threads that spent nothing left out.
+ */
+export const threadCpuUsPerRequest = (
+  pid: number | "self",
+  before: Map<string, number>,
+  requests: number
+): Array<readonly [name: string, us: number]> =>
+  [...threadCpuMsByName(pid)]
+    .map(([name, ms]) => [name, ((ms - (before.get(name) ?? 0)) * 1000) / requests] as const)
+    .filter(([, us]) => us > 0)
+
+/** `threadCpuUsPerRequest`'s answer as one line: `MainThread 1642.0, V8Worker 262.0, …`. */
+export const describeThreads = (perRequest: ReadonlyArray<readonly [string, number]>): string =>
+  perRequest.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(", ")
+
 /** utime + stime of every process whose command is `name` (e.g. all of PostgreSQL's backends), in ms. */
 export const cpuMsOfAll = (name: string): number => {
   let total = 0
