@@ -127,6 +127,7 @@ const measure = async (
   request: Load.Request,
   other?: Processes.Running
 ) => {
+  Pinning.releaseLateThreads(server.pid)
   // The other server idles meanwhile: its CPU then is what a server spends without requests.
   const otherBefore = other === undefined ? Number.NaN : other.cpuMs()
   const before = server.cpuMs()

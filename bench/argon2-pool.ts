@@ -1,17 +1,17 @@
 /**
  * `node bench/argon2-pool.ts`: the server's hasher (Argon2PasswordHasher.make, production
- * parameters, at most CONCURRENCY verifies at once through its semaphore) against the login floor's
- * bare loop (as many verifies in flight as connections, all queued on the libuv pool), alternating
- * in one process: verifies per second and process CPU per verify of each. Tells whether the bound
- * leaves the cores idle between verifies (the hand-over goes through the fiber scheduler) or costs
- * CPU per verify, apart from everything else a login does.
+ * parameters, CONCURRENCY hash threads behind its semaphore) against the login floor's bare loop
+ * (as many verifies in flight as connections, all queued on the libuv pool, whose size
+ * UV_THREADPOOL_SIZE sets), alternating in one process: verifies per second and process CPU per
+ * verify of each. Tells whether the bound leaves the cores idle between verifies or costs CPU per
+ * verify, apart from everything else a login does.
  *
- *   CONCURRENCY (the hasher's bound; default the number of CPUs)  IN_FLIGHT (50)  SECONDS (5)  ROUNDS (3)
+ *   CONCURRENCY (the hasher's threads; default the number of CPUs)  IN_FLIGHT (50)  SECONDS (5)  ROUNDS (3)
  */
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { Argon2PasswordHasher } from "@veche/argon2"
-import { Effect, Redacted } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
 
 const argon2: Argon2PasswordHasher.Argon2Backend & {
   readonly hash: (password: Uint8Array, options: Argon2PasswordHasher.Argon2Params) => Promise<string>
@@ -25,7 +25,8 @@ const concurrency = process.env.CONCURRENCY === undefined ? undefined : Number(p
 const password = "bench-password-1"
 const bytes = new TextEncoder().encode(password)
 const phc = await argon2.hash(bytes, Argon2PasswordHasher.DEFAULT_PARAMS)
-const hasher = await Effect.runPromise(Argon2PasswordHasher.make({ concurrency }))
+const scope = await Effect.runPromise(Scope.make())
+const hasher = await Effect.runPromise(Argon2PasswordHasher.make({ concurrency }).pipe(Scope.provide(scope)))
 
 const measure = async (loop: () => Promise<void>) => {
   let done = 0
@@ -61,3 +62,5 @@ for (let round = 1; round <= ROUNDS; round++) {
     )
   }
 }
+
+await Effect.runPromise(Scope.close(scope, Exit.void))

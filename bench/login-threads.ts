@@ -31,6 +31,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "veche-login-threads-"))
 chmodSync(dataDir, 0o755)
 
 const measure = async (server: Server, seconds: number): Promise<string> => {
+  Pinning.releaseLateThreads(server.pid)
   const threadsBefore = Processes.threadCpuMsByName(server.pid)
   const pgBefore = Processes.cpuMsOfAll("postgres")
   const result = await Load.run(`${server.base}${ROUTE}`, {

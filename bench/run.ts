@@ -60,6 +60,7 @@ chmodSync(dataDir, 0o755) // as root, the embedded PostgreSQL runs as `postgres`
 const autocannon =
   (server: Processes.Running, url: string, request: Load.Request = {}): Compare.Side =>
   async (seconds) => {
+    Pinning.releaseLateThreads(server.pid)
     const before = server.cpuMs()
     const result = await Load.run(url, { connections: CONNECTIONS, seconds, ...request })
     const answered = result.rps * seconds

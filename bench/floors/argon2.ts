@@ -1,7 +1,10 @@
 /**
  * The floor for `POST /api/v10/auth/login`: a bare argon2id verify loop, no HTTP and no database.
  * Same parameters as the server (Argon2PasswordHasher.DEFAULT_PARAMS: m=19456 KiB, t=2, p=1), as many
- * verifies in flight as the load generator has connections, for the same time. It runs to its end
+ * verifies in flight as the load generator has connections, for the same time, queued on a libuv
+ * pool of one thread a CPU: the fastest bare loop found (on 2 CPUs, 2026-11-27: 181–200 verifies a
+ * second against 148–165 on libuv's own 4 threads, where hashes time-slice the cores and each costs
+ * 12–13 ms of CPU instead of 10; UV_THREADPOOL_SIZE set outside wins). It runs to its end
  * and prints one LoadResult as JSON (verifies/s, latency, and its CPU per verify, user + system of
  * the whole process over the loop, as the server's column counts it). Not to be tuned down: it is
  * what the reference server is measured against.
@@ -9,6 +12,7 @@
  *   CONCURRENCY (50)  SECONDS (10)
  */
 import { createRequire } from "node:module"
+import { availableParallelism } from "node:os"
 import * as path from "node:path"
 import { Argon2PasswordHasher } from "@veche/argon2"
 import * as Processes from "../lib/Processes.ts"
@@ -23,6 +27,9 @@ interface Argon2 {
 const argon2: Argon2 = createRequire(path.resolve(import.meta.dirname, "../../adapters/argon2/package.json"))(
   "@node-rs/argon2"
 )
+
+// Before the pool's first use, which reads it.
+process.env.UV_THREADPOOL_SIZE ??= String(availableParallelism())
 
 const concurrency = Number(process.env.CONCURRENCY ?? 50)
 const seconds = Number(process.env.SECONDS ?? 10)

@@ -6,9 +6,9 @@
  * verify, the session's start (PgSessionsRepo.create's one statement inserting the session and its
  * two tokens; random tokens whose SHA-256 digests are stored, as Tokens.ts), the token pair as JSON.
  * No quotas, captcha, rate limits, access log or framework. Same pool size as the server's (10),
- * prepared statements; as many hashes at once as the server runs by default
- * (`Concurrency.defaultConcurrency`: one more than the CPUs, at most libuv's pool less one), the
- * rest waiting their turn here.
+ * prepared statements; hashes on the server's hash threads (`HashThreads`, one a CPU as the
+ * server's default), each with one call queued beside the one it runs as the server's hasher
+ * allows, the rest waiting their turn here.
  *
  * Issue 22 asks login for 0.90 of the verify loop; this tells how much of what keeps it from that
  * is about what any minimal server pays (PostgreSQL, the kernel and argon2id sharing the cores, and
@@ -21,7 +21,8 @@ import { createHash, randomBytes } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { createRequire } from "node:module"
 import * as path from "node:path"
-import { defaultConcurrency } from "../../adapters/argon2/src/Concurrency.ts"
+import { forTheCpus } from "../../adapters/argon2/src/Concurrency.ts"
+import * as HashThreads from "../../adapters/argon2/src/HashThreads.ts"
 import * as Pg from "../lib/Pg.ts"
 import { answer, failed, listen } from "../lib/PgFloor.ts"
 
@@ -33,13 +34,14 @@ const argon2: Argon2 = createRequire(path.resolve(import.meta.dirname, "../../ad
   "@node-rs/argon2"
 )
 
-/** At most the server's default number of hashes at once; the others queue in arrival order. */
-const hashes = { running: 0, limit: defaultConcurrency(), waiting: [] as Array<() => void> }
+/** The server's default: a thread a CPU, each with one call queued; the others queue here in arrival order. */
+const threads = HashThreads.make(forTheCpus())
+const hashes = { running: 0, limit: 2 * forTheCpus(), waiting: [] as Array<() => void> }
 const verifyBounded = async (hashed: string, password: Uint8Array): Promise<boolean> => {
   if (hashes.running >= hashes.limit) await new Promise<void>((resolve) => hashes.waiting.push(resolve))
   else hashes.running++
   try {
-    return await argon2.verify(hashed, password)
+    return await threads.verify(hashed, password)
   } finally {
     // The permit passes straight to the next in line, or is returned.
     const next = hashes.waiting.shift()
@@ -151,7 +153,8 @@ const login = async (request: IncomingMessage, response: ServerResponse) => {
 }
 
 // libuv starts its pool's threads at the first work queued: before listening, so they exist when
-// the bench pins the main thread (bench/lib/Pinning.ts) and keep every CPU, as the server's do.
+// the bench pins the main thread (bench/lib/Pinning.ts) and keep every CPU, as the server's do. The
+// hash threads start at the first login, as the server's; the bench gives them every CPU back.
 await argon2.verify("$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$8EvPqLHWbhMwFs+bsAcfaQ", new Uint8Array(1))
 
 listen(port, pool, (request, response) => {

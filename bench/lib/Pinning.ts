@@ -18,10 +18,12 @@
  * Only the main thread is pinned (`taskset -p` on its thread id, which is the process id), once the
  * server answers: by then V8's and libuv's threads have started with every CPU allowed (the
  * reference server starts libuv's pool during its start), and a thread started later by the main
- * thread would inherit its one CPU. A server without pool threads by then gets a warning.
+ * thread would inherit its one CPU. A server without pool threads by then gets a warning, and the
+ * threads started later (argon2id's hash threads start at the first login) get every CPU back from
+ * `releaseLateThreads` before each measurement.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import * as ThreadPool from "../../adapters/node-server/src/ThreadPool.ts"
 
 let wanted = false
@@ -79,6 +81,26 @@ export const pinMainThread = (name: string, pid: number): void => {
       )
   } catch (error) {
     process.stderr.write(`pinning: ${name} left unpinned (${error instanceof Error ? error.message : String(error)})\n`)
+  }
+}
+
+/**
+ * Gives each thread of `pid` but its main thread every CPU again where it has fewer: a thread the
+ * main thread started after `pinMainThread` inherited its one CPU (argon2id's hash threads start at
+ * the first login, in the warm-up). Call it before each measurement, when pinning is on.
+ */
+export const releaseLateThreads = (pid: number): void => {
+  if (!enabled() || pid === 0) return
+  const all = cpus.join(",")
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    if (task === String(pid)) continue
+    try {
+      const allowed = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, "utf8"))?.[1]
+      if (allowedCpus(allowed ?? "").length < cpus.length)
+        execFileSync("taskset", ["-p", "-c", all, task], { stdio: "ignore" })
+    } catch {
+      // the thread ended meanwhile
+    }
   }
 }
 

@@ -6,21 +6,21 @@
  *   parameters than the current ones.
  * - The dummy hash for `verifyDummy` is made once, when the layer is built, with the current
  *   parameters, so it costs what a real one costs.
- * - At most `concurrency` hashes run at once (default `defaultConcurrency()`: one more than the
- *   number of CPUs, but one thread fewer than libuv's pool); a burst of logins waits in the
- *   semaphore. The library's async functions run on the libuv threadpool, which Node shares with
- *   `fs`, `dns.lookup`, zlib and image processing. It has 4 threads unless `UV_THREADPOOL_SIZE`,
- *   set before the pool's first use, says otherwise: a host that wants a hash per CPU and more sizes
- *   the pool (the reference server does, from the hashes and images it allows at once).
+ * - Where the hashes run: by default on threads of their own (`HashThreads.ts`), `concurrency` of
+ *   them (default one a CPU, `defaultConcurrency()`), started at the first hash; each has one call
+ *   running and one queued, and a burst of logins waits in a semaphore, where a cancelled login
+ *   leaves without hashing. `backend: nativeBackend` runs them on libuv's pool instead (no threads
+ *   of their own; a host then bounds them below the pool's size, `Concurrency.poolConcurrency`).
  *
  * Layers: `layer(options)` (production), `layerConfig` (`SERVICE_PASSWORD_HASH_CONCURRENCY`), and
- * `layerTest` (cheap parameters, for test suites only).
+ * `layerTest` (cheap parameters on libuv's pool, for test suites only).
  */
 
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2"
 import { PasswordHasher } from "@veche/auth"
-import { Config, Effect, Layer, Option, type Redacted, Schema, Semaphore } from "effect"
+import { Config, Effect, Layer, Option, type Redacted, Schema, type Scope, Semaphore } from "effect"
 import * as Concurrency from "./Concurrency.ts"
+import * as HashThreads from "./HashThreads.ts"
 import * as PasswordPhc from "./internal/PasswordPhc.ts"
 
 export type Argon2Params = PasswordPhc.Argon2Params
@@ -50,7 +50,8 @@ export interface Argon2Backend {
 
 /**
  * `@node-rs/argon2`'s async functions, which run on the libuv threadpool (not on the main thread).
- * `verify` reads the algorithm, version and costs from the PHC string itself.
+ * `verify` reads the algorithm, version and costs from the PHC string itself. At most
+ * `Concurrency.poolConcurrency()` at once leaves the pool a thread for everything else.
  */
 export const nativeBackend: Argon2Backend = {
   hash: (password, params) =>
@@ -62,20 +63,35 @@ export const nativeBackend: Argon2Backend = {
   verify: (phc, password) => argon2Verify(phc, password)
 }
 
-/** Hashes allowed at once by default: one more than the CPUs, below libuv's pool size (Concurrency.ts). */
-export const defaultConcurrency = (): number => Concurrency.defaultConcurrency()
+/** Hashes run at once by default: one a CPU, each on a thread of its own (Concurrency.ts). */
+export const defaultConcurrency = (): number => Concurrency.forTheCpus()
 
 export interface Options {
-  /** Hashes allowed to run at once; a positive integer. Default: `defaultConcurrency()`. */
+  /**
+   * Hashes run at once; a positive integer. With the default backend, the threads started; with
+   * another, the calls in flight. Default: `defaultConcurrency()`.
+   */
   readonly concurrency?: number | undefined
   /** Parameters for new hashes and the rehash check. Default: `DEFAULT_PARAMS`. */
   readonly params?: Argon2Params | undefined
-  /** The native calls. Default: `nativeBackend`. */
+  /**
+   * The native calls. Default: `concurrency` threads of their own (`HashThreads`), stopped when the
+   * layer's scope closes. `nativeBackend` runs them on libuv's pool.
+   */
   readonly backend?: Argon2Backend | undefined
 }
 
-/** Builds the service; the dummy hash is computed here, once. */
-export const make = (options: Options = {}): Effect.Effect<PasswordHasher.PasswordHasher["Service"]> =>
+/** Calls queued on each hash thread beside the one it runs, so it never waits for the main thread. */
+const QUEUED_PER_THREAD = 1
+
+/**
+ * Builds the service; the dummy hash is computed here, once (on libuv's pool with the default
+ * backend, so that the hash threads start only when a password is hashed). The scope stops the
+ * hash threads.
+ */
+export const make = (
+  options: Options = {}
+): Effect.Effect<PasswordHasher.PasswordHasher["Service"], never, Scope.Scope> =>
   Effect.gen(function* () {
     const concurrency = options.concurrency ?? defaultConcurrency()
     // A bad value is a wiring bug: zero permits would make every login hang forever.
@@ -83,8 +99,14 @@ export const make = (options: Options = {}): Effect.Effect<PasswordHasher.Passwo
       return yield* Effect.die(`PasswordHasher: concurrency must be a positive integer, got ${concurrency}`)
     }
     const params = options.params ?? DEFAULT_PARAMS
-    const backend = options.backend ?? nativeBackend
-    const semaphore = yield* Semaphore.make(concurrency)
+    const backend =
+      options.backend ??
+      (yield* Effect.acquireRelease(
+        Effect.sync(() => HashThreads.make(concurrency)),
+        (threads) => Effect.promise(() => threads.close())
+      ))
+    const permits = options.backend === undefined ? concurrency * (1 + QUEUED_PER_THREAD) : concurrency
+    const semaphore = yield* Semaphore.make(permits)
 
     // Uninterruptible inside the permit: the native work cannot be stopped once it has started,
     // so the permit must stay taken until it has really finished, or the bound would leak when
@@ -94,7 +116,8 @@ export const make = (options: Options = {}): Effect.Effect<PasswordHasher.Passwo
 
     // The dummy password's value does not matter (`verifyDummy` answers invalid regardless);
     // what matters is that the hash carries the current parameters, so it costs what a real one costs.
-    const dummyPhc = yield* bounded(() => backend.hash(new TextEncoder().encode("veche-dummy-password"), params))
+    const dummyBackend = options.backend ?? nativeBackend
+    const dummyPhc = yield* bounded(() => dummyBackend.hash(new TextEncoder().encode("veche-dummy-password"), params))
 
     const hash = Effect.fn("PasswordHasher.hash")(function* (password: Redacted.Redacted<string>) {
       const bytes = yield* PasswordHasher.encode(password)
@@ -141,10 +164,10 @@ export const layerConfig: Layer.Layer<PasswordHasher.PasswordHasher, Config.Conf
 
 /**
  * FOR TESTS ONLY, never in production: real argon2id hashing with `TEST_PARAMS`, about 30 times
- * cheaper. Its PHC strings carry their parameters, so the production hasher verifies them too
- * (and reports `needsRehash`).
+ * cheaper, on libuv's pool (no threads started for each test host). Its PHC strings carry their
+ * parameters, so the production hasher verifies them too (and reports `needsRehash`).
  */
 export const layerTest: Layer.Layer<PasswordHasher.PasswordHasher> = Layer.effect(
   PasswordHasher.PasswordHasher,
-  make({ params: TEST_PARAMS })
+  make({ params: TEST_PARAMS, backend: nativeBackend, concurrency: Concurrency.poolConcurrency() })
 )

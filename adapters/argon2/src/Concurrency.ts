@@ -1,6 +1,6 @@
 /**
  * How many argon2id hashes the hasher runs at once by default, in a module of its own (no effect
- * import): the reference server reads it to size libuv's threadpool before anything is loaded.
+ * import): the reference server's entry reads what it needs of it before anything is loaded.
  */
 import { availableParallelism } from "node:os"
 
@@ -10,15 +10,11 @@ const LIBUV_DEFAULT = 4
 export const THREAD_POOL_MAX = 1024
 
 /**
- * One more than the CPUs: what keeps them busy. With exactly one a CPU, each CPU sat idle from the end
- * of a verify until the main thread, busy with other requests, had handed it the next (a permit
- * passes through the event loop). Side by side on 2 CPUs under 50 logins at once (2026-11-27), 3 at
- * once answered more logins a second than 2: 180 against 170, in 6 of 6 repetitions, the main thread
- * spending ≈9 % less a login as it found more completions a turn; and again with the reference
- * server's pool sized for it, 173 against 169, in 5 of 6. Each hash in flight holds its 19 MiB
- * working set.
+ * Hash threads by default (HashThreads.ts): one a CPU. Each thread has its next hash queued before
+ * it ends the current one, so one a CPU keeps them all busy, and no two hashes time-slice a core
+ * (which made each dearer: 12.0–13.4 ms of CPU a verify with three on two CPUs, 9.7–10.6 with two).
  */
-export const forTheCpus = (): number => availableParallelism() + 1
+export const forTheCpus = (): number => availableParallelism()
 
 /**
  * The threads of libuv's pool as this process's environment sizes it (libuv reads
@@ -31,10 +27,11 @@ export const threadPoolSize = (env: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * The default: `forTheCpus()`, but never every thread of libuv's pool. The hashes share that pool
- * with `fs`, `dns.lookup`, zlib and image processing, so a burst of logins must leave one thread to
- * them. A host that sizes the pool (the reference server does, `ThreadPool.ts`) gets `forTheCpus()`;
- * one on libuv's 4 threads gets at most 3.
+ * For hashes on libuv's pool (`Argon2PasswordHasher.nativeBackend`): one more than the CPUs, but
+ * never every thread of the pool. There a hash that ends leaves its thread idle until the main
+ * thread has handed over the next, so one more than the CPUs kept them busy (180 against 170 logins
+ * a second on 2 CPUs, 2026-11-27); and the pool is shared with `fs`, `dns.lookup`, zlib and image
+ * processing, so a burst of logins must leave one thread to them: on libuv's own 4, at most 3.
  */
-export const defaultConcurrency = (env: Readonly<Record<string, string | undefined>> = process.env): number =>
-  Math.max(1, Math.min(forTheCpus(), threadPoolSize(env) - 1))
+export const poolConcurrency = (env: Readonly<Record<string, string | undefined>> = process.env): number =>
+  Math.max(1, Math.min(availableParallelism() + 1, threadPoolSize(env) - 1))

@@ -13,14 +13,17 @@ describe("Concurrency", () => {
     expect(Concurrency.threadPoolSize({ UV_THREADPOOL_SIZE: "5000" })).toBe(1024)
   })
 
-  it("defaults to one more hash than the CPUs, leaving a thread of the pool to everything else", () => {
-    expect(Concurrency.forTheCpus()).toBe(cpus + 1)
-    // a pool sized for it (the reference server's)
-    expect(Concurrency.defaultConcurrency({ UV_THREADPOOL_SIZE: String(cpus + 2 + cpus) })).toBe(cpus + 1)
+  it("defaults to a hash thread a CPU", () => {
+    expect(Concurrency.forTheCpus()).toBe(cpus)
+  })
+
+  it("on libuv's pool, one more hash than the CPUs, leaving a thread of the pool to everything else", () => {
+    // a pool sized for it
+    expect(Concurrency.poolConcurrency({ UV_THREADPOOL_SIZE: String(cpus + 2 + cpus) })).toBe(cpus + 1)
     // libuv's own 4: at most 3
-    expect(Concurrency.defaultConcurrency({})).toBe(Math.min(cpus + 1, 3))
+    expect(Concurrency.poolConcurrency({})).toBe(Math.min(cpus + 1, 3))
     // a pool of one or two threads: still one hash at a time
-    expect(Concurrency.defaultConcurrency({ UV_THREADPOOL_SIZE: "1" })).toBe(1)
-    expect(Concurrency.defaultConcurrency({ UV_THREADPOOL_SIZE: "2" })).toBe(1)
+    expect(Concurrency.poolConcurrency({ UV_THREADPOOL_SIZE: "1" })).toBe(1)
+    expect(Concurrency.poolConcurrency({ UV_THREADPOOL_SIZE: "2" })).toBe(1)
   })
 })

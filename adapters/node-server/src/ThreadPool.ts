@@ -1,23 +1,25 @@
 /**
  * The size of libuv's threadpool for the reference server, when the operator has not set
- * `UV_THREADPOOL_SIZE`. argon2id's hashes and image processing run on that pool beside `fs`,
- * `dns.lookup` and zlib, and libuv gives it 4 threads: the hasher would then run at most 3 hashes at
- * once (it leaves one thread free), and a burst of uploads beside a burst of logins would fill it.
- * The pool gets a thread for each hash and each image allowed at once, and two more. libuv reads
- * the variable when the pool first starts, so bin.ts sets it before anything is loaded; this module
- * imports no library for that reason. A host of one's own can call `configure` first thing in its
- * entry module too (`@veche/node-server/ThreadPool`).
+ * `UV_THREADPOOL_SIZE`. Image processing runs on that pool beside `fs`, `dns.lookup` and zlib
+ * (argon2id's hashes run on threads of their own, `@veche/argon2`'s HashThreads), and libuv gives it
+ * 4 threads, which a burst of uploads on a large machine would fill. The pool gets a thread for each
+ * image allowed at once and two more, and never fewer than libuv's 4. libuv reads the variable when
+ * the pool first starts, so bin.ts sets it before anything is loaded; this module imports no
+ * library for that reason. A host of one's own can call `configure` first thing in its entry module
+ * too (`@veche/node-server/ThreadPool`).
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
-import { forTheCpus as hashesForTheCpus, THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
+import { THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
 
-/** Threads beyond the bounded users, for fs, dns.lookup and zlib. */
+/** Threads beyond the images, for fs, dns.lookup and zlib. */
 const SPARE = 2
+/** libuv's pool when `UV_THREADPOOL_SIZE` is not set: the least this sizing gives. */
+const LIBUV_DEFAULT = 4
 
 /**
- * A positive integer setting, or the default when it is unset or not one (the hasher's layer then
- * refuses to start; the images' takes at least 1): the pool errs on the large side.
+ * A positive integer setting, or the default when it is unset or not one (the images' layer takes
+ * at least 1): the pool errs on the large side.
  */
 const positive = (value: string | undefined, fallback: number): number => {
   const parsed = Number(value)
@@ -25,14 +27,12 @@ const positive = (value: string | undefined, fallback: number): number => {
 }
 
 /**
- * The pool's size from the server's environment: `SERVICE_PASSWORD_HASH_CONCURRENCY` (default: one
- * more than the CPUs, `@veche/argon2`'s default once the pool holds it) plus `SERVICE_MEDIA_CONCURRENCY`
- * (default: the CPUs, as ProfileImages') plus two, at most libuv's 1024.
+ * The pool's size from the server's environment: `SERVICE_MEDIA_CONCURRENCY` (default: the CPUs, as
+ * ProfileImages') plus two, at least libuv's 4 and at most its 1024.
  */
 export const size = (env: Readonly<Record<string, string | undefined>>): number => {
-  const hashes = positive(env.SERVICE_PASSWORD_HASH_CONCURRENCY, hashesForTheCpus())
   const images = positive(env.SERVICE_MEDIA_CONCURRENCY, availableParallelism())
-  return Math.min(THREAD_POOL_MAX, hashes + images + SPARE)
+  return Math.min(THREAD_POOL_MAX, Math.max(LIBUV_DEFAULT, images + SPARE))
 }
 
 /**

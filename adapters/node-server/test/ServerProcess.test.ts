@@ -10,7 +10,7 @@ import { DefaultDataDir } from "@veche/embedded-postgres"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
 import * as ThreadPool from "../src/ThreadPool.ts"
-import { getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -22,6 +22,16 @@ const poolThreadsOf = (pid: number | undefined): number | undefined => {
   const workers = ThreadPool.workersOf(pid ?? 0)
   return workers === 0 ? undefined : workers
 }
+
+/** Worker threads a process runs (Linux: Node names them `WorkerThread`); the hash threads are such. */
+const workerThreadsOf = (pid: number | undefined): number =>
+  fs.readdirSync(`/proc/${pid ?? 0}/task`).filter((task) => {
+    try {
+      return fs.readFileSync(`/proc/${pid ?? 0}/task/${task}/comm`, "utf8").trim() === "WorkerThread"
+    } catch {
+      return false // the thread ended meanwhile
+    }
+  }).length
 
 const NEW_SPACE_PROBE = path.join(import.meta.dirname, "fixtures/new-space-probe.cjs")
 
@@ -50,7 +60,8 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
   const env = { DATABASE_URL: "", SERVICE_DATA_DIR: dataDir }
 
   it("starts with nothing installed, answers, and stops with exit code 0 on SIGTERM", async () => {
-    // libuv's pool sized before its first use: a thread for each hash and each image at once, and two
+    // libuv's pool sized before its first use: a thread for each image at once, and two; the hashes
+    // get threads of their own, started by the first hash
     const server = await start({
       ...env,
       SERVICE_PASSWORD_HASH_CONCURRENCY: "5",
@@ -67,7 +78,26 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     })
     expect(server.output()).toContain("database migrated")
     if (process.platform === "linux" && Number(process.versions.node.split(".")[0]) >= 24)
-      expect(poolThreadsOf(server.child.pid)).toBe(5 + 3 + 2)
+      expect(poolThreadsOf(server.child.pid)).toBe(3 + 2)
+    if (process.platform === "linux") {
+      const before = workerThreadsOf(server.child.pid)
+      const call = apiCaller(server.base)
+      const phone = "+79057654321"
+      const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
+      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+      const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
+      const registered = await call("POST", "/auth/register/verify", {
+        verification_id: (started.body as { verification_id: string }).verification_id,
+        code,
+        username: "threads_person",
+        password: "correct horse battery",
+        date_of_birth: "1990-05-05",
+        consent: true
+      })
+      expect(registered.status).toBe(201)
+      // the password's hash started them: one a hash at once
+      expect(workerThreadsOf(server.child.pid) - before).toBe(5)
+    }
     // V8's young generation held through the start (YoungGeneration.ts): without it the start grows it
     // to the most this machine's Node allows, 16 MB and more (held, it reads 2–4 MB; V8 may still grow
     // it a step or two on a busy machine: YoungGeneration.test.ts)
