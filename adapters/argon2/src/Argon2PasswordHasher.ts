@@ -46,6 +46,8 @@ export const TEST_PARAMS: Argon2Params = { memoryCost: 1_024, timeCost: 1, paral
 export interface Argon2Backend {
   readonly hash: (password: Uint8Array, params: Argon2Params) => Promise<string>
   readonly verify: (phc: string, password: Uint8Array) => Promise<boolean>
+  /** Calls to keep in flight at once; default: the hasher's `concurrency`. */
+  readonly permits?: number | undefined
 }
 
 /**
@@ -81,9 +83,6 @@ export interface Options {
   readonly backend?: Argon2Backend | undefined
 }
 
-/** Calls queued on each hash thread beside the one it runs, so it never waits for the main thread. */
-const QUEUED_PER_THREAD = 1
-
 /**
  * Builds the service; the dummy hash is computed here, once (on libuv's pool with the default
  * backend, so that the hash threads start only when a password is hashed). The scope stops the
@@ -105,8 +104,8 @@ export const make = (
         Effect.sync(() => HashThreads.make(concurrency)),
         (threads) => Effect.promise(() => threads.close())
       ))
-    const permits = options.backend === undefined ? concurrency * (1 + QUEUED_PER_THREAD) : concurrency
-    const semaphore = yield* Semaphore.make(permits)
+    // The hash threads take one call running and one queued each (`HashThreads.permits`).
+    const semaphore = yield* Semaphore.make(backend.permits ?? concurrency)
 
     // Uninterruptible inside the permit: the native work cannot be stopped once it has started,
     // so the permit must stay taken until it has really finished, or the bound would leak when

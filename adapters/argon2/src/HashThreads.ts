@@ -60,13 +60,22 @@ interface Waiting {
 interface Thread {
   readonly worker: Worker
   readonly waiting: Map<number, Waiting>
+  /** Being stopped by `close`: it stays referenced until it has exited. */
+  closing: boolean
 }
 
 export interface HashThreads {
   readonly verify: (phc: string, password: Uint8Array) => Promise<boolean>
   readonly hash: (password: Uint8Array, params: Argon2Params) => Promise<string>
+  /**
+   * Calls a caller should keep handed over at once: one running and one queued a thread, so that
+   * no thread waits for the main thread between two (`Argon2PasswordHasher` bounds its calls so).
+   */
+  readonly permits: number
   /** Calls handed to the threads and not yet answered. */
   readonly inFlight: () => number
+  /** Calls handed to each thread and not yet answered, by slot (0 for a slot without a thread). */
+  readonly load: () => ReadonlyArray<number>
   /** Threads running now (0 before the first call and after `close`). */
   readonly running: () => number
   /** Stops the threads; calls still waiting reject. A later call starts them again. */
@@ -98,13 +107,15 @@ export const make = (threads: number): HashThreads => {
       execArgv: [],
       resourceLimits: RESOURCE_LIMITS
     })
-    const thread: Thread = { worker, waiting: new Map() }
+    const thread: Thread = { worker, waiting: new Map(), closing: false }
     worker.on("message", (reply: Reply) => {
       const waiting = thread.waiting.get(reply.id)
       if (waiting === undefined) return
       thread.waiting.delete(reply.id)
       inFlight--
-      if (thread.waiting.size === 0) worker.unref()
+      // Not once `close` stops it: an answer can come before its exit, and an unreferenced thread
+      // would let the process end with `close`'s promise never settled.
+      if (thread.waiting.size === 0 && !thread.closing) worker.unref()
       if ("error" in reply) waiting.reject(new Error(`argon2: ${reply.error}`))
       else waiting.resolve(reply.value)
     })
@@ -149,11 +160,17 @@ export const make = (threads: number): HashThreads => {
         password,
         params: { memoryCost: params.memoryCost, timeCost: params.timeCost, parallelism: params.parallelism }
       }),
+    permits: threads * 2,
     inFlight: () => inFlight,
+    load: () => slots.map((thread) => thread?.waiting.size ?? 0),
     running: () => slots.filter((thread) => thread !== undefined).length,
     close: async () => {
       const running = slots.filter((thread): thread is Thread => thread !== undefined)
       slots.fill(undefined)
+      for (const thread of running) {
+        thread.closing = true
+        thread.worker.ref()
+      }
       await Promise.all(running.map((thread) => thread.worker.terminate()))
     }
   }

@@ -1,7 +1,9 @@
+import * as fs from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { PasswordHasher } from "@veche/auth"
-import { ConfigProvider, Duration, Effect, Exit, Layer, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import * as Argon2PasswordHasher from "../src/Argon2PasswordHasher.ts"
+import * as HashThreads from "../src/HashThreads.ts"
 
 const pw = (s: string) => Redacted.make(s)
 const service = (options?: Argon2PasswordHasher.Options) => Argon2PasswordHasher.make(options)
@@ -9,6 +11,16 @@ const real = service()
 const fast = service({ params: Argon2PasswordHasher.TEST_PARAMS })
 
 const header = (phc: string) => phc.split("$").slice(0, 4).join("$")
+
+/** This process's worker threads (Linux: Node names them `WorkerThread`), the hash threads among them. */
+const workerThreads = (): number =>
+  fs.readdirSync("/proc/self/task").filter((task) => {
+    try {
+      return fs.readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === "WorkerThread"
+    } catch {
+      return false // the thread ended meanwhile
+    }
+  }).length
 
 describe("Argon2PasswordHasher", () => {
   it.effect("hashes to an argon2id PHC string with the default parameters, salted afresh each time", () =>
@@ -159,6 +171,52 @@ describe("Argon2PasswordHasher", () => {
       expect(peak3).toBeGreaterThan(1)
       expect(peak3).toBeLessThanOrEqual(3)
     })
+  )
+
+  it.live("keeps as many calls in flight as its backend asks: two a hash thread", () =>
+    Effect.gen(function* () {
+      const threads = HashThreads.make(2)
+      yield* Effect.addFinalizer(() => Effect.promise(() => threads.close()))
+      let inFlight = 0
+      let peak = 0
+      const counting: Argon2PasswordHasher.Argon2Backend = {
+        permits: threads.permits,
+        hash: (password, params) => threads.hash(password, params),
+        verify: (phc, password) => {
+          peak = Math.max(peak, ++inFlight)
+          return threads.verify(phc, password).finally(() => inFlight--)
+        }
+      }
+      const hasher = yield* service({ concurrency: 2, backend: counting })
+      const phc = yield* hasher.hash(pw("correct horse battery"))
+      // ≈10 ms a verify: the first four are all handed over before any answers
+      const results = yield* Effect.all(
+        Array.from({ length: 8 }, (_, i) => hasher.verify(phc, pw(`wrong ${i}`))),
+        { concurrency: "unbounded" }
+      )
+      expect(results.every((r) => !r.valid)).toBe(true)
+      expect(peak).toBe(4)
+    })
+  )
+
+  it.live.skipIf(process.platform !== "linux")(
+    "starts its hash threads at the first hash, not when built, and stops them with its scope",
+    () =>
+      Effect.gen(function* () {
+        const before = workerThreads()
+        const scope = yield* Scope.make()
+        const hasher = yield* Argon2PasswordHasher.make({
+          concurrency: 3,
+          params: Argon2PasswordHasher.TEST_PARAMS
+        }).pipe(Scope.provide(scope))
+        // built: the dummy hash made on libuv's pool, no thread started
+        expect(workerThreads()).toBe(before)
+        const phc = yield* hasher.hash(pw("correct horse battery"))
+        expect(workerThreads()).toBe(before + 3)
+        expect((yield* hasher.verify(phc, pw("correct horse battery"))).valid).toBe(true)
+        yield* Scope.close(scope, Exit.void)
+        expect(workerThreads()).toBe(before)
+      })
   )
 
   it.effect("refuses a concurrency that is not a positive integer", () =>

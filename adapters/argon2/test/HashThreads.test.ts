@@ -37,13 +37,18 @@ describe("HashThreads", () => {
 
   it("spreads calls over its threads, the one with the fewest waiting first", async () => {
     const threads = open(3)
+    expect(threads.permits).toBe(6)
     const phc = await Argon2PasswordHasher.nativeBackend.hash(bytes("secret"), CHEAP)
-    const answers = Array.from({ length: 9 }, (_, i) => threads.verify(phc, bytes(i % 3 === 0 ? "secret" : "wrong")))
-    // all handed over at once, none answered yet
+    const first = threads.verify(phc, bytes("secret"))
+    expect(threads.load()).toEqual([1, 0, 0])
+    const answers = Array.from({ length: 8 }, (_, i) => threads.verify(phc, bytes(i % 3 === 2 ? "secret" : "wrong")))
+    // all handed over at once, none answered yet: three a thread
+    expect(threads.load()).toEqual([3, 3, 3])
     expect(threads.inFlight()).toBe(9)
-    expect(await Promise.all(answers)).toEqual([true, false, false, true, false, false, true, false, false])
+    expect(await first).toBe(true)
+    expect(await Promise.all(answers)).toEqual([false, false, true, false, false, true, false, false])
+    expect(threads.load()).toEqual([0, 0, 0])
     expect(threads.inFlight()).toBe(0)
-    expect(threads.running()).toBe(3)
   })
 
   it("rejects a call the library refuses, and the thread goes on", async () => {
@@ -56,7 +61,11 @@ describe("HashThreads", () => {
 
   it("fails the calls still waiting when closed, and starts again at the next", async () => {
     const threads = open(1)
-    const slow = await threads.hash(bytes("secret"), Argon2PasswordHasher.DEFAULT_PARAMS)
+    // Verifies of ≈0.3 s or more each: none can be answered before the close below stops the thread.
+    const slow = await Argon2PasswordHasher.nativeBackend.hash(bytes("secret"), {
+      ...Argon2PasswordHasher.DEFAULT_PARAMS,
+      timeCost: 60
+    })
     const waiting = [threads.verify(slow, bytes("secret")), threads.verify(slow, bytes("secret"))]
     await threads.close()
     for (const answer of waiting) await expect(answer).rejects.toThrow(/hash thread exited/)
@@ -65,6 +74,27 @@ describe("HashThreads", () => {
     expect(await threads.verify(await threads.hash(bytes("again"), CHEAP), bytes("again"))).toBe(true)
     expect(threads.running()).toBe(1)
   })
+
+  it("lets the process end once closed, even with an answer on its way", async () => {
+    // An answer that comes after close began but before the thread exited must not unreference the
+    // thread: the process would end with close's promise unsettled (exit code 13).
+    const module = path.resolve(import.meta.dirname, "../src/HashThreads.ts")
+    const script = `
+      const HashThreads = await import(${JSON.stringify(module)})
+      const threads = HashThreads.make(1)
+      const params = { memoryCost: 1024, timeCost: 1, parallelism: 1 }
+      const phc = await threads.hash(new TextEncoder().encode("secret"), params)
+      const answer = threads.verify(phc, new TextEncoder().encode("secret")).catch(() => "rejected")
+      const until = Date.now() + 50
+      while (Date.now() < until) {} // the answer is sent meanwhile
+      await threads.close()
+      console.log("closed", await answer)
+    `
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], {
+      timeout: 20_000
+    })
+    expect(stdout).toMatch(/^closed (true|rejected)$/m)
+  }, 30_000)
 
   it("refuses a thread count that is not a positive integer", () => {
     for (const threads of [0, -1, 1.5, Number.NaN]) expect(() => HashThreads.make(threads)).toThrow(/positive integer/)
