@@ -36,7 +36,7 @@ const argon2: Argon2 = createRequire(path.resolve(import.meta.dirname, "../../ad
 
 /** The server's default: a thread a CPU, each with one call queued; the others queue here in arrival order. */
 const threads = HashThreads.make(forTheCpus())
-const hashes = { running: 0, limit: 2 * forTheCpus(), waiting: [] as Array<() => void> }
+const hashes = { running: 0, limit: threads.permits, waiting: [] as Array<() => void> }
 const verifyBounded = async (hashed: string, password: Uint8Array): Promise<boolean> => {
   if (hashes.running >= hashes.limit) await new Promise<void>((resolve) => hashes.waiting.push(resolve))
   else hashes.running++

@@ -9,7 +9,7 @@
  * cores cost more each. Here each thread has the next call queued before it ends the current one,
  * so one thread a CPU keeps every CPU busy with no hash waiting on another. Measured on 2 CPUs under
  * 50 logins at once (2026-11-27, a login written by hand, side by side): two threads answered 153–171
- * logins a second against 116–136 with three hashes on libuv's pool, in 6 of 6 rounds, each verify
+ * logins a second against 121–136 with three hashes on libuv's pool, in 6 of 6 rounds, each verify
  * taking 9.7–10.6 ms of CPU against 12.0–13.4. libuv's pool is left to `fs`, `dns.lookup`, zlib and
  * image processing.
  *
