@@ -7,7 +7,7 @@
 import * as fs from "node:fs"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { RawClient } from "~/test/support/GatewayServer"
-import { apiCaller, getJson, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { getJson, registerByPhone, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -21,20 +21,7 @@ describe("the gateway on the reference server", () => {
       SERVICE_DATA_DIR: dataDir,
       SERVICE_GATEWAY_NODE_URL: "wss://gw-1.veche.example/gateway"
     })
-    const call = apiCaller(server.base)
-    const started = await call("POST", "/auth/register/phone", { phone: "+79057650001", captcha_token: "dev" })
-    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent("+79057650001")}`)
-    const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code,
-      username: "gw_process",
-      password: "correct horse battery",
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    const { access_token, user_id } = registered.body as { access_token: string; user_id: string }
+    const { access_token, user_id } = await registerByPhone(server.base, "+79057650001", "gw_process")
 
     const gateway = (await getJson(`${server.base}/api/v10/gateway`)).body as { url: string }
     expect(new URL(gateway.url).port).toBe(new URL(server.base).port)

@@ -87,6 +87,32 @@ export const apiCaller =
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
 
+/**
+ * Registers an account by phone on a dev-mode server, with the code its outbox shows, and answers
+ * the registration's token pair and user id (a refusal throws with the answer).
+ */
+export const registerByPhone = async (
+  base: string,
+  phone: string,
+  username: string,
+  password = "correct horse battery"
+): Promise<{ access_token: string; refresh_token: string; user_id: string }> => {
+  const call = apiCaller(base)
+  const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
+  const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+  const registered = await call("POST", "/auth/register/verify", {
+    verification_id: (started.body as { verification_id?: string } | null)?.verification_id,
+    code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+    username,
+    password,
+    date_of_birth: "1990-05-05",
+    consent: true
+  })
+  if (registered.status !== 201)
+    throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body)}`)
+  return registered.body as { access_token: string; refresh_token: string; user_id: string }
+}
+
 /** A temporary data folder the embedded PostgreSQL can use (as root it runs as `postgres`). */
 export const tempDataDir = (): string => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "veche-server-"))

@@ -10,7 +10,7 @@ import { DefaultDataDir } from "@veche/embedded-postgres"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import pkg from "../package.json" with { type: "json" }
 import * as ThreadPool from "../src/ThreadPool.ts"
-import { apiCaller, getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { getJson, type Running, registerByPhone, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -88,20 +88,8 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     expect(await newSpaceOf(server, 2)).toBeGreaterThanOrEqual(Math.max(16 * 1024 * 1024, 2 * idle))
     if (process.platform === "linux" && Number(process.versions.node.split(".")[0]) >= 24) {
       const before = workerThreadsOf(server.child.pid)
-      const call = apiCaller(server.base)
-      const phone = "+79057654321"
-      const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-      const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
-      const registered = await call("POST", "/auth/register/verify", {
-        verification_id: (started.body as { verification_id: string }).verification_id,
-        code,
-        username: "threads_person",
-        password: "correct horse battery",
-        date_of_birth: "1990-05-05",
-        consent: true
-      })
-      expect(registered.status).toBe(201)
+      // registering hashes the password
+      await registerByPhone(server.base, "+79057654321", "threads_person")
       // the password's hash started them: one a hash at once
       expect(workerThreadsOf(server.child.pid) - before).toBe(5)
     }
