@@ -46,10 +46,11 @@ export const allowedCpus = (list: string): ReadonlyArray<number> =>
       return Array.from({ length: last - from + 1 }, (_, index) => from + index)
     })
 
-const cpus: ReadonlyArray<number> =
-  process.platform === "linux"
-    ? allowedCpus(/^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? "")
-    : []
+/** The CPUs a task may run on, from its `status` file in `/proc`. */
+const allowedCpusOf = (statusPath: string): ReadonlyArray<number> =>
+  allowedCpus(/^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync(statusPath, "utf8"))?.[1] ?? "")
+
+const cpus: ReadonlyArray<number> = process.platform === "linux" ? allowedCpusOf("/proc/self/status") : []
 
 const available: boolean =
   process.env.BENCH_LOAD === "wrk" &&
@@ -95,8 +96,7 @@ export const releaseLateThreads = (pid: number): void => {
   for (const task of readdirSync(`/proc/${pid}/task`)) {
     if (task === String(pid)) continue
     try {
-      const allowed = /^Cpus_allowed_list:\s*(.+)$/m.exec(readFileSync(`/proc/${pid}/task/${task}/status`, "utf8"))?.[1]
-      if (allowedCpus(allowed ?? "").length < cpus.length)
+      if (allowedCpusOf(`/proc/${pid}/task/${task}/status`).length < cpus.length)
         execFileSync("taskset", ["-p", "-c", all, task], { stdio: "ignore" })
     } catch {
       // the thread ended meanwhile

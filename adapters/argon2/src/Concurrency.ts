@@ -5,7 +5,7 @@
 import { availableParallelism } from "node:os"
 
 /** libuv's pool when `UV_THREADPOOL_SIZE` is not set. */
-const LIBUV_DEFAULT = 4
+export const LIBUV_DEFAULT = 4
 /** libuv's bound on `UV_THREADPOOL_SIZE`: a larger value gets this many threads. */
 export const THREAD_POOL_MAX = 1024
 

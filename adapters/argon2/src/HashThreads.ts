@@ -21,11 +21,9 @@ import { Worker } from "node:worker_threads"
 import type { Argon2Params } from "./internal/PasswordPhc.ts"
 
 /** The calls a thread takes, as `@node-rs/argon2`'s synchronous functions take them. */
-type Call =
-  | { readonly id: number; readonly kind: "verify"; readonly phc: string; readonly password: Uint8Array }
-  | { readonly id: number; readonly kind: "hash"; readonly password: Uint8Array; readonly params: Argon2Params }
-
-type CallWithoutId = Call extends infer C ? (C extends { readonly id: number } ? Omit<C, "id"> : never) : never
+type Request =
+  | { readonly kind: "verify"; readonly phc: string; readonly password: Uint8Array }
+  | { readonly kind: "hash"; readonly password: Uint8Array; readonly params: Argon2Params }
 
 type Reply = { readonly id: number; readonly value: string | boolean } | { readonly id: number; readonly error: string }
 
@@ -142,14 +140,14 @@ export const make = (threads: number): HashThreads => {
     return best as Thread
   }
 
-  const call = <A extends string | boolean>(message: CallWithoutId): Promise<A> =>
+  const call = <A extends string | boolean>(request: Request): Promise<A> =>
     new Promise<A>((resolve, reject) => {
       const thread = pick()
       const id = nextId++
       thread.waiting.set(id, { resolve: resolve as (value: string | boolean) => void, reject })
       inFlight++
       thread.worker.ref()
-      thread.worker.postMessage({ ...message, id })
+      thread.worker.postMessage({ ...request, id })
     })
 
   return {

@@ -10,12 +10,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
-import { THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
+import { LIBUV_DEFAULT, THREAD_POOL_MAX } from "@veche/argon2/Concurrency"
 
 /** Threads beyond the images, for fs, dns.lookup and zlib. */
 const SPARE = 2
-/** libuv's pool when `UV_THREADPOOL_SIZE` is not set: the least this sizing gives. */
-const LIBUV_DEFAULT = 4
 
 /**
  * A positive integer setting, or the default when it is unset or not one (the images' layer takes
@@ -48,10 +46,13 @@ export const configure = (env: Record<string, string | undefined> = process.env)
  * 24's libuv names them `libuv-worker`, older ones do not, and then it reads 0). For tests and the
  * bench: the pool starts when first used, and its threads inherit the CPUs of the thread starting it.
  */
-export const workersOf = (pid: number): number =>
+export const workersOf = (pid: number): number => threadsNamed(pid, "libuv-worker")
+
+/** How many threads of process `pid` are named `name` in `/proc` (Linux; e.g. Node 24's `WorkerThread`). */
+export const threadsNamed = (pid: number, name: string): number =>
   readdirSync(`/proc/${pid}/task`).filter((task) => {
     try {
-      return readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === "libuv-worker"
+      return readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim() === name
     } catch {
       return false // the thread ended meanwhile
     }

@@ -23,16 +23,6 @@ const poolThreadsOf = (pid: number | undefined): number | undefined => {
   return workers === 0 ? undefined : workers
 }
 
-/** Worker threads a process runs (Linux, Node 24: it names them `WorkerThread`); the hash threads are such. */
-const workerThreadsOf = (pid: number | undefined): number =>
-  fs.readdirSync(`/proc/${pid ?? 0}/task`).filter((task) => {
-    try {
-      return fs.readFileSync(`/proc/${pid ?? 0}/task/${task}/comm`, "utf8").trim() === "WorkerThread"
-    } catch {
-      return false // the thread ended meanwhile
-    }
-  }).length
-
 const NEW_SPACE_PROBE = path.join(import.meta.dirname, "fixtures/new-space-probe.cjs")
 
 /**
@@ -87,11 +77,11 @@ describe("reference server on the embedded PostgreSQL (no DATABASE_URL)", () => 
     // and let grow once the server listens: 24 MB kept alive grows it (held, it would stay put)
     expect(await newSpaceOf(server, 2)).toBeGreaterThanOrEqual(Math.max(16 * 1024 * 1024, 2 * idle))
     if (process.platform === "linux" && Number(process.versions.node.split(".")[0]) >= 24) {
-      const before = workerThreadsOf(server.child.pid)
+      const before = ThreadPool.threadsNamed(server.child.pid ?? 0, "WorkerThread")
       // registering hashes the password
       await registerByPhone(server.base, "+79057654321", "threads_person")
-      // the password's hash started them: one a hash at once
-      expect(workerThreadsOf(server.child.pid) - before).toBe(5)
+      // the password's hash started them (Node 24 names worker threads so): one a hash at once
+      expect(ThreadPool.threadsNamed(server.child.pid ?? 0, "WorkerThread") - before).toBe(5)
     }
     expect(await server.stop()).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "pg", "PG_VERSION"))).toBe(true)
