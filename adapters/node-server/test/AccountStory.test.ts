@@ -10,7 +10,7 @@ import { Totp } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { dataUri, png } from "~/test/support/Png"
-import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, outboxCode, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -20,22 +20,11 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 const SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 const PHONE = "+79051234567"
 
-const client = (base: string) => {
-  const call = apiCaller(base)
-  /** The newest message of a kind to the phone; recovery queues it after answering, so wait a little. */
-  const message = async (kind: string) => {
-    for (let i = 0; i < 50; i++) {
-      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(PHONE)}`)
-      const found = (outbox.body as { messages: Array<{ kind: string; code: string }> }).messages
-        .filter((m) => m.kind === kind)
-        .at(-1)
-      if (found !== undefined) return found.code
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error(`no ${kind} message for ${PHONE}`)
-  }
-  return { call, message }
-}
+const client = (base: string) => ({
+  call: apiCaller(base),
+  /** The newest message of a kind to the phone; recovery queues it after answering. */
+  message: (kind: string) => outboxCode(base, PHONE, kind)
+})
 
 describe("a person's account on the reference server (embedded PostgreSQL)", () => {
   it("registers, enables TOTP, logs out and in with the app code, survives a restart, and recovers the password", async () => {

@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { RawClient } from "~/test/support/GatewayServer"
-import { apiCaller, clusterAvailable, clusterOf, start, stopAll } from "./ServerHarness.ts"
+import { apiCaller, clusterAvailable, clusterOf, registerByPhone, start, stopAll } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -23,19 +23,7 @@ describe.runIf(clusterAvailable)("the gateway across two nodes sharing Redis", (
     const b = await start({ ...env, SERVICE_WORKER_ID: "2" })
     const call = apiCaller(a.base)
     const phone = `+7905${String(process.pid % 10_000_000).padStart(7, "0")}`
-    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-      username: `gw_cluster_${process.pid}`,
-      password: "correct horse battery",
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    const token = (registered.body as { access_token: string }).access_token
-    const userId = (registered.body as { user_id: string }).user_id
+    const { access_token: token, user_id: userId } = await registerByPhone(a.base, phone, `gw_cluster_${process.pid}`)
     const guild = (await call("POST", "/guilds", { name: "Cluster Guild" }, token)).body as {
       id: string
       system_channel_id: string
@@ -43,18 +31,7 @@ describe.runIf(clusterAvailable)("the gateway across two nodes sharing Redis", (
 
     // a second member, watching from node A
     const watcherPhone = `+7906${String(process.pid % 10_000_000).padStart(7, "0")}`
-    const watcherStart = await call("POST", "/auth/register/phone", { phone: watcherPhone, captcha_token: "dev" })
-    const watcherOutbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(watcherPhone)}`)
-    const watcher = (
-      await call("POST", "/auth/register/verify", {
-        verification_id: (watcherStart.body as { verification_id: string }).verification_id,
-        code: (watcherOutbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-        username: `gw_watch_${process.pid}`,
-        password: "correct horse battery",
-        date_of_birth: "1990-05-05",
-        consent: true
-      })
-    ).body as { access_token: string }
+    const watcher = await registerByPhone(a.base, watcherPhone, `gw_watch_${process.pid}`)
     const invite = (await call("POST", `/channels/${guild.system_channel_id}/invites`, {}, token)).body as {
       code: string
     }

@@ -8,7 +8,7 @@
 import * as fs from "node:fs"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { dataUri, png } from "~/test/support/Png"
-import { apiCaller, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, registerByPhone, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -17,36 +17,10 @@ afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
 
 const PASSWORD = "correct horse battery"
 
-const client = (base: string) => {
-  const call = apiCaller(base)
-  /** The newest registration code sent to the phone. */
-  const code = async (phone: string) => {
-    for (let i = 0; i < 50; i++) {
-      const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-      const found = (outbox.body as { messages: Array<{ kind: string; code: string }> }).messages
-        .filter((m) => m.kind === "register")
-        .at(-1)
-      if (found !== undefined) return found.code
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    throw new Error(`no register message for ${phone}`)
-  }
-  const register = async (phone: string, username: string) => {
-    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    expect(started.status).toBe(200)
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: await code(phone),
-      username,
-      password: PASSWORD,
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    return registered.body as { access_token: string; user_id: string }
-  }
-  return { call, register }
-}
+const client = (base: string) => ({
+  call: apiCaller(base),
+  register: (phone: string, username: string) => registerByPhone(base, phone, username, PASSWORD)
+})
 
 interface Guild {
   readonly id: string

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as oauth from "oauth4webapi"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiCaller, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, type Running, registerByPhone, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 const dataDir = tempDataDir()
 const databaseUrl = process.env.DATABASE_URL
@@ -42,18 +42,7 @@ describe("oauth4webapi against the reference server", () => {
   it("completes the code flow as a public client (PKCE) and a confidential one (Basic), refreshes and revokes", async () => {
     const call = apiCaller(server.base)
     const phone = `+7906${String(process.pid).padStart(7, "0").slice(-7)}`
-    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-      username: "oauth_person",
-      password: "correct horse battery",
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    const session = registered.body as { access_token: string; user_id: string }
+    const session = await registerByPhone(server.base, phone, "oauth_person")
 
     const created = await call("POST", "/applications", { name: "Sign In Demo" }, session.access_token)
     const clientId = (created.body as { id: string }).id

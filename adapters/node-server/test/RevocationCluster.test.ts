@@ -6,7 +6,7 @@
  * DATABASE_URL and REDIS_URL are set.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { apiCaller, clusterAvailable, clusterOf, start, stopAll } from "./ServerHarness.ts"
+import { apiCaller, clusterAvailable, clusterOf, registerByPhone, start, stopAll } from "./ServerHarness.ts"
 
 afterEach(stopAll)
 
@@ -24,18 +24,7 @@ describe.runIf(clusterAvailable)("revocation across two nodes", () => {
     const onB = apiCaller(b.base)
     const phone = `+7907${String(process.pid % 10_000_000).padStart(7, "0")}`
     const password = "correct horse battery"
-    const started = await onA("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    const outbox = await onA("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-    const registered = await onA("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
-      username: `revoke_cluster_${process.pid}`,
-      password,
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    const first = (registered.body as { access_token: string }).access_token
+    const first = (await registerByPhone(a.base, phone, `revoke_cluster_${process.pid}`, password)).access_token
 
     // B has seen the token work: whatever it might keep of it, it keeps now
     expect((await onB("GET", "/users/@me", undefined, first)).status).toBe(200)

@@ -88,6 +88,23 @@ export const apiCaller =
     })
 
 /**
+ * The newest message of a kind (`register`, `recovery`, …) in a dev-mode server's outbox for an
+ * address. Some flows queue it after answering, so this waits up to 5 s for it.
+ */
+export const outboxCode = async (base: string, to: string, kind: string): Promise<string> => {
+  const call = apiCaller(base)
+  for (let i = 0; i < 50; i++) {
+    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`)
+    const found = (outbox.body as { messages: Array<{ kind: string; code: string }> }).messages
+      .filter((message) => message.kind === kind)
+      .at(-1)
+    if (found !== undefined) return found.code
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`no ${kind} message for ${to}`)
+}
+
+/**
  * Registers an account by phone on a dev-mode server, with the code its outbox shows, and answers
  * the registration's token pair and user id (a refusal throws with the answer).
  */
@@ -99,10 +116,11 @@ export const registerByPhone = async (
 ): Promise<{ access_token: string; refresh_token: string; user_id: string }> => {
   const call = apiCaller(base)
   const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-  const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
+  if (started.status !== 200)
+    throw new Error(`registration answered ${started.status}: ${JSON.stringify(started.body)}`)
   const registered = await call("POST", "/auth/register/verify", {
     verification_id: (started.body as { verification_id?: string } | null)?.verification_id,
-    code: (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code,
+    code: await outboxCode(base, phone, "register"),
     username,
     password,
     date_of_birth: "1990-05-05",
