@@ -4,7 +4,7 @@
  * once), and deletes them (the bot's token with the row, the bot out of its guilds, its name freed).
  * A bot token is answered with the bot's application (`authenticateBot`, the Authorization hot path).
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { type Application, type Edit, MAX_PER_OWNER } from "./Application.ts"
 import { ApplicationIcons } from "./ApplicationIcons.ts"
@@ -113,7 +113,7 @@ export class Applications extends Context.Service<
             : Effect.fail(new NoSuchApplication())
         )
 
-      const create = Effect.fn("Applications.create")(function* (ownerId: Snowflake.Snowflake, name: string) {
+      const create = Spans.fn("Applications.create")(function* (ownerId: Snowflake.Snowflake, name: string) {
         if (config.requireMfa && !(yield* security.hasTwoFactor(ownerId))) return yield* new MfaRequired()
         const application: Application = {
           id: yield* ids.next,
@@ -135,10 +135,7 @@ export class Applications extends Context.Service<
         return application
       })
 
-      const remove = Effect.fn("Applications.remove")(function* (
-        ownerId: Snowflake.Snowflake,
-        id: Snowflake.Snowflake
-      ) {
+      const remove = Spans.fn("Applications.remove")(function* (ownerId: Snowflake.Snowflake, id: Snowflake.Snowflake) {
         const application = yield* owned(ownerId, id)
         // The row goes first: with it the bot token, so the bot cannot act while it is taken out.
         if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()
@@ -150,7 +147,7 @@ export class Applications extends Context.Service<
         if (application.icon !== null) yield* icons.remove(id, application.icon)
       })
 
-      const update = Effect.fn("Applications.update")(function* (
+      const update = Spans.fn("Applications.update")(function* (
         ownerId: Snowflake.Snowflake,
         id: Snowflake.Snowflake,
         edit: Edit
@@ -169,7 +166,7 @@ export class Applications extends Context.Service<
         return updated.value
       })
 
-      const resetBotToken = Effect.fn("Applications.resetBotToken")(function* (
+      const resetBotToken = Spans.fn("Applications.resetBotToken")(function* (
         ownerId: Snowflake.Snowflake,
         id: Snowflake.Snowflake
       ) {
@@ -179,7 +176,7 @@ export class Applications extends Context.Service<
         return minted.token
       })
 
-      const resetSecret = Effect.fn("Applications.resetSecret")(function* (
+      const resetSecret = Spans.fn("Applications.resetSecret")(function* (
         ownerId: Snowflake.Snowflake,
         id: Snowflake.Snowflake
       ) {
@@ -196,7 +193,7 @@ export class Applications extends Context.Service<
           Option.isSome(found) ? Effect.succeed(found.value) : Effect.fail(new NoSuchApplication())
         )
 
-      const authenticateClient = Effect.fn("Applications.authenticateClient")(function* (
+      const authenticateClient = Spans.fn("Applications.authenticateClient")(function* (
         id: Snowflake.Snowflake,
         secret: Redacted.Redacted<string>
       ) {

@@ -5,7 +5,7 @@
  * ended, 2FA turned off, pending e-mail links burnt, and the phone, e-mail and password erased.
  * Every step can run twice.
  */
-import { type Snowflake, Tallies } from "@veche/platform"
+import { type Snowflake, Spans, Tallies } from "@veche/platform"
 import { PersonalData } from "@veche/users"
 import { DateTime, Effect, type Layer, Option } from "effect"
 import { AccountsRepo, ERASED } from "./AccountsRepo.ts"
@@ -27,7 +27,7 @@ export const layer: Layer.Layer<
     const tallies = yield* Tallies.Tallies
     const sessions = yield* Sessions
 
-    const exportOf = Effect.fn("AccountPersonalData.export")(function* (userId: Snowflake.Snowflake) {
+    const exportOf = Spans.fn("AccountPersonalData.export")(function* (userId: Snowflake.Snowflake) {
       const account = yield* accounts.findByUserId(userId)
       const live = yield* sessions.list(userId)
       const security = yield* mfa.status(userId)
@@ -62,7 +62,7 @@ export const layer: Layer.Layer<
       return sections
     })
 
-    const erase = Effect.fn("AccountPersonalData.erase")(function* (userId: Snowflake.Snowflake) {
+    const erase = Spans.fn("AccountPersonalData.erase")(function* (userId: Snowflake.Snowflake) {
       const now = yield* DateTime.now
       yield* sessions.endAll(userId)
       yield* mfaRepo.disable(userId)

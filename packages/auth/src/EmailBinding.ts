@@ -6,7 +6,7 @@
  * are counted before the address is looked up, for taken and free addresses alike, so that once
  * they run out both answer 429 (not "taken" for one and 429 for the other: a registration oracle).
  */
-import { type Snowflake, Tallies } from "@veche/platform"
+import { type Snowflake, Spans, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { budgetKey, normaliseEmail } from "./Account.ts"
@@ -73,7 +73,7 @@ export class EmailBinding extends Context.Service<
           )
         )
 
-      const add = Effect.fn("EmailBinding.add")(function* (request: {
+      const add = Spans.fn("EmailBinding.add")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
         readonly email: string
@@ -86,14 +86,14 @@ export class EmailBinding extends Context.Service<
         yield* confirmation.send(request.userId, email)
       })
 
-      const resend = Effect.fn("EmailBinding.resend")(function* (userId: Snowflake.Snowflake) {
+      const resend = Spans.fn("EmailBinding.resend")(function* (userId: Snowflake.Snowflake) {
         const address = yield* pending(userId)
         if (Option.isNone(address)) return yield* new NothingPending()
         yield* countLetter(userId, address.value)
         yield* confirmation.send(userId, address.value)
       })
 
-      const remove = Effect.fn("EmailBinding.remove")(function* (request: {
+      const remove = Spans.fn("EmailBinding.remove")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
       }) {

@@ -3,7 +3,7 @@
  * address (a newer letter burns the older link), and following it binds the address to the account,
  * unless another account confirmed the same address first.
  */
-import { DeliveryQueue, Snowflake, Tallies } from "@veche/platform"
+import { DeliveryQueue, Snowflake, Spans, Tallies } from "@veche/platform"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"
 import { LIFETIME } from "./EmailLink.ts"
@@ -36,7 +36,7 @@ export class EmailConfirmation extends Context.Service<
       const web = yield* WebLinks
       const ids = yield* Snowflake.SnowflakeGenerator
 
-      const send = Effect.fn("EmailConfirmation.send")(function* (userId: Snowflake.Snowflake, email: string) {
+      const send = Spans.fn("EmailConfirmation.send")(function* (userId: Snowflake.Snowflake, email: string) {
         const now = yield* DateTime.now
         const expiresAt = DateTime.add(now, { milliseconds: Duration.toMillis(LIFETIME.bind) })
         const minted = yield* tokens.mint("link")
@@ -69,7 +69,7 @@ export class EmailConfirmation extends Context.Service<
           .pipe(Effect.catchTag("DeliveryUnavailable", () => Effect.fail(new TemporarilyUnavailable({ what: "mail" }))))
       })
 
-      const confirm = Effect.fn("EmailConfirmation.confirm")(function* (token: Redacted.Redacted<string>) {
+      const confirm = Spans.fn("EmailConfirmation.confirm")(function* (token: Redacted.Redacted<string>) {
         if (tokens.kindOf(token) !== "link") return yield* new LinkInvalid()
         const used = yield* links.use(yield* tokens.digest(token), "bind", yield* DateTime.now)
         if (Option.isNone(used)) return yield* new LinkInvalid()

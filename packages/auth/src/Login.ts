@@ -11,6 +11,7 @@
  * (or fifty from one address) meet 429 whatever their passwords; that is the cap's price, not a
  * lockout (only the caller's own address is refused; elsewhere the owner at most needs a captcha).
  */
+import { Spans } from "@veche/platform"
 import { QuotaLimiter, type Quotas } from "@veche/ratelimit"
 import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { budgetKey, normaliseEmail } from "./Account.ts"
@@ -164,7 +165,7 @@ export class Login extends Context.Service<
         return yield* sessions.start(user.id, client, checked.passwordChangedAt)
       })
 
-      const login = Effect.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
+      const login = Spans.fn("Login.login")(function* (request: LoginRequest, client: ClientInfo) {
         const taken: Array<readonly [Quotas.Name, string]> = []
         // Whatever ends the attempt other than a wrong password gives its units back: a right
         // password (2FA has its own counter), a refusal before the password was judged, an

@@ -7,7 +7,7 @@
  * are counted per account on their own counter, so guessing meets 429 long before it could win.
  * Recovery never turns 2FA off; only a valid code does.
  */
-import { SecretBox, type Snowflake } from "@veche/platform"
+import { SecretBox, type Snowflake, Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Clock, Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import * as BackupCodes from "./BackupCodes.ts"
@@ -123,13 +123,13 @@ export class Mfa extends Context.Service<
       /** A code for a user with TOTP on, against the failure budget. */
       const verifyCode = (totp: TotpRecord, code: string) => budgeted(totp.userId, useCode(totp, code.trim()))
 
-      const status = Effect.fn("Mfa.status")(function* (userId: Snowflake.Snowflake) {
+      const status = Spans.fn("Mfa.status")(function* (userId: Snowflake.Snowflake) {
         const totp = yield* repo.find(userId)
         if (Option.isNone(totp)) return { totpEnabled: false, backupCodesLeft: 0 }
         return { totpEnabled: true, backupCodesLeft: (yield* repo.unusedBackupCodes(userId)).length }
       })
 
-      const enable = Effect.fn("Mfa.enable")(function* (request: {
+      const enable = Spans.fn("Mfa.enable")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
         readonly secret: string
@@ -156,7 +156,7 @@ export class Mfa extends Context.Service<
         return codes
       })
 
-      const regenerateBackupCodes = Effect.fn("Mfa.regenerateBackupCodes")(function* (request: {
+      const regenerateBackupCodes = Spans.fn("Mfa.regenerateBackupCodes")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
       }) {
@@ -166,7 +166,7 @@ export class Mfa extends Context.Service<
         return codes
       })
 
-      const disable = Effect.fn("Mfa.disable")(function* (request: {
+      const disable = Spans.fn("Mfa.disable")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly code: string
       }) {

@@ -4,7 +4,9 @@
  * it back when the password was right; past the budget the answer is 429 until the window passes,
  * so a stolen session cannot guess the password, not even with parallel requests.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"
@@ -29,7 +31,7 @@ export class PasswordCheck extends Context.Service<
         const hasher = yield* PasswordHasher
         const quotas = yield* QuotaLimiter.QuotaLimiter
         return PasswordCheck.of({
-          verify: Effect.fn("PasswordCheck.verify")(function* (
+          verify: Spans.fn("PasswordCheck.verify")(function* (
             userId: Snowflake.Snowflake,
             password: Redacted.Redacted<string>
           ) {

@@ -6,7 +6,7 @@
  * numbers alike: otherwise, once they ran out, a taken number would still answer 409 and a free one
  * 429, telling whoever asks which numbers are registered, without limit.
  */
-import { SmsSender, type Snowflake } from "@veche/platform"
+import { SmsSender, type Snowflake, Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
 import { PhoneTaken } from "./AccountsErrors.ts"
@@ -66,7 +66,7 @@ export class PhoneChange extends Context.Service<
 
       const count = countWith(quotas)
 
-      const start = Effect.fn("PhoneChange.start")(function* (request: {
+      const start = Spans.fn("PhoneChange.start")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
         readonly phone: Phone.PhoneNumber
@@ -87,7 +87,7 @@ export class PhoneChange extends Context.Service<
         return started(opened.id, request.phone, sms.channel)
       })
 
-      const complete = Effect.fn("PhoneChange.complete")(function* (request: {
+      const complete = Spans.fn("PhoneChange.complete")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly verificationId: Snowflake.Snowflake
         readonly code: string

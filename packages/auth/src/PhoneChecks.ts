@@ -3,7 +3,7 @@
  * (mobile-ID) check to the service's own SMS code. Reading never uses up an attempt. A missing
  * record, another purpose and an expired one look the same (70003).
  */
-import { DeliveryQueue, type Snowflake } from "@veche/platform"
+import { DeliveryQueue, type Snowflake, Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { CODE_TTL } from "./CodeChecks.ts"
@@ -61,7 +61,7 @@ export class PhoneChecks extends Context.Service<
         return record.value
       })
 
-      const switchToSms = Effect.fn("PhoneChecks.switchToSms")(function* (id: Snowflake.Snowflake, purpose: Purpose) {
+      const switchToSms = Spans.fn("PhoneChecks.switchToSms")(function* (id: Snowflake.Snowflake, purpose: Purpose) {
         const record = yield* find(id, purpose)
         if (record.channel !== "mobileid" || record.smsSwitched || record.consumedAt !== null) return stateOf(record)
         // The SMS counts against the number's quota like any other code.

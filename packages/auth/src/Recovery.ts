@@ -7,7 +7,7 @@
  * TOTP on, finishing also takes an app or backup code, as login does, so a phone or mailbox alone
  * is not an account.
  */
-import { DeliveryQueue, SmsSender, Snowflake, Tallies } from "@veche/platform"
+import { DeliveryQueue, SmsSender, Snowflake, Spans, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { type Account, budgetKey, emailKey, normaliseEmail } from "./Account.ts"
@@ -127,7 +127,7 @@ export class Recovery extends Context.Service<
           Effect.asVoid
         )
 
-      const startByPhone = Effect.fn("Recovery.startByPhone")(function* (request: {
+      const startByPhone = Spans.fn("Recovery.startByPhone")(function* (request: {
         readonly phone: Phone.PhoneNumber
         readonly captchaToken: string | undefined
         readonly address: string
@@ -169,7 +169,7 @@ export class Recovery extends Context.Service<
         return yield* sessions.start(userId, client, Option.getOrNull(changedAt))
       })
 
-      const completeByPhone = Effect.fn("Recovery.completeByPhone")(function* (
+      const completeByPhone = Spans.fn("Recovery.completeByPhone")(function* (
         request: {
           readonly verificationId: Snowflake.Snowflake
           readonly code: string
@@ -197,7 +197,7 @@ export class Recovery extends Context.Service<
         return yield* finish(account.value, request.newPassword, client)
       })
 
-      const startByEmail = Effect.fn("Recovery.startByEmail")(function* (request: {
+      const startByEmail = Spans.fn("Recovery.startByEmail")(function* (request: {
         readonly email: string
         readonly captchaToken: string | undefined
         readonly address: string
@@ -247,7 +247,7 @@ export class Recovery extends Context.Service<
         )
       })
 
-      const completeByEmail = Effect.fn("Recovery.completeByEmail")(function* (
+      const completeByEmail = Spans.fn("Recovery.completeByEmail")(function* (
         request: {
           readonly token: Redacted.Redacted<string>
           readonly newPassword: Redacted.Redacted<string>

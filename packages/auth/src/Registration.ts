@@ -4,7 +4,7 @@
  * password and birth date create the account and its first session. Registration by e-mail works
  * the same with a letter, and is offered only outside Russia (the client's address decides).
  */
-import { GeoIp, SmsSender, Snowflake, Tallies } from "@veche/platform"
+import { GeoIp, SmsSender, Snowflake, Spans, Tallies } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { PublicUsers, UsersErrors } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option, type Redacted } from "effect"
@@ -131,7 +131,7 @@ export class Registration extends Context.Service<
 
       const count = countWith(quotas)
 
-      const startByPhone = Effect.fn("Registration.startByPhone")(function* (request: {
+      const startByPhone = Spans.fn("Registration.startByPhone")(function* (request: {
         readonly phone: Phone.PhoneNumber
         readonly captchaToken: string | undefined
         readonly address: string
@@ -161,12 +161,12 @@ export class Registration extends Context.Service<
       const inRussia = (address: string) =>
         Effect.map(geo.country(address), (country) => Option.isSome(country) && country.value === RUSSIA)
 
-      const methods = Effect.fn("Registration.methods")(function* (address: string) {
+      const methods = Spans.fn("Registration.methods")(function* (address: string) {
         const russian = yield* inRussia(address)
         return { phone: true, email: !russian, country: russian ? RUSSIA : null } satisfies Methods
       })
 
-      const startByEmail = Effect.fn("Registration.startByEmail")(function* (request: {
+      const startByEmail = Spans.fn("Registration.startByEmail")(function* (request: {
         readonly email: string
         readonly captchaToken: string | undefined
         readonly address: string
@@ -191,7 +191,7 @@ export class Registration extends Context.Service<
         return Option.isSome(byPhone) ? byPhone : yield* verifications.find(id, "email_register", now)
       })
 
-      const complete = Effect.fn("Registration.complete")(function* (request: Completion, client: ClientInfo) {
+      const complete = Spans.fn("Registration.complete")(function* (request: Completion, client: ClientInfo) {
         const now = yield* DateTime.now
         const record = yield* findRecord(request.verificationId, now)
         if (Option.isNone(record) || record.value.consumedAt !== null) return yield* new CodeInvalid()

@@ -4,7 +4,7 @@
  * started under a password that has since changed is refused like a revoked one.
  */
 import { unstacked } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Clock, Context, DateTime, Duration, Effect, Layer, Option, type Redacted } from "effect"
 import { AccountBlocks } from "./AccountBlocks.ts"
 import * as Block from "./Block.ts"
@@ -100,7 +100,7 @@ export class Sessions extends Context.Service<
         sessionId: grant.sessionId
       })
 
-      const ensureNotBlocked = Effect.fn("Sessions.ensureNotBlocked")(function* (userId: Snowflake.Snowflake) {
+      const ensureNotBlocked = Spans.fn("Sessions.ensureNotBlocked")(function* (userId: Snowflake.Snowflake) {
         const block = yield* blocks.find(userId)
         if (Option.isSome(block) && Block.isActive(block.value, yield* DateTime.now)) {
           return yield* new AccountBlocked({ message: Block.describe(block.value) })

@@ -4,7 +4,7 @@
  * grants, and the counts the statistics show. Money state lives in BillingRepo; every grant is
  * settled there in one step with the payment that pays for it.
  */
-import { MoscowDay, Snowflake } from "@veche/platform"
+import { MoscowDay, Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { BillingConfig } from "./BillingConfig.ts"
 import {
@@ -219,7 +219,7 @@ export class Billing extends Context.Service<
         return "pending" as const
       })
 
-      const guildPremium = Effect.fnUntraced(function* (guildId: Snowflake.Snowflake) {
+      const guildPremiumUntraced = Effect.fnUntraced(function* (guildId: Snowflake.Snowflake) {
         const boosts = yield* repo.guildBoosts(guildId, yield* DateTime.now)
         return {
           guildId,
@@ -274,7 +274,7 @@ export class Billing extends Context.Service<
           plus: plusLimits,
           free: Limits.FREE
         }),
-        checkout: Effect.fn("Billing.checkout")(function* (userId, planId, phone) {
+        checkout: Spans.fn("Billing.checkout")(function* (userId, planId, phone) {
           if (!provider.enabled) return yield* new PaymentsNotConnected()
           const plan = config.plans.find((candidate) => candidate.ID === planId)
           if (plan === undefined) return yield* new UnknownPlan()
@@ -303,7 +303,7 @@ export class Billing extends Context.Service<
           yield* repo.attachPayment(order.id, started.paymentId)
           return { confirmationUrl: started.confirmationUrl }
         }),
-        notify: Effect.fn("Billing.notify")(function* (paymentId, source) {
+        notify: Spans.fn("Billing.notify")(function* (paymentId, source) {
           if (!provider.trustsSource(source)) return yield* new UntrustedSource()
           const payment = yield* provider.get(paymentId).pipe(
             // No provider: no payment of ours can exist.
@@ -316,7 +316,7 @@ export class Billing extends Context.Service<
           if (Option.isNone(order)) return "ignored" as const
           return yield* settle(order.value, payment.value)
         }),
-        status: Effect.fn("Billing.status")(function* (userId) {
+        status: Spans.fn("Billing.status")(function* (userId) {
           const now = yield* DateTime.now
           const plus = yield* repo.plus(userId)
           const premiumUntil = Option.getOrNull(Option.map(plus, (p) => p.premiumUntil))
@@ -331,25 +331,27 @@ export class Billing extends Context.Service<
           }
         }),
         userLimits: entitlements.userLimits,
-        guildPremium: Effect.fn("Billing.guildPremium")(guildPremium),
-        premiumFor: Effect.fn("Billing.premiumFor")(function* (userId, guildId) {
-          if (!(yield* guilds.isMember(userId, guildId))) return yield* new NotGuildMember()
-          return yield* guildPremium(guildId)
+        guildPremium: Spans.fn("Billing.guildPremium")(function* (guildId: Snowflake.Snowflake) {
+          return yield* guildPremiumUntraced(guildId)
         }),
-        applyBoost: Effect.fn("Billing.applyBoost")(function* (userId, guildId) {
+        premiumFor: Spans.fn("Billing.premiumFor")(function* (userId, guildId) {
+          if (!(yield* guilds.isMember(userId, guildId))) return yield* new NotGuildMember()
+          return yield* guildPremiumUntraced(guildId)
+        }),
+        applyBoost: Spans.fn("Billing.applyBoost")(function* (userId, guildId) {
           if (!(yield* guilds.isMember(userId, guildId))) return yield* new NotGuildMember()
           const applied = yield* repo.applyBoost(userId, guildId, yield* DateTime.now)
           if (Option.isNone(applied)) return yield* new NoFreeBoost()
           yield* guilds.premiumChanged(guildId)
           return applied.value
         }),
-        releaseBoost: Effect.fn("Billing.releaseBoost")(function* (userId, guildId, boostId) {
+        releaseBoost: Spans.fn("Billing.releaseBoost")(function* (userId, guildId, boostId) {
           const released = yield* repo.releaseBoost(userId, guildId, boostId)
           if (released === "not_yours") return yield* new NotYourBoost()
           if (released === "unknown") return yield* new UnknownBoost()
           yield* guilds.premiumChanged(guildId)
         }),
-        grantPlus: Effect.fn("Billing.grantPlus")(function* (staffId, userId, months) {
+        grantPlus: Spans.fn("Billing.grantPlus")(function* (staffId, userId, months) {
           yield* requireGrantee(staffId, userId)
           const now = yield* DateTime.now
           const until = yield* repo.grantPlus(
@@ -359,7 +361,7 @@ export class Billing extends Context.Service<
           yield* staff.recordGrant({ staffId, userId, kind: "plus", months, count: 0, until })
           return until
         }),
-        grantBoosts: Effect.fn("Billing.grantBoosts")(function* (staffId, userId, count, months) {
+        grantBoosts: Spans.fn("Billing.grantBoosts")(function* (staffId, userId, count, months) {
           yield* requireGrantee(staffId, userId)
           const now = yield* DateTime.now
           const slotIds: Array<Snowflake.Snowflake> = []
@@ -374,14 +376,14 @@ export class Billing extends Context.Service<
         }),
         grantsTo: (userId) => repo.grantsTo(userId),
         money: Effect.flatMap(DateTime.now, (now) => repo.money(now, MoscowDay.monthStart(now))),
-        personalData: Effect.fn("Billing.personalData")(function* (userId) {
+        personalData: Spans.fn("Billing.personalData")(function* (userId) {
           return {
             plus: yield* repo.plus(userId),
             boosts: yield* repo.slots(userId, yield* DateTime.now),
             payments: yield* repo.orders(userId, EXPORT_PAYMENTS)
           }
         }),
-        forget: Effect.fn("Billing.forget")(function* (userId) {
+        forget: Spans.fn("Billing.forget")(function* (userId) {
           const freed = yield* repo.forget(userId)
           yield* Effect.forEach(new Set(freed), (guildId) => guilds.premiumChanged(guildId), { discard: true })
         }),

@@ -5,7 +5,9 @@
  * invited or reports it. Enough open reports hide a guild (`auto_hidden`) at the moment the last
  * one arrives; staff set any state.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { CatalogueAudit } from "./CatalogueAudit.ts"
 import { CatalogueGuilds, type GuildCard, type GuildFacts } from "./CatalogueGuilds.ts"
@@ -218,7 +220,7 @@ export class Discovery extends Context.Service<
         } satisfies OwnerView
       })
 
-      const search = Effect.fn("Discovery.search")(function* (query: Query) {
+      const search = Spans.fn("Discovery.search")(function* (query: Query) {
         const candidates = yield* repo.search({
           q: query.q,
           category: query.category,
@@ -238,7 +240,7 @@ export class Discovery extends Context.Service<
         return yield* show(listings.flatMap((found) => (Option.isSome(found) ? [found.value] : [])))
       })
 
-      const shown = Effect.fn("Discovery.shown")(function* (
+      const shown = Spans.fn("Discovery.shown")(function* (
         key: { readonly slug: string } | { readonly guildId: Snowflake.Snowflake }
       ) {
         const listing =
@@ -252,7 +254,7 @@ export class Discovery extends Context.Service<
         return first
       })
 
-      const join = Effect.fn("Discovery.join")(function* (userId: Snowflake.Snowflake, guildId: Snowflake.Snowflake) {
+      const join = Spans.fn("Discovery.join")(function* (userId: Snowflake.Snowflake, guildId: Snowflake.Snowflake) {
         yield* listed(yield* repo.find(guildId))
         return yield* guilds
           .join(userId, guildId)
@@ -263,7 +265,7 @@ export class Discovery extends Context.Service<
           )
       })
 
-      const publish = Effect.fn("Discovery.publish")(function* (
+      const publish = Spans.fn("Discovery.publish")(function* (
         ownerId: Snowflake.Snowflake,
         guildId: Snowflake.Snowflake,
         card: Card
@@ -292,7 +294,7 @@ export class Discovery extends Context.Service<
       const requireStaff = (userId: Snowflake.Snowflake) =>
         Effect.flatMap(staff.isStaff(userId), (is) => (is ? Effect.void : Effect.fail(new NotStaff())))
 
-      const queue = Effect.fn("Discovery.queue")(function* (
+      const queue = Spans.fn("Discovery.queue")(function* (
         staffId: Snowflake.Snowflake,
         state: StaffState | null,
         limit: number
@@ -303,7 +305,7 @@ export class Discovery extends Context.Service<
         return cards.map((card) => ({ ...card, reports: reports.get(card.listing.guildId) ?? 0 }))
       })
 
-      const setState = Effect.fn("Discovery.setState")(function* (
+      const setState = Spans.fn("Discovery.setState")(function* (
         staffId: Snowflake.Snowflake,
         guildId: Snowflake.Snowflake,
         state: StaffState,
@@ -317,7 +319,7 @@ export class Discovery extends Context.Service<
         yield* audit.record({ kind: "state", staffId, guildId, state, previous: before.value.state, reason })
       })
 
-      const setWords = Effect.fn("Discovery.setWords")(function* (
+      const setWords = Spans.fn("Discovery.setWords")(function* (
         staffId: Snowflake.Snowflake,
         words: ReadonlyArray<string>
       ) {
@@ -329,7 +331,7 @@ export class Discovery extends Context.Service<
         return yield* wordsRepo.list
       })
 
-      const evaluate = Effect.fn("Discovery.evaluate")(function* (listing: Listing) {
+      const evaluate = Spans.fn("Discovery.evaluate")(function* (listing: Listing) {
         const guild = yield* guilds.find(listing.guildId)
         if (Option.isNone(guild)) return Option.none()
         const seen = yield* view(guild.value, Option.some(listing), null)

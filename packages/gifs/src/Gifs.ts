@@ -4,7 +4,9 @@
  * they are. Answers are cached by what was asked (query, page, locale, filter), not by who asked,
  * so users with the same locale and filter share pages; a failing cache only costs a provider call.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import * as CustomerIds from "./CustomerIds.ts"
@@ -66,7 +68,7 @@ export class Gifs extends Context.Service<
         const config = yield* GifsConfig
         const customerIds = yield* CustomerIds.make(config.customerKey)
 
-        const audience = Effect.fn("Gifs.audience")(function* (userId: Snowflake.Snowflake) {
+        const audience = Spans.fn("Gifs.audience")(function* (userId: Snowflake.Snowflake) {
           const viewer = yield* viewers.read(userId)
           const now = yield* DateTime.now
           // Unknown age (bots) gets the strict filter, as a minor would.
@@ -112,7 +114,7 @@ export class Gifs extends Context.Service<
           ["gifs", provider.name, kind, target.locale ?? "-", target.contentFilter, ...parts].join(":")
 
         return Gifs.of({
-          trending: Effect.fn("Gifs.trending")(function* (userId, paging) {
+          trending: Spans.fn("Gifs.trending")(function* (userId, paging) {
             const target = yield* audience(userId)
             return yield* cached(
               GifPage,
@@ -121,7 +123,7 @@ export class Gifs extends Context.Service<
               provider.trending({ ...target, ...paging })
             )
           }),
-          search: Effect.fn("Gifs.search")(function* (userId, q, paging) {
+          search: Spans.fn("Gifs.search")(function* (userId, q, paging) {
             const target = yield* audience(userId)
             const query = normaliseQuery(q)
             return yield* cached(
@@ -131,7 +133,7 @@ export class Gifs extends Context.Service<
               provider.search({ ...target, ...paging, q: query })
             )
           }),
-          categories: Effect.fn("Gifs.categories")(function* (userId) {
+          categories: Spans.fn("Gifs.categories")(function* (userId) {
             const target = yield* audience(userId)
             return yield* cached(
               GifCategories,

@@ -4,7 +4,7 @@
  * needs Manage Roles, and nobody allows or denies a permission they do not hold. A Community
  * guild's rules and updates channels cannot be deleted.
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { ChannelContents } from "./ChannelContents.ts"
 import type { Channel, ChannelPatch, ChannelType, Guild, Overwrite } from "./Guild.ts"
@@ -79,16 +79,16 @@ const make = Effect.gen(function* () {
     }
   })
 
-  const list = Effect.fn("Channels.list")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+  const list = Spans.fn("Channels.list")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
     yield* GuildAccess.placeIn(repo, actor, guildId)
     return yield* repo.channels(guildId)
   })
 
-  const get = Effect.fn("Channels.get")(function* (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) {
+  const get = Spans.fn("Channels.get")(function* (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) {
     return (yield* GuildAccess.channelPlace(repo, actor, channelId)).channel
   })
 
-  const create = Effect.fn("Channels.create")(function* (
+  const create = Spans.fn("Channels.create")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     request: NewChannel
@@ -123,7 +123,7 @@ const make = Effect.gen(function* () {
     return channel
   })
 
-  const update = Effect.fn("Channels.update")(function* (
+  const update = Spans.fn("Channels.update")(function* (
     actor: GuildAccess.Actor,
     channelId: Snowflake.Snowflake,
     patch: ChannelPatch
@@ -148,7 +148,7 @@ const make = Effect.gen(function* () {
     return updated.value
   })
 
-  const reorder = Effect.fn("Channels.reorder")(function* (
+  const reorder = Spans.fn("Channels.reorder")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     placements: ReadonlyArray<Placement>
@@ -182,7 +182,7 @@ const make = Effect.gen(function* () {
     guild.features.includes("COMMUNITY") &&
     (guild.rulesChannelId === channelId || guild.publicUpdatesChannelId === channelId)
 
-  const remove = Effect.fn("Channels.remove")(function* (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) {
+  const remove = Spans.fn("Channels.remove")(function* (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) {
     const { place, permissions } = yield* GuildAccess.channelPlace(repo, actor, channelId)
     yield* GuildAccess.requireInChannel(permissions, Permissions.Flags.ManageChannels, "ManageChannels")
     if (isCommunityChannel(place.guild, channelId)) return yield* new CommunityChannelRequired()
@@ -194,7 +194,7 @@ const make = Effect.gen(function* () {
     return removed.value
   })
 
-  const putOverwrite = Effect.fn("Channels.putOverwrite")(function* (
+  const putOverwrite = Spans.fn("Channels.putOverwrite")(function* (
     actor: GuildAccess.Actor,
     channelId: Snowflake.Snowflake,
     overwrite: Overwrite
@@ -208,7 +208,7 @@ const make = Effect.gen(function* () {
     yield* events.channelUpdate(updated.value)
   })
 
-  const deleteOverwrite = Effect.fn("Channels.deleteOverwrite")(function* (
+  const deleteOverwrite = Spans.fn("Channels.deleteOverwrite")(function* (
     actor: GuildAccess.Actor,
     channelId: Snowflake.Snowflake,
     overwriteId: Snowflake.Snowflake

@@ -3,7 +3,9 @@
  * channels, the member count and the joining member. One builder for the gateway's dispatch, the
  * invitation answer and the catalogue's join route, so the three never drift apart.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { type Profile, PublicUser, PublicUsers, type User } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Role } from "./Guild.ts"
@@ -65,7 +67,7 @@ export class GuildSnapshots extends Context.Service<
           })
         })
       return GuildSnapshots.of({
-        guildCreate: Effect.fn("GuildSnapshots.guildCreate")(function* (guildId, userId, options) {
+        guildCreate: Spans.fn("GuildSnapshots.guildCreate")(function* (guildId, userId, options) {
           const found = yield* repo.memberSnapshot(guildId, userId)
           if (Option.isNone(found)) return Option.none()
           const { guild, member, roles, channels, memberCount } = found.value

@@ -3,7 +3,7 @@
  * editing it, handing it to another member, dissolving it, the caller's list of guilds, leaving,
  * and a bot's arrival by authorisation. Every step checks the caller's place first (GuildAccess).
  */
-import { Snowflake, Tallies } from "@veche/platform"
+import { Snowflake, Spans, Tallies } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AccountGuildCap } from "./AccountGuildCap.ts"
 import { ChannelContents } from "./ChannelContents.ts"
@@ -147,7 +147,7 @@ export class Guilds extends Context.Service<
       const tallies = yield* Tallies.Tallies
       const caps = yield* AccountGuildCap
 
-      const create = Effect.fn("Guilds.create")(function* <E>(
+      const create = Spans.fn("Guilds.create")(function* <E>(
         actor: GuildAccess.Actor,
         request: CreateRequest,
         storeIcon: (guildId: Snowflake.Snowflake) => Effect.Effect<string | null, E>,
@@ -251,7 +251,7 @@ export class Guilds extends Context.Service<
           })
       })
 
-      const update = Effect.fn("Guilds.update")(function* <E>(
+      const update = Spans.fn("Guilds.update")(function* <E>(
         actor: GuildAccess.Actor,
         guildId: Snowflake.Snowflake,
         change: Change,
@@ -313,7 +313,7 @@ export class Guilds extends Context.Service<
         return { guild, roles: place.roles, before: place.guild }
       })
 
-      const remove = Effect.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+      const remove = Spans.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
         const place = yield* GuildAccess.placeIn(repo, actor, guildId)
         if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
         const memberIds = yield* allMemberIds(guildId)
@@ -338,7 +338,7 @@ export class Guilds extends Context.Service<
           }
         })
 
-      const mine = Effect.fn("Guilds.mine")(function* (actor: GuildAccess.Actor, page: Page) {
+      const mine = Spans.fn("Guilds.mine")(function* (actor: GuildAccess.Actor, page: Page) {
         const guilds = yield* repo.guildsPage(actor.userId, page)
         return yield* Effect.forEach(
           guilds,
@@ -355,14 +355,14 @@ export class Guilds extends Context.Service<
         )
       })
 
-      const leave = Effect.fn("Guilds.leave")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+      const leave = Spans.fn("Guilds.leave")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
         const guild = yield* GuildAccess.findGuild(repo, guildId)
         if (guild.ownerId === actor.userId) return yield* new OwnerCannotLeave()
         if (!(yield* repo.removeMember(guildId, actor.userId))) return yield* new NoSuchGuild()
         yield* events.memberRemove(guildId, actor.userId)
       })
 
-      const addBot = Effect.fn("Guilds.addBot")(function* (
+      const addBot = Spans.fn("Guilds.addBot")(function* (
         actor: GuildAccess.Actor,
         guildId: Snowflake.Snowflake,
         bot: { readonly userId: Snowflake.Snowflake; readonly name: string },

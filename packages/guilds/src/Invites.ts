@@ -5,7 +5,9 @@
  * and the account's guild cap (30001; AccountGuildCap: 100, 200 with Plus) — and the cap, the ban and the use count are settled in one store step.
  * The catalogue's join (`joinOpen`) runs the same checks and the same step without an invitation.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
@@ -95,7 +97,7 @@ const make = Effect.gen(function* () {
     return shown
   })
 
-  const create = Effect.fn("Invites.create")(function* (
+  const create = Spans.fn("Invites.create")(function* (
     actor: GuildAccess.Actor,
     channelId: Snowflake.Snowflake,
     request: NewInvite
@@ -140,16 +142,13 @@ const make = Effect.gen(function* () {
     return yield* showOne(invite).pipe(Effect.catchTag("InviteNotFound", () => Effect.fail(new NoSuchChannel())))
   })
 
-  const ofGuild = Effect.fn("Invites.ofGuild")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+  const ofGuild = Spans.fn("Invites.ofGuild")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
     const place = yield* GuildAccess.placeIn(repo, actor, guildId)
     yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
     return yield* show(yield* repo.invitesOf(guildId, yield* DateTime.now))
   })
 
-  const ofChannel = Effect.fn("Invites.ofChannel")(function* (
-    actor: GuildAccess.Actor,
-    channelId: Snowflake.Snowflake
-  ) {
+  const ofChannel = Spans.fn("Invites.ofChannel")(function* (actor: GuildAccess.Actor, channelId: Snowflake.Snowflake) {
     const { channel, permissions } = yield* GuildAccess.channelPlace(repo, actor, channelId)
     yield* GuildAccess.requireInChannel(permissions, Permissions.Flags.ManageChannels, "ManageChannels")
     const invites = yield* repo.invitesOf(channel.guildId, yield* DateTime.now)
@@ -157,7 +156,7 @@ const make = Effect.gen(function* () {
   })
 
   /** Anyone holding the code may look at it (that is what the code is for). */
-  const get = Effect.fn("Invites.get")(function* (code: string) {
+  const get = Spans.fn("Invites.get")(function* (code: string) {
     const invite = yield* repo.invite(code, yield* DateTime.now)
     if (Option.isNone(invite)) return yield* new InviteNotFound()
     return yield* showOne(invite.value)
@@ -172,7 +171,7 @@ const make = Effect.gen(function* () {
       return yield* new VerificationRequired()
   })
 
-  const accept = Effect.fn("Invites.accept")(function* (actor: GuildAccess.Actor, code: string) {
+  const accept = Spans.fn("Invites.accept")(function* (actor: GuildAccess.Actor, code: string) {
     const now = yield* DateTime.now
     const found = yield* repo.invite(code, now)
     if (Option.isNone(found)) return yield* new InviteNotFound()
@@ -192,7 +191,7 @@ const make = Effect.gen(function* () {
    * checks and the same store step as accepting one, minus the invitation's use count. `joined`
    * false: they were a member already.
    */
-  const joinOpen = Effect.fn("Invites.joinOpen")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+  const joinOpen = Spans.fn("Invites.joinOpen")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
     const now = yield* DateTime.now
     const guild = yield* repo.find(guildId)
     if (Option.isNone(guild)) return yield* new NoSuchGuild()
@@ -207,7 +206,7 @@ const make = Effect.gen(function* () {
     return { joined }
   })
 
-  const remove = Effect.fn("Invites.remove")(function* (actor: GuildAccess.Actor, code: string) {
+  const remove = Spans.fn("Invites.remove")(function* (actor: GuildAccess.Actor, code: string) {
     const found = yield* repo.invite(code, yield* DateTime.now)
     if (Option.isNone(found)) return yield* new InviteNotFound()
     const invite = found.value

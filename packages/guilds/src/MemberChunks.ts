@@ -8,7 +8,9 @@
  * name index over members (a guild's list is bounded by MAX_MEMBERS), which is fine for the guilds
  * this serves; a large deployment would add a search index behind the same service.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { Member, Role } from "./Guild.ts"
@@ -65,7 +67,7 @@ export class MemberChunks extends Context.Service<
         (shown.nick ?? "").toLowerCase().startsWith(prefix)
 
       return MemberChunks.of({
-        search: Effect.fn("MemberChunks.search")(function* (guildId, query, limit) {
+        search: Spans.fn("MemberChunks.search")(function* (guildId, query, limit) {
           const prefix = query.toLowerCase()
           const roles = yield* repo.roles(guildId)
           const found: Array<GuildSchemas.Member> = []
@@ -82,7 +84,7 @@ export class MemberChunks extends Context.Service<
             after = last.userId
           }
         }),
-        byIds: Effect.fn("MemberChunks.byIds")(function* (guildId, userIds) {
+        byIds: Spans.fn("MemberChunks.byIds")(function* (guildId, userIds) {
           const roles = yield* repo.roles(guildId)
           const wanted = [...new Set(userIds)]
           const members = yield* Effect.forEach(wanted, (userId) => repo.member(guildId, userId), {

@@ -4,7 +4,9 @@
  * another member need the permission and a place above them in the role hierarchy; nobody acts on
  * the owner.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Ban, Member, Page, Role } from "./Guild.ts"
@@ -63,16 +65,12 @@ const make = Effect.gen(function* () {
       Option.match({ onNone: () => Effect.fail(new NoSuchMember()), onSome: Effect.succeed })
     )
 
-  const list = Effect.fn("Members.list")(function* (
-    actor: GuildAccess.Actor,
-    guildId: Snowflake.Snowflake,
-    page: Page
-  ) {
+  const list = Spans.fn("Members.list")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake, page: Page) {
     const place = yield* GuildAccess.placeIn(repo, actor, guildId)
     return yield* show(place.roles, yield* repo.members(guildId, page))
   })
 
-  const get = Effect.fn("Members.get")(function* (
+  const get = Spans.fn("Members.get")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake
@@ -82,7 +80,7 @@ const make = Effect.gen(function* () {
     return yield* showOne(place.roles, member)
   })
 
-  const update = Effect.fn("Members.update")(function* (
+  const update = Spans.fn("Members.update")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake,
@@ -132,7 +130,7 @@ const make = Effect.gen(function* () {
     return yield* showOne(place.roles, updated.value)
   })
 
-  const kick = Effect.fn("Members.kick")(function* (
+  const kick = Spans.fn("Members.kick")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake
@@ -145,7 +143,7 @@ const make = Effect.gen(function* () {
     yield* events.memberRemove(guildId, userId)
   })
 
-  const ban = Effect.fn("Members.ban")(function* (
+  const ban = Spans.fn("Members.ban")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake,
@@ -164,7 +162,7 @@ const make = Effect.gen(function* () {
     yield* events.banAdd(record)
   })
 
-  const unban = Effect.fn("Members.unban")(function* (
+  const unban = Spans.fn("Members.unban")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake
@@ -183,17 +181,13 @@ const make = Effect.gen(function* () {
       })
     )
 
-  const bans = Effect.fn("Members.bans")(function* (
-    actor: GuildAccess.Actor,
-    guildId: Snowflake.Snowflake,
-    page: Page
-  ) {
+  const bans = Spans.fn("Members.bans")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake, page: Page) {
     const place = yield* GuildAccess.placeIn(repo, actor, guildId)
     yield* GuildAccess.requirePermission(place, Permissions.Flags.BanMembers, "BanMembers")
     return yield* showBans(yield* repo.bans(guildId, page))
   })
 
-  const getBan = Effect.fn("Members.getBan")(function* (
+  const getBan = Spans.fn("Members.getBan")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     userId: Snowflake.Snowflake

@@ -4,7 +4,7 @@
  * @everyone (the guild's id) keeps its name and cannot be deleted; a bot's managed role leaves with
  * the bot.
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Role, RolePatch } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
@@ -39,11 +39,11 @@ const make = Effect.gen(function* () {
     return role === undefined ? Effect.fail(new NoSuchRole()) : Effect.succeed(role)
   }
 
-  const list = Effect.fn("Roles.list")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
+  const list = Spans.fn("Roles.list")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
     return (yield* GuildAccess.placeIn(repo, actor, guildId)).roles
   })
 
-  const get = Effect.fn("Roles.get")(function* (
+  const get = Spans.fn("Roles.get")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     roleId: Snowflake.Snowflake
@@ -51,7 +51,7 @@ const make = Effect.gen(function* () {
     return yield* roleIn((yield* GuildAccess.placeIn(repo, actor, guildId)).roles, roleId)
   })
 
-  const create = Effect.fn("Roles.create")(function* (
+  const create = Spans.fn("Roles.create")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     request: NewRole
@@ -79,7 +79,7 @@ const make = Effect.gen(function* () {
     return role
   })
 
-  const update = Effect.fn("Roles.update")(function* (
+  const update = Spans.fn("Roles.update")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     roleId: Snowflake.Snowflake,
@@ -100,7 +100,7 @@ const make = Effect.gen(function* () {
     return updated.value
   })
 
-  const reorder = Effect.fn("Roles.reorder")(function* (
+  const reorder = Spans.fn("Roles.reorder")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     positions: ReadonlyArray<{ readonly id: Snowflake.Snowflake; readonly position: number }>
@@ -119,7 +119,7 @@ const make = Effect.gen(function* () {
     return yield* repo.roles(guildId)
   })
 
-  const remove = Effect.fn("Roles.remove")(function* (
+  const remove = Spans.fn("Roles.remove")(function* (
     actor: GuildAccess.Actor,
     guildId: Snowflake.Snowflake,
     roleId: Snowflake.Snowflake

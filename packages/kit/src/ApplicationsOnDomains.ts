@@ -7,6 +7,7 @@
  * Its part of a user's personal data is registered here too (the applications a user owns). The
  * OAuth grants a deleted application loses are ended over the OAuth store (its ClientGrants port).
  */
+
 import {
   ApplicationIcons,
   Applications,
@@ -22,6 +23,7 @@ import { Guilds } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { OAuthClientGrants, type OAuthRepo } from "@veche/oauth"
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"
@@ -41,7 +43,7 @@ const botUsers = Layer.effect(
   BotUsers.BotUsers,
   Effect.map(Effect.service(UsersRepo.UsersRepo), (users) =>
     BotUsers.BotUsers.of({
-      create: Effect.fn("BotUsers.create")(function* (id, name) {
+      create: Spans.fn("BotUsers.create")(function* (id, name) {
         const createdAt = yield* DateTime.now
         for (let attempt = 0; ; attempt++) {
           const username = usernameFrom(name, id, attempt)
@@ -100,7 +102,7 @@ const botGuilds = Layer.effect(
     const guilds = yield* Guilds.Guilds
     const memberships = yield* Memberships.Memberships
     return BotGuilds.BotGuilds.of({
-      removeEverywhere: Effect.fn("BotGuilds.removeEverywhere")(function* (botId) {
+      removeEverywhere: Spans.fn("BotGuilds.removeEverywhere")(function* (botId) {
         for (const guildId of yield* memberships.guildsOf(botId)) {
           // A bot never owns a guild; one that is gone already is nothing to leave.
           yield* guilds.leave({ userId: botId, bot: true }, guildId).pipe(Effect.ignore)

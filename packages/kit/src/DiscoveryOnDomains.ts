@@ -20,6 +20,7 @@ import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo, Invites } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { AccountDetails, PersonalData } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 
@@ -34,7 +35,7 @@ const catalogueGuilds = Layer.effect(
       return Option.some({ guild: guild.value, memberCount: yield* repo.memberCount(guildId) })
     })
     return CatalogueGuilds.CatalogueGuilds.of({
-      find: Effect.fn("CatalogueGuilds.find")(function* (guildId) {
+      find: Spans.fn("CatalogueGuilds.find")(function* (guildId) {
         const found = yield* card(guildId)
         if (Option.isNone(found)) return Option.none()
         const { guild, memberCount } = found.value
@@ -53,7 +54,7 @@ const catalogueGuilds = Layer.effect(
           channelNames: channels.map((channel) => channel.name)
         })
       }),
-      cards: Effect.fn("CatalogueGuilds.cards")(function* (guildIds) {
+      cards: Spans.fn("CatalogueGuilds.cards")(function* (guildIds) {
         const found = yield* Effect.forEach(guildIds, card, { concurrency: 8 })
         const cards = new Map<Snowflake.Snowflake, CatalogueGuilds.GuildCard>()
         for (const entry of found) {

@@ -6,7 +6,7 @@
  * channel's guild on the EventBus; the gateway delivers it. Answers are the wire message object.
  */
 import * as Permissions from "@veche/guilds/Permissions"
-import { EventBus, Snowflake, Tallies } from "@veche/platform"
+import { EventBus, Snowflake, Spans, Tallies } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Layer, Option } from "effect"
 import { AuthorLimits } from "./AuthorLimits.ts"
@@ -253,7 +253,7 @@ export class Messages extends Context.Service<
       const toGuild = (guildId: Snowflake.Snowflake, dispatch: Parameters<typeof bus.publish>[0]) =>
         bus.publish({ ...dispatch, userIds: [], guildIds: [guildId] })
 
-      const create = Effect.fn("Messages.create")(function* (
+      const create = Spans.fn("Messages.create")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         draft: Draft
@@ -309,7 +309,7 @@ export class Messages extends Context.Service<
         return shown
       })
 
-      const list = Effect.fn("Messages.list")(function* (
+      const list = Spans.fn("Messages.list")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         cursor: Cursor,
@@ -334,7 +334,7 @@ export class Messages extends Context.Service<
         return { place, message: found.value }
       })
 
-      const edit = Effect.fn("Messages.edit")(function* (
+      const edit = Spans.fn("Messages.edit")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         messageId: Snowflake.Snowflake,
@@ -372,7 +372,7 @@ export class Messages extends Context.Service<
         return shown
       })
 
-      const remove = Effect.fn("Messages.remove")(function* (
+      const remove = Spans.fn("Messages.remove")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         messageId: Snowflake.Snowflake
@@ -391,7 +391,7 @@ export class Messages extends Context.Service<
         if (removed.value.pinnedAt !== null) yield* pinsUpdate(place)
       })
 
-      const typing = Effect.fn("Messages.typing")(function* (actor: Actor, channelId: Snowflake.Snowflake) {
+      const typing = Spans.fn("Messages.typing")(function* (actor: Actor, channelId: Snowflake.Snowflake) {
         const place = yield* textChannel(actor, channelId)
         yield* require(place, "SendMessages")
         const now = yield* DateTime.now
@@ -421,13 +421,13 @@ export class Messages extends Context.Service<
           })
         })
 
-      const pins = Effect.fn("Messages.pins")(function* (actor: Actor, channelId: Snowflake.Snowflake) {
+      const pins = Spans.fn("Messages.pins")(function* (actor: Actor, channelId: Snowflake.Snowflake) {
         const place = yield* textChannel(actor, channelId)
         if (!readsHistory(place)) return []
         return yield* views(yield* repo.pinned(channelId))
       })
 
-      const pin = Effect.fn("Messages.pin")(function* (
+      const pin = Spans.fn("Messages.pin")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         messageId: Snowflake.Snowflake
@@ -440,7 +440,7 @@ export class Messages extends Context.Service<
         if (result === "pinned") yield* pinsUpdate(place)
       })
 
-      const unpin = Effect.fn("Messages.unpin")(function* (
+      const unpin = Spans.fn("Messages.unpin")(function* (
         actor: Actor,
         channelId: Snowflake.Snowflake,
         messageId: Snowflake.Snowflake

@@ -3,7 +3,7 @@
  * blocks and restrictions, the catalogue's states and words, billing's grants), `read` answers
  * staff only. Recording asks no permission: the caller already checked that its actor is staff.
  */
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer } from "effect"
 import type { AuditEntry, AuditQuery, Details, TargetType } from "./AuditEntry.ts"
 import { AuditLogRepo } from "./AuditLogRepo.ts"
@@ -38,7 +38,7 @@ export class AuditLog extends Context.Service<
         const staff = yield* Staff
         const ids = yield* Snowflake.SnowflakeGenerator
         return AuditLog.of({
-          record: Effect.fn("AuditLog.record")(function* (record: Record) {
+          record: Spans.fn("AuditLog.record")(function* (record: Record) {
             const entry: AuditEntry = {
               id: yield* ids.next,
               staffId: record.staffId,
@@ -52,7 +52,7 @@ export class AuditLog extends Context.Service<
             yield* repo.append(entry)
             return entry
           }),
-          read: Effect.fn("AuditLog.read")(function* (staffId: Snowflake.Snowflake, query: AuditQuery) {
+          read: Spans.fn("AuditLog.read")(function* (staffId: Snowflake.Snowflake, query: AuditQuery) {
             if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
             return yield* repo.page(query)
           })

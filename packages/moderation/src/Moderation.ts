@@ -10,8 +10,10 @@
  * end in the future), the same store; only the refusals, the log's verb and the view answered (a
  * `Block` with `blockedBy`, a `Restriction` with `restrictedBy`) tell them apart.
  */
+
 import { AccountLookup, type Block, type Phone } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import * as AccountBilling from "./AccountBilling.ts"
@@ -183,7 +185,7 @@ export class Moderation extends Context.Service<
           }
         })
 
-      const restriction = Effect.fn("Moderation.restriction")(function* (userId: Snowflake.Snowflake) {
+      const restriction = Spans.fn("Moderation.restriction")(function* (userId: Snowflake.Snowflake) {
         const now = yield* DateTime.now
         const found = Option.filter(yield* sanctions.find(userId, "restriction"), (sanction) =>
           Sanction.isActive(sanction, now)
@@ -191,7 +193,7 @@ export class Moderation extends Context.Service<
         return Option.map(found, Sanction.toRestriction)
       })
 
-      const lookup = Effect.fn("Moderation.lookup")(function* (
+      const lookup = Spans.fn("Moderation.lookup")(function* (
         staffId: Snowflake.Snowflake,
         key: { readonly userId: Snowflake.Snowflake } | { readonly phone: Phone.PhoneNumber }
       ) {

@@ -7,7 +7,7 @@
  * counts the same 30 days. Reading also raises today's online peak with the current count, so the
  * peak holds even between the sampler's ticks (`OnlinePeaks`).
  */
-import { MoscowDay, type Snowflake, Tallies } from "@veche/platform"
+import { MoscowDay, type Snowflake, Spans, Tallies } from "@veche/platform"
 import { Context, DateTime, Effect, Layer } from "effect"
 import { NotStaff } from "./ModerationErrors.ts"
 import { Staff } from "./Staff.ts"
@@ -87,7 +87,7 @@ export class ModerationStats extends Context.Service<
         return calendar
       }
 
-      const read = Effect.fn("ModerationStats.read")(function* (staffId: Snowflake.Snowflake) {
+      const read = Spans.fn("ModerationStats.read")(function* (staffId: Snowflake.Snowflake) {
         if (!(yield* staff.isStaff(staffId))) return yield* new NotStaff()
         const at = yield* DateTime.now
         const { today, days, weekStart, monthStart } = calendarOf(MoscowDay.of(at))

@@ -6,9 +6,11 @@
  * the guilds domain (`Guilds.addBot`: Manage Guild, a managed role). Every refusal happens before
  * anything is redirected: a bad client or redirect URI is an error, never a redirect.
  */
+
 import { type Application, Applications, type ApplicationsErrors } from "@veche/applications"
 import { Guilds, type GuildsErrors, Permissions } from "@veche/guilds"
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Redacted } from "effect"
 import { ConsentPages } from "./ConsentPages.ts"
 import { GuildRequired, InvalidRedirectUri, PrivateBot } from "./OAuthErrors.ts"
@@ -108,7 +110,7 @@ export class Authorizations extends Context.Service<
           listed.filter((entry) => Permissions.has(entry.permissions, Permissions.Flags.ManageGuild))
         )
 
-      const describe = Effect.fn("Authorizations.describe")(function* (userId: Snowflake.Snowflake, request: Request) {
+      const describe = Spans.fn("Authorizations.describe")(function* (userId: Snowflake.Snowflake, request: Request) {
         const application = yield* check(request)
         return {
           application,
@@ -147,7 +149,7 @@ export class Authorizations extends Context.Service<
         return { guildId, granted }
       })
 
-      const decide = Effect.fn("Authorizations.decide")(function* (
+      const decide = Spans.fn("Authorizations.decide")(function* (
         userId: Snowflake.Snowflake,
         request: Request,
         decision: Decision

@@ -11,7 +11,7 @@
 import { type Application, Applications } from "@veche/applications"
 import { SessionsErrors as Errors, Sessions, type SessionsErrors } from "@veche/auth"
 import { unstacked } from "@veche/errors"
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, type Redacted, Schema } from "effect"
 import { InvalidClient, InvalidGrant } from "./OAuthErrors.ts"
 import { ACCESS_TOKEN_SECONDS, type Grant, type Scope, type StoredPair } from "./OAuthGrant.ts"
@@ -126,10 +126,7 @@ export class OAuthTokens extends Context.Service<
           .ensureNotBlocked(userId)
           .pipe(Effect.mapError((blocked) => new InvalidGrant({ description: blocked.message })))
 
-      const exchangeCode = Effect.fn("OAuthTokens.exchangeCode")(function* (
-        proof: ClientProof,
-        exchange: CodeExchange
-      ) {
+      const exchangeCode = Spans.fn("OAuthTokens.exchangeCode")(function* (proof: ClientProof, exchange: CodeExchange) {
         const client = yield* authenticateClient(proof)
         if (kindOf(exchange.code) !== "code")
           return yield* new InvalidGrant({ description: "Invalid authorization code." })
@@ -177,7 +174,7 @@ export class OAuthTokens extends Context.Service<
         return issued(pair, grant)
       })
 
-      const refresh = Effect.fn("OAuthTokens.refresh")(function* (
+      const refresh = Spans.fn("OAuthTokens.refresh")(function* (
         proof: ClientProof,
         refreshToken: Redacted.Redacted<string>
       ) {
@@ -202,7 +199,7 @@ export class OAuthTokens extends Context.Service<
         return yield* invalid
       })
 
-      const revoke = Effect.fn("OAuthTokens.revoke")(function* (
+      const revoke = Spans.fn("OAuthTokens.revoke")(function* (
         proof: Option.Option<ClientProof>,
         token: Redacted.Redacted<string>
       ) {

@@ -9,8 +9,10 @@
  * the request completed: a part that fails leaves it pending, to be carried out again in full
  * (every part is idempotent) by the next run.
  */
+
 import { type MfaErrors, PasswordCheck, type RegistrationErrors } from "@veche/auth"
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { Memberships, PersonalData } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Exit, Layer, Option, type Redacted, type Scope } from "effect"
 import { DELAY, type Deletion } from "./Deletion.ts"
@@ -60,7 +62,7 @@ export class AccountDeletion extends Context.Service<
       const personalData = yield* PersonalData.PersonalData
       const scope: Scope.Scope = yield* Effect.scope
 
-      const request = Effect.fn("AccountDeletion.request")(function* (request: {
+      const request = Spans.fn("AccountDeletion.request")(function* (request: {
         readonly userId: Snowflake.Snowflake
         readonly password: Redacted.Redacted<string>
       }) {

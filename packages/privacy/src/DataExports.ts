@@ -6,7 +6,7 @@
  */
 import { RegistrationErrors, Tokens } from "@veche/auth"
 import { MediaStorage } from "@veche/media"
-import { Snowflake } from "@veche/platform"
+import { Snowflake, Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, DateTime, Duration, Effect, Latch, Layer, Option, type Redacted, type Scope } from "effect"
 import { archiveKey, type DataExport, KEPT_FOR, LINK_VALID_FOR } from "./DataExport.ts"
@@ -105,7 +105,7 @@ export class DataExports extends Context.Service<
       }).pipe(Effect.forever)
       yield* Effect.forkIn(worker, scope)
 
-      const request = Effect.fn("DataExports.request")(function* (userId: Snowflake.Snowflake) {
+      const request = Spans.fn("DataExports.request")(function* (userId: Snowflake.Snowflake) {
         yield* quotas.check("dataExportPerUser", userId).pipe(Effect.catchTags(RegistrationErrors.fromQuota))
         const exported: DataExport = {
           id: yield* ids.next,
@@ -123,7 +123,7 @@ export class DataExports extends Context.Service<
         return exported
       })
 
-      const latest = Effect.fn("DataExports.latest")(function* (userId: Snowflake.Snowflake) {
+      const latest = Spans.fn("DataExports.latest")(function* (userId: Snowflake.Snowflake) {
         const found = yield* repo.latest(userId)
         if (Option.isNone(found)) return Option.none<ExportView>()
         if (found.value.state !== "ready") return Option.some({ export: found.value, link: Option.none() })
@@ -133,7 +133,7 @@ export class DataExports extends Context.Service<
         return Option.some({ export: found.value, link: Option.some({ token: minted.token, expiresAt }) })
       })
 
-      const download = Effect.fn("DataExports.download")(function* (
+      const download = Spans.fn("DataExports.download")(function* (
         id: Snowflake.Snowflake,
         token: Redacted.Redacted<string>
       ) {

@@ -4,7 +4,9 @@
  * export order, with a README naming each file. Parts never give secrets (no password hash, TOTP
  * secret, backup codes, tokens or link secrets). Messages and server contents join with their domains.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { PersonalData } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import { ZipWriter } from "./ZipWriter.ts"
@@ -64,7 +66,7 @@ export class ExportArchive extends Context.Service<
       const personalData = yield* PersonalData.PersonalData
       const zipWriter = yield* ZipWriter
 
-      const build = Effect.fn("ExportArchive.build")(function* (userId: Snowflake.Snowflake) {
+      const build = Spans.fn("ExportArchive.build")(function* (userId: Snowflake.Snowflake) {
         const parts = yield* personalData.parts
         const sections = yield* Effect.forEach(parts, (part) => part.export(userId))
         const files = filesOf(sections.flat())

@@ -6,7 +6,7 @@
  * GUILD_MEMBER_UPDATE, USER_SETTINGS_UPDATE; payloads in UserDispatches; the gateway's presence
  * turns a settings change into PRESENCE_UPDATE when the user is online).
  */
-import { EventBus, type Snowflake } from "@veche/platform"
+import { EventBus, type Snowflake, Spans } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import * as Audience from "./internal/Audience.ts"
 import { Memberships } from "./Memberships.ts"
@@ -99,7 +99,7 @@ export class Profiles extends Context.Service<
       const discard = (kind: Kind, userId: Snowflake.Snowflake, before: string | null, after: string | null) =>
         before === null || before === after ? Effect.void : images.remove(kind, userId, before)
 
-      const edit = Effect.fn("Profiles.edit")(function* (userId: Snowflake.Snowflake, edit: ProfileEdit) {
+      const edit = Spans.fn("Profiles.edit")(function* (userId: Snowflake.Snowflake, edit: ProfileEdit) {
         // Images first: a refused image changes nothing else (no half-applied edit).
         const uploads = typeof edit.avatar === "string" || typeof edit.banner === "string"
         const allowed = uploads ? yield* entitlements.of(userId) : ProfileEntitlementsFree
@@ -134,7 +134,7 @@ export class Profiles extends Context.Service<
 
       const settings = (userId: Snowflake.Snowflake) => Effect.map(profiles.get(userId), settingsView)
 
-      const editSettings = Effect.fn("Profiles.editSettings")(function* (
+      const editSettings = Spans.fn("Profiles.editSettings")(function* (
         userId: Snowflake.Snowflake,
         edit: SettingsEdit
       ) {
@@ -150,14 +150,14 @@ export class Profiles extends Context.Service<
         return view
       })
 
-      const setGuildOrder = Effect.fn("Profiles.setGuildOrder")(function* (
+      const setGuildOrder = Spans.fn("Profiles.setGuildOrder")(function* (
         userId: Snowflake.Snowflake,
         guildIds: ReadonlyArray<string>
       ) {
         yield* profiles.update(userId, { guildOrder: [...new Set(guildIds)] })
       })
 
-      const show = Effect.fn("Profiles.show")(function* (userId: Snowflake.Snowflake) {
+      const show = Spans.fn("Profiles.show")(function* (userId: Snowflake.Snowflake) {
         const user = yield* users.findById(userId)
         if (Option.isNone(user)) return yield* new NoSuchUser()
         return PublicUser.view(user.value, yield* profiles.get(userId), user.value.bot === true)

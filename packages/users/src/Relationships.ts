@@ -3,7 +3,9 @@
  * them. Rows whose other user no longer exists are left out. Only reading exists today: the friend
  * requests that write rows come with the friends work, and their rules belong here.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
 import * as PublicUser from "./PublicUser.ts"
@@ -37,7 +39,7 @@ export class Relationships extends Context.Service<
                 Option.some<Shown>({ relationship, user: PublicUser.view(other.value, profile, false) })
               )
         )
-      const list = Effect.fn("Relationships.list")(function* (userId: Snowflake.Snowflake) {
+      const list = Spans.fn("Relationships.list")(function* (userId: Snowflake.Snowflake) {
         const rows = yield* relationships.list(userId)
         const found = yield* Effect.forEach(rows, shown)
         return found.flatMap((one) => Option.toArray(one))

@@ -3,7 +3,9 @@
  * erasure the profile reset, the avatar and banner it showed deleted from storage (after the reset,
  * so a failed delete only orphans them) and the name freed. Every step can run twice.
  */
+
 import type { Snowflake } from "@veche/platform"
+import { Spans } from "@veche/platform"
 import { DateTime, Effect, type Layer, Option } from "effect"
 import * as PersonalData from "./PersonalData.ts"
 import * as Profile from "./Profile.ts"
@@ -18,7 +20,7 @@ export const layer: Layer.Layer<never, never, PersonalData.PersonalData | UsersR
       const profiles = yield* ProfilesRepo
       const images = yield* UserImages
 
-      const exportOf = Effect.fn("UserPersonalData.export")(function* (userId: Snowflake.Snowflake) {
+      const exportOf = Spans.fn("UserPersonalData.export")(function* (userId: Snowflake.Snowflake) {
         const user = yield* users.findById(userId)
         const profile = yield* profiles.get(userId)
         const sections: ReadonlyArray<PersonalData.Section> = [
@@ -51,7 +53,7 @@ export const layer: Layer.Layer<never, never, PersonalData.PersonalData | UsersR
         return sections
       })
 
-      const erase = Effect.fn("UserPersonalData.erase")(function* (userId: Snowflake.Snowflake) {
+      const erase = Spans.fn("UserPersonalData.erase")(function* (userId: Snowflake.Snowflake) {
         const shown = yield* profiles.get(userId)
         yield* profiles.update(userId, Profile.DEFAULT)
         // a failed delete never fails the erasure (UserImages logs it): the image is only orphaned

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Option, Schema, Tracer } from "effect"
+import * as Spans from "../src/Spans.ts"
+
+/** A tracer that keeps every span it is asked for. */
+const recording = () => {
+  const spans: Array<Tracer.NativeSpan> = []
+  const tracer = Tracer.make({
+    span(options) {
+      const span = new Tracer.NativeSpan(options)
+      spans.push(span)
+      return span
+    }
+  })
+  return { spans, tracer }
+}
+
+class Refused extends Schema.TaggedError<Refused>()("Refused", { why: Schema.String }) {}
+
+const add = Spans.fn("Sums.add")(function* (a: number, b: number) {
+  return yield* Effect.succeed(a + b)
+})
+const refuse = Spans.fn("Sums.refuse")(function* (why: string) {
+  return yield* new Refused({ why })
+})
+
+describe("Spans.fn", () => {
+  it.effect("with a tracer, makes the operation's span under the caller's, ended with its exit", () =>
+    Effect.gen(function* () {
+      const { spans, tracer } = recording()
+      const traced = <A, E>(effect: Effect.Effect<A, E>) =>
+        effect.pipe(Effect.withSpan("request"), Effect.withTracer(tracer), Effect.withTracerEnabled(true))
+      expect(yield* traced(add(2, 3))).toBe(5)
+      expect(yield* Effect.flip(traced(refuse("no")))).toStrictEqual(new Refused({ why: "no" }))
+
+      expect(spans.map((span) => span.name)).toEqual(["request", "Sums.add", "request", "Sums.refuse"])
+      const [outer, inner, , failed] = spans
+      expect(Option.getOrUndefined(inner?.parent ?? Option.none())?.spanId).toBe(outer?.spanId)
+      expect(inner?.status._tag).toBe("Ended")
+      expect(failed?.status._tag === "Ended" && Exit.isFailure(failed.status.exit)).toBe(true)
+    })
+  )
+
+  it.effect("with tracing off, makes no span at all, and answers the same", () =>
+    Effect.gen(function* () {
+      const { spans, tracer } = recording()
+      const quiet = <A, E>(effect: Effect.Effect<A, E>) =>
+        effect.pipe(Effect.withTracer(tracer), Effect.withTracerEnabled(false))
+      expect(yield* quiet(add(2, 3))).toBe(5)
+      expect(yield* Effect.flip(quiet(refuse("no")))).toStrictEqual(new Refused({ why: "no" }))
+      expect(spans).toEqual([])
+      // Not even a no-op span (what `Effect.withSpan` opens with tracing off, at a cost): none is current inside.
+      const inside = Spans.fn("Sums.inside")(function* () {
+        return yield* Effect.option(Effect.currentSpan)
+      })
+      expect(yield* quiet(inside())).toStrictEqual(Option.none())
+      expect(Option.isSome(yield* inside().pipe(Effect.withTracer(tracer), Effect.withTracerEnabled(true)))).toBe(true)
+    })
+  )
+
+  it.effect("keeps Effect.fnUntraced's forms: pipeables see the arguments, { self } binds this", () =>
+    Effect.gen(function* () {
+      const labelled = Spans.fn("Sums.labelled")(
+        function* (a: number) {
+          return yield* Effect.succeed(a * 2)
+        },
+        (effect, a) => Effect.map(effect, (doubled) => `${a} → ${doubled}`)
+      )
+      expect(yield* labelled(4)).toBe("4 → 8")
+
+      class Counter {
+        count = 0
+        readonly increment = Spans.fn("Counter.increment")({ self: this }, function* (this: Counter, by: number) {
+          this.count += by
+          return yield* Effect.succeed(this.count)
+        })
+      }
+      const counter = new Counter()
+      yield* counter.increment(2)
+      expect(yield* counter.increment(3)).toBe(5)
+      expect(labelled.length).toBe(1)
+    })
+  )
+})
