@@ -4,9 +4,7 @@
  * it back when the password was right; past the budget the answer is 429 until the window passes,
  * so a stolen session cannot guess the password, not even with parallel requests.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { QuotaLimiter } from "@veche/ratelimit"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { AccountsRepo } from "./AccountsRepo.ts"

@@ -5,9 +5,7 @@
  * invited or reports it. Enough open reports hide a guild (`auto_hidden`) at the moment the last
  * one arrives; staff set any state.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { CatalogueAudit } from "./CatalogueAudit.ts"
 import { CatalogueGuilds, type GuildCard, type GuildFacts } from "./CatalogueGuilds.ts"

@@ -4,9 +4,7 @@
  * they are. Answers are cached by what was asked (query, page, locale, filter), not by who asked,
  * so users with the same locale and filter share pages; a failing cache only costs a provider call.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Option, Schema } from "effect"
 import type { Mac } from "effect/crypto"
 import * as CustomerIds from "./CustomerIds.ts"

@@ -3,9 +3,7 @@
  * channels, the member count and the joining member. One builder for the gateway's dispatch, the
  * invitation answer and the catalogue's join route, so the three never drift apart.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { type Profile, PublicUser, PublicUsers, type User } from "@veche/users"
 import { Context, Effect, Layer, Option } from "effect"
 import type { Role } from "./Guild.ts"

@@ -5,9 +5,7 @@
  * and the account's guild cap (30001; AccountGuildCap: 100, 200 with Plus) — and the cap, the ban and the use count are settled in one store step.
  * The catalogue's join (`joinOpen`) runs the same checks and the same step without an invitation.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"

@@ -8,9 +8,7 @@
  * name index over members (a guild's list is bounded by MAX_MEMBERS), which is fine for the guilds
  * this serves; a large deployment would add a search index behind the same service.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { PublicUsers } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import type { Member, Role } from "./Guild.ts"

@@ -4,9 +4,7 @@
  * another member need the permission and a place above them in the role hierarchy; nobody acts on
  * the owner.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import type { Ban, Member, Page, Role } from "./Guild.ts"

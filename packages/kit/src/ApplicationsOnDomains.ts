@@ -7,7 +7,6 @@
  * Its part of a user's personal data is registered here too (the applications a user owns). The
  * OAuth grants a deleted application loses are ended over the OAuth store (its ClientGrants port).
  */
-
 import {
   ApplicationIcons,
   Applications,
@@ -22,8 +21,7 @@ import { type AccountSnapshot, AuthAccountDetails } from "@veche/auth"
 import { Guilds } from "@veche/guilds"
 import { ProfileImages } from "@veche/media"
 import { OAuthClientGrants, type OAuthRepo } from "@veche/oauth"
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { AccountDetails, Memberships, PersonalData, UsersRepo } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 import type { Digest, SecureRandom } from "effect/crypto"

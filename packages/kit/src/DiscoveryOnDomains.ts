@@ -19,8 +19,7 @@ import {
 import { PresenceStore } from "@veche/gateway"
 import { GuildsRepo, Invites } from "@veche/guilds"
 import { AuditEntry, AuditLog, Staff } from "@veche/moderation"
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { AccountDetails, PersonalData } from "@veche/users"
 import { type Config, DateTime, Effect, Layer, Option } from "effect"
 

@@ -10,10 +10,8 @@
  * end in the future), the same store; only the refusals, the log's verb and the view answered (a
  * `Block` with `blockedBy`, a `Restriction` with `restrictedBy`) tell them apart.
  */
-
 import { AccountLookup, type Block, type Phone } from "@veche/auth"
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { type PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import * as AccountBilling from "./AccountBilling.ts"
@@ -142,7 +140,7 @@ export class Moderation extends Context.Service<
       })
 
       const sanction = <View, OnSelf, EndInPast>(name: string, rules: Rules<View, OnSelf, EndInPast>) =>
-        Effect.fn(name)(function* (request: SanctionRequest) {
+        Spans.fn(name)(function* (request: SanctionRequest) {
           yield* authorise(request.staffId, request.userId)
           if (request.staffId === request.userId) return yield* Effect.fail(rules.onSelf())
           const now = yield* DateTime.now
@@ -171,7 +169,7 @@ export class Moderation extends Context.Service<
         })
 
       const lift = (name: string, rules: Rules<unknown, unknown, unknown>) =>
-        Effect.fn(name)(function* (request: LiftRequest) {
+        Spans.fn(name)(function* (request: LiftRequest) {
           yield* authorise(request.staffId, request.userId)
           if (yield* sanctions.remove(request.userId, rules.kind)) {
             yield* audit.record({

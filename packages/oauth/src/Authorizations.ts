@@ -6,11 +6,9 @@
  * the guilds domain (`Guilds.addBot`: Manage Guild, a managed role). Every refusal happens before
  * anything is redirected: a bad client or redirect URI is an error, never a redirect.
  */
-
 import { type Application, Applications, type ApplicationsErrors } from "@veche/applications"
 import { Guilds, type GuildsErrors, Permissions } from "@veche/guilds"
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { Context, DateTime, Effect, Layer, Redacted } from "effect"
 import { ConsentPages } from "./ConsentPages.ts"
 import { GuildRequired, InvalidRedirectUri, PrivateBot } from "./OAuthErrors.ts"

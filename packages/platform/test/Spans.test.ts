@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Option, Schema, Tracer } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Schema, Tracer } from "effect"
 import * as Spans from "../src/Spans.ts"
 
 /** A tracer that keeps every span it is asked for. */
@@ -55,6 +55,45 @@ describe("Spans.fn", () => {
       })
       expect(yield* quiet(inside())).toStrictEqual(Option.none())
       expect(Option.isSome(yield* inside().pipe(Effect.withTracer(tracer), Effect.withTracerEnabled(true)))).toBe(true)
+    })
+  )
+
+  it.effect("wraps the pipeables in the span, and ends it interrupted when the call is", () =>
+    Effect.gen(function* () {
+      const { spans, tracer } = recording()
+      const traced = <A, E>(effect: Effect.Effect<A, E>) =>
+        effect.pipe(Effect.withTracer(tracer), Effect.withTracerEnabled(true))
+      const named = Spans.fn("Sums.named")(
+        function* () {
+          return yield* Effect.void
+        },
+        (effect) =>
+          Effect.andThen(
+            effect,
+            Effect.map(Effect.currentSpan, (span) => span.name)
+          )
+      )
+      expect(yield* traced(named())).toBe("Sums.named")
+
+      const waiting = Spans.fn("Sums.waiting")(function* () {
+        return yield* Effect.never
+      })
+      const fiber = yield* Effect.forkChild(traced(waiting()))
+      yield* Effect.yieldNow
+      yield* Fiber.interrupt(fiber)
+      const ended = spans.find((span) => span.name === "Sums.waiting")
+      expect(ended?.status._tag === "Ended" && Exit.hasInterrupts(ended.status.exit)).toBe(true)
+    })
+  )
+
+  it.effect("a failure carries the operation's frame, named and placed where it is defined, tracing on or off", () =>
+    Effect.gen(function* () {
+      for (const enabled of [false, true]) {
+        const exit = yield* Effect.exit(refuse("no").pipe(Effect.withTracerEnabled(enabled)))
+        const text = Exit.isFailure(exit) ? Cause.pretty(exit.cause) : ""
+        expect(text).toMatch(/at Sums\.refuse \(.*Spans\.test\.ts:\d+/)
+        expect(text).not.toContain("Spans.ts")
+      }
     })
   )
 

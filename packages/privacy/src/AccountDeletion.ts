@@ -9,10 +9,8 @@
  * the request completed: a part that fails leaves it pending, to be carried out again in full
  * (every part is idempotent) by the next run.
  */
-
 import { type MfaErrors, PasswordCheck, type RegistrationErrors } from "@veche/auth"
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { Memberships, PersonalData } from "@veche/users"
 import { Context, DateTime, Duration, Effect, Exit, Layer, Option, type Redacted, type Scope } from "effect"
 import { DELAY, type Deletion } from "./Deletion.ts"

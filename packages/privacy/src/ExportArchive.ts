@@ -4,9 +4,7 @@
  * export order, with a README naming each file. Parts never give secrets (no password hash, TOTP
  * secret, backup codes, tokens or link secrets). Messages and server contents join with their domains.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { PersonalData } from "@veche/users"
 import { Context, Effect, Layer } from "effect"
 import { ZipWriter } from "./ZipWriter.ts"

@@ -3,9 +3,7 @@
  * them. Rows whose other user no longer exists are left out. Only reading exists today: the friend
  * requests that write rows come with the friends work, and their rules belong here.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { Context, Effect, Layer, Option } from "effect"
 import { ProfilesRepo } from "./ProfilesRepo.ts"
 import * as PublicUser from "./PublicUser.ts"

@@ -3,9 +3,7 @@
  * erasure the profile reset, the avatar and banner it showed deleted from storage (after the reset,
  * so a failed delete only orphans them) and the name freed. Every step can run twice.
  */
-
-import type { Snowflake } from "@veche/platform"
-import { Spans } from "@veche/platform"
+import { type Snowflake, Spans } from "@veche/platform"
 import { DateTime, Effect, type Layer, Option } from "effect"
 import * as PersonalData from "./PersonalData.ts"
 import * as Profile from "./Profile.ts"
