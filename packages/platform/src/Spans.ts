@@ -4,8 +4,9 @@
  *
  * Why not `Effect.fn`: it builds a call-site `Error` on every call, tracer on or off, and opens a
  * span even with tracing off (a no-op one). That is 3.6–5.6 µs a call in isolation on the bench VM
- * and ≈11 µs inside a request's deeper stack (docs/traps.md), against 0.6–1.1 µs here with the
- * tracer off: a tenth of a domain route that costs 100–200 µs. The reference server runs with the
+ * and ≈11 µs inside a request's deeper stack (docs/traps.md), against ≈2 µs here with the tracer
+ * off (half of it the stack frame below): 5–13 µs of a routed request that costs 100–130 µs in
+ * the test host. The reference server runs with the
  * tracer off (it exports no traces); a host that installs one gets the same spans, named, nested
  * and ended with their exits. Either way a failure inside carries the operation's stack frame (its
  * name and where it is defined, captured once), so a logged cause still reads
