@@ -7,23 +7,11 @@
 
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, layer } from "@effect/vitest"
-import { Duration, Effect, Exit, Layer, Redacted, Tracer } from "effect"
+import { recording } from "@veche/platform/test/support/RecordingTracer"
+import { Duration, Effect, Exit, Layer, Redacted, type Tracer } from "effect"
 import { SqlClient, SqlError, Statement } from "effect/sql"
 
 const url = process.env.DATABASE_URL
-
-/** A tracer that keeps every span it is asked for. */
-const recording = () => {
-  const spans: Array<Tracer.NativeSpan> = []
-  const tracer = Tracer.make({
-    span(options) {
-      const span = new Tracer.NativeSpan(options)
-      spans.push(span)
-      return span
-    }
-  })
-  return { spans, tracer }
-}
 
 // As the server runs it: pooled connections, statements pipelined on them.
 const client = Layer.fresh(PgClient.layer({ url: Redacted.make(url ?? ""), maxConnections: 2, multiplex: true }))

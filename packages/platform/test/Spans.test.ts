@@ -1,19 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Option, Schema, Tracer } from "effect"
+import { Cause, Effect, Exit, Fiber, Option, Schema } from "effect"
 import * as Spans from "../src/Spans.ts"
-
-/** A tracer that keeps every span it is asked for. */
-const recording = () => {
-  const spans: Array<Tracer.NativeSpan> = []
-  const tracer = Tracer.make({
-    span(options) {
-      const span = new Tracer.NativeSpan(options)
-      spans.push(span)
-      return span
-    }
-  })
-  return { spans, tracer }
-}
+import { recording } from "./support/RecordingTracer.ts"
 
 class Refused extends Schema.TaggedError<Refused>()("Refused", { why: Schema.String }) {}
 
