@@ -88,20 +88,21 @@ export const apiCaller =
     })
 
 /**
- * The newest message of a kind (`register`, `recovery`, …) in a dev-mode server's outbox for an
- * address. Some flows queue it after answering, so this waits up to 5 s for it.
+ * The code of the newest message of a kind (`register`, `recover`, …) in a dev-mode server's
+ * outbox to an address. Some flows queue it after answering, so this waits up to 5 s for it.
  */
 export const outboxCode = async (base: string, to: string, kind: string): Promise<string> => {
   const call = apiCaller(base)
   for (let i = 0; i < 50; i++) {
     const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(to)}`)
-    const found = (outbox.body as { messages: Array<{ kind: string; code: string }> }).messages
+    // A message's code is optional in the outbox (a letter with a link has none).
+    const found = (outbox.body as { messages: Array<{ kind: string; code?: string }> }).messages
       .filter((message) => message.kind === kind)
       .at(-1)
-    if (found !== undefined) return found.code
+    if (found?.code !== undefined) return found.code
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error(`no ${kind} message for ${to}`)
+  throw new Error(`no ${kind} code for ${to}`)
 }
 
 /**
