@@ -14,7 +14,7 @@ import { Totp } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { type BrowserContext, chromium, type Page } from "playwright-core"
 import { expect } from "vitest"
-import { apiCaller, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, type Running, registerByPhone, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 export const CHROMIUM = process.env.VECHE_CHROMIUM ?? "/usr/bin/chromium"
 export const ARTIFACTS = path.resolve(import.meta.dirname, "../../../test-artifacts/web-pages")
@@ -88,20 +88,9 @@ export const person = (server: Running) => {
     }
     throw new Error(`no ${kind} message for ${to}`)
   }
-  const register = async (phone: string, username: string) => {
-    const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
-    expect(started.status).toBe(200)
-    const registered = await call("POST", "/auth/register/verify", {
-      verification_id: (started.body as { verification_id: string }).verification_id,
-      code: (await newest(phone, "register")).code,
-      username,
-      password: PASSWORD,
-      date_of_birth: "1990-05-05",
-      consent: true
-    })
-    expect(registered.status).toBe(201)
-    return (registered.body as { access_token: string }).access_token
-  }
+  /** Registers by phone and answers the access token. */
+  const register = async (phone: string, username: string) =>
+    (await registerByPhone(server.base, phone, username, PASSWORD)).access_token
   /** Adds an address to the account and answers the link of the letter that asks to confirm it. */
   const addEmail = async (token: string, email: string) => {
     expect((await call("POST", "/users/@me/email", { password: PASSWORD, email }, token)).status).toBe(200)

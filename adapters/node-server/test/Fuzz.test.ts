@@ -24,7 +24,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiCaller, getJson, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
+import { apiCaller, getJson, outboxCode, type Running, start, stopAll, tempDataDir } from "./ServerHarness.ts"
 
 const SEED = Number(process.env.FUZZ_SEED ?? 16)
 /** Body mutations sampled per route and caller (whole-body garbage is always sent in full). */
@@ -720,8 +720,7 @@ describe("fuzzing every route of the OpenAPI document", () => {
     const password = "correct horse battery"
     const started = await call("POST", "/auth/register/phone", { phone, captcha_token: "dev" })
     const verificationId = (started.body as { verification_id: string }).verification_id
-    const outbox = await call("GET", `/dev/outbox?to=${encodeURIComponent(phone)}`)
-    const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
+    const code = await outboxCode(server.base, phone, "register")
     const registered = await call("POST", "/auth/register/verify", {
       verification_id: verificationId,
       code,

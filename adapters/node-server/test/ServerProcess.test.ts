@@ -191,27 +191,7 @@ describe.runIf(databaseUrl !== undefined && databaseUrl !== "")("reference serve
       // registration by phone on PostgreSQL: code from the dev outbox, account, session, @me
       const api = `${server.base}/api/v10`
       const phone = `+7916${String(Date.now()).slice(-7)}`
-      const postJson = (path: string, body: unknown) =>
-        getJson(`${api}${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body)
-        })
-      const started = await postJson("/auth/register/phone", { phone, captcha_token: "dev" })
-      expect(started.status).toBe(200)
-      const { verification_id } = started.body as { verification_id: string }
-      const outbox = await getJson(`${api}/dev/outbox?to=${encodeURIComponent(phone)}`)
-      const code = (outbox.body as { messages: Array<{ code: string }> }).messages.at(-1)?.code
-      const done = await postJson("/auth/register/verify", {
-        verification_id,
-        code,
-        username: `pg_user_${process.pid}`,
-        password: "correct horse battery",
-        date_of_birth: "1990-05-05",
-        consent: true
-      })
-      expect(done.status).toBe(201)
-      const { access_token, user_id } = done.body as { access_token: string; user_id: string }
+      const { access_token, user_id } = await registerByPhone(server.base, phone, `pg_user_${process.pid}`)
       expect(
         await getJson(`${api}/users/%40me`, { headers: { authorization: `Bearer ${access_token}` } })
       ).toMatchObject({
