@@ -22,6 +22,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
+import { sourceFiles } from "./source-files.ts"
 
 /** Packages that are not domains: the composition, the HTTP contract, the HTTP server. */
 const NOT_DOMAINS = new Set(["kit", "api", "rest"])
@@ -219,19 +220,6 @@ export const applyAllowlist = (
     ...problems.filter((problem) => !covered(problem)).map((problem) => problem.line),
     ...stale.map((entry) => `${entry.file}: allowlist entry for ${entry.binding} matches nothing any more: remove it`)
   ]
-}
-
-const SOURCE_FILE = /\.(ts|mts|cts|tsx)$/
-const DECLARATION_FILE = /\.d\.[mc]?ts$/
-
-const sourceFiles = (path: string): ReadonlyArray<string> => {
-  const stat = statSync(path, { throwIfNoEntry: false })
-  if (stat === undefined) return []
-  if (stat.isFile()) return SOURCE_FILE.test(path) && !DECLARATION_FILE.test(path) ? [path] : []
-  return readdirSync(path)
-    .filter((name) => name !== "node_modules" && name !== "dist")
-    .sort()
-    .flatMap((name) => sourceFiles(join(path, name)))
 }
 
 const directories = (path: string): ReadonlyArray<string> =>

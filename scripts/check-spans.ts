@@ -15,6 +15,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import ts from "typescript"
+import { sourceFiles } from "./source-files.ts"
 
 /** Packages whose operations may stay `Effect.fn`, with why. */
 export const EXEMPT: Readonly<Record<string, string>> = {
@@ -61,19 +62,6 @@ export const effectFnCalls = (file: string, text: string): ReadonlyArray<Found> 
 export const problemLine = (found: Found): string =>
   `${found.file}:${found.line}: Effect.fn${found.name === undefined ? "" : `("${found.name}")`}: ` +
   `an operation is Spans.fn("<Service>.<operation>") from @veche/platform, a step Effect.fnUntraced`
-
-const SOURCE_FILE = /\.(ts|mts|cts|tsx)$/
-const DECLARATION_FILE = /\.d\.[mc]?ts$/
-
-const sourceFiles = (path: string): ReadonlyArray<string> => {
-  const stat = statSync(path, { throwIfNoEntry: false })
-  if (stat === undefined) return []
-  if (stat.isFile()) return SOURCE_FILE.test(path) && !DECLARATION_FILE.test(path) ? [path] : []
-  return readdirSync(path)
-    .filter((name) => name !== "node_modules" && name !== "dist")
-    .sort()
-    .flatMap((name) => sourceFiles(join(path, name)))
-}
 
 const main = (): number => {
   const owners = readdirSync("packages")
