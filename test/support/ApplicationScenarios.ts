@@ -231,7 +231,14 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             ["redirect_uris", ["https://example.com/cb#here"]],
             ["redirect_uris", ["https://user:pass@example.com/cb"]],
             ["redirect_uris", [`https://example.com/${"a".repeat(2048)}`]],
-            ["redirect_uris", [7]]
+            ["redirect_uris", [7]],
+            // flags beyond the settable intents, negative, and past 32 bits: 2^32 + 8192 reads as
+            // 8192 to JavaScript's `&`, and PostgreSQL's integer column refused it (a 500)
+            ["flags", 1],
+            ["flags", -8192],
+            ["flags", 2 ** 31],
+            ["flags", 2 ** 32 + 8192],
+            ["flags", 2 ** 52 + 8192]
           ] as const) {
             const refused = yield* answer(yield* send("PATCH", path, { [field]: value }, owner.access_token))
             expect([field, value, refused]).toMatchObject([

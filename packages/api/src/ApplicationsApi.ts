@@ -61,10 +61,16 @@ export const SETTABLE_APPLICATION_FLAGS = (1 << 13) | (1 << 15) | (1 << 19)
 
 export const ApplicationFlags = Schema.Int.pipe(
   Schema.check(
-    Schema.makeFilter((flags: number) => flags >= 0 && (flags & ~SETTABLE_APPLICATION_FLAGS) === 0, {
-      expected: "only the limited gateway intent flags",
-      message: "Invalid flags."
-    })
+    // Bounded before the bit test: JavaScript's `&` reads its operands as 32-bit integers, so
+    // 2^32 + 8192 would pass as 8192 and then overflow the database's column (a 500).
+    Schema.makeFilter(
+      (flags: number) =>
+        flags >= 0 && flags <= SETTABLE_APPLICATION_FLAGS && (flags & ~SETTABLE_APPLICATION_FLAGS) === 0,
+      {
+        expected: "only the limited gateway intent flags",
+        message: "Invalid flags."
+      }
+    )
   )
 )
 
