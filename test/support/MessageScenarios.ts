@@ -238,6 +238,49 @@ export const messageScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
       )
 
       it.effect(
+        "an embed's links and images are well-formed http or https addresses, else 50035 naming the field",
+        () =>
+          Effect.gen(function* () {
+            const { member, channel } = yield* guildWithMember("msg_embed_urls")
+            const at = (embed: Record<string, unknown>) =>
+              postMessage(channel, { embeds: [embed] }, member.access_token)
+            for (const [place, embed, errors] of [
+              ["url", { title: "t", url: "javascript:alert(1)" }, { url: {} }],
+              ["image", { image: { url: "data:text/html,<script>alert(1)</script>" } }, { image: { url: {} } }],
+              ["thumbnail", { thumbnail: { url: "file:///etc/passwd" } }, { thumbnail: { url: {} } }],
+              ["footer", { footer: { text: "f", icon_url: "vbscript:x" } }, { footer: { icon_url: {} } }],
+              ["author url", { author: { name: "a", url: "ftp://example.com/" } }, { author: { url: {} } }],
+              ["author icon", { author: { name: "a", icon_url: "not a url" } }, { author: { icon_url: {} } }]
+            ] as const) {
+              const refused = yield* answer(yield* at(embed))
+              expect([place, refused]).toMatchObject([
+                place,
+                { status: 400, body: { code: 50035, errors: { embeds: { 0: errors } } } }
+              ])
+            }
+            const scheme = yield* answer(yield* at({ title: "t", url: "javascript:alert(1)" }))
+            expect(scheme.body).toMatchObject({
+              errors: { embeds: { 0: { url: { _errors: [{ code: "URL_TYPE_INVALID_SCHEME" }] } } } }
+            })
+            const https = "https://example.com/a.png?size=64"
+            const accepted = yield* answer(
+              yield* at({
+                title: "t",
+                url: "http://example.com/page",
+                image: { url: https },
+                thumbnail: { url: https },
+                footer: { text: "f", icon_url: https },
+                author: { name: "a", url: "https://example.com/", icon_url: https }
+              })
+            )
+            expect(accepted).toMatchObject({
+              status: 200,
+              body: { embeds: [{ url: "http://example.com/page", image: { url: https }, author: { icon_url: https } }] }
+            })
+          })
+      )
+
+      it.effect(
         "Send Messages denied by an overwrite answers 50013; hidden channels 50001; without history, pages are empty",
         () =>
           Effect.gen(function* () {

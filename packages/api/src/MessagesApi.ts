@@ -28,7 +28,29 @@ import * as Fields from "./Fields.ts"
 /** All the text of a message's embeds together (the platform's 6000). */
 export const MAX_EMBED_TEXT = 6000
 
-const EmbedUrl = Fields.lengthAtMost(2048)
+/** The schemes an embed's links and images may use, as on the platform. */
+const EMBED_URL_SCHEMES = new Set(["http:", "https:"])
+
+const parsedUrl = (s: string): URL | undefined => (URL.canParse(s) ? new URL(s) : undefined)
+
+/**
+ * A link or image address in an embed: well formed, and http or https only. Clients render these
+ * as links and images, so `javascript:`, `data:` or `file:` would be stored for every reader.
+ */
+const EmbedUrl = Fields.lengthAtMost(2048).pipe(
+  Schema.check(
+    Schema.makeFilter((s: string) => parsedUrl(s) !== undefined, {
+      message: "Not a well formed URL.",
+      formCode: "URL_TYPE_INVALID_URL"
+    })
+  ),
+  Schema.check(
+    Schema.makeFilter((s: string) => EMBED_URL_SCHEMES.has(parsedUrl(s)?.protocol ?? ""), {
+      message: "Scheme must be one of ('http', 'https').",
+      formCode: "URL_TYPE_INVALID_SCHEME"
+    })
+  )
+)
 
 /** An embed as sent, with the platform's per-field limits. */
 export const EmbedInput = Schema.Struct({
