@@ -455,6 +455,7 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           const owner = yield* user("ot_owner")
           const someone = yield* user("ot_someone")
           const app = yield* client(owner, "Token App")
+          const own = yield* createGuild(someone.access_token, "Private Place")
           const got = yield* exchange(app, yield* approve(someone, app.id))
           const tokens = tokensOf(got)
           expect(tokens).toEqual({
@@ -469,8 +470,16 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
           for (const token of [tokens.access_token, tokens.refresh_token]) expect(token).not.toMatch(/^(bot|bearer)/i)
           const mine = yield* me(tokens.access_token)
           expect(mine.status).toBe(200)
-          // who the user is, not how to reach them
-          expect(mine.body).toMatchObject({ id: someone.user_id, bot: false, email: null, phone: null })
+          // who the user is, not how to reach them nor where they are: `identify` does not list the
+          // user's servers (the platform's `guilds` scope does, which is not offered)
+          expect(mine.body).toMatchObject({
+            id: someone.user_id,
+            bot: false,
+            email: null,
+            phone: null,
+            guild_order: []
+          })
+          expect((yield* me(someone.access_token)).body).toMatchObject({ guild_order: [own.id] })
           // every other route answers as for an invalid token, whatever the method
           for (const [method, path, body] of [
             ["GET", `${API}/users/@me/guilds`, undefined],

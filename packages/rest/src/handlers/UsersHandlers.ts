@@ -79,10 +79,11 @@ export const layer: GroupLayer.Authorized<
         Effect.flatMap(Principal.CurrentPrincipal, (principal) =>
           Effect.map(currentUser(principal.userId, principal.kind === "bot"), (user) => {
             if (principal.oauth === undefined) return user
-            // An application granted `identify` sees who the user is, not how to reach them (the
-            // mirrored platform gives the e-mail only under an `email` scope, which is not offered).
+            // An application granted `identify` sees who the user is, not how to reach them nor
+            // which servers they are in (the mirrored platform gives the e-mail only under an
+            // `email` scope and the servers only under `guilds`, neither of which is offered).
             const { email_pending: _pending, ...identity } = user
-            return { ...identity, email: null, phone: null }
+            return { ...identity, email: null, phone: null, guild_order: [] }
           })
         )
       )
