@@ -15,7 +15,7 @@ import { ConfigProvider, DateTime, Duration, Effect, Fiber, Layer, Ref, Stream }
 import { FetchHttpClient } from "effect/http"
 import { json, post, type Registered, register, send } from "./Accounts.ts"
 import { createApplication } from "./ApplicationScenarios.ts"
-import { createGuild, guildWith } from "./Guilds.ts"
+import { createGuild, guildWith, inviteTo } from "./Guilds.ts"
 
 /** The value, or the test fails here. */
 const must = <A>(value: A | null | undefined): A => {
@@ -314,6 +314,13 @@ export const billingScenarios = (
               yield* send("GET", `${API}/guilds/${guild.id}`, undefined, other.access_token)
             )) as Record<string, unknown>
             expect(shown).toMatchObject({ premium_tier: 1, premium_subscription_count: 2 })
+            // and so does an invite's card of it, to anyone holding the code
+            const code = yield* inviteTo(booster.access_token, guild.system_channel_id)
+            const card = yield* answer(yield* send("GET", `${API}/invites/${code}`, undefined, outsider.access_token))
+            expect(card).toMatchObject({
+              status: 200,
+              body: { guild: { id: guild.id, premium_subscription_count: 2 } }
+            })
             // no slot left
             const none = yield* answer(yield* post(boostPath, {}, booster.access_token))
             expect(none.status).toBe(409)

@@ -188,7 +188,17 @@ export const ban = (ban: Guild.Ban, user: PublicUser.PublicUser): GuildSchemas.B
 export const expiresAt = (invite: Guild.Invite): DateTime.Utc | null =>
   invite.maxAge === 0 ? null : DateTime.add(invite.createdAt, { seconds: invite.maxAge })
 
-export const inviteGuild = (guild: Guild.Guild): GuildSchemas.InviteGuild => ({
+/** What an invite's wire form is made from (`Invites.Shown` is one). */
+export interface InviteParts {
+  readonly invite: Guild.Invite
+  readonly guild: Guild.Guild
+  readonly channel: Guild.Channel
+  readonly inviter: PublicUser.PublicUser | null
+  /** The guild's boosts, which invite cards show as they are now. */
+  readonly premium: GuildPremium.Premium
+}
+
+export const inviteGuild = (guild: Guild.Guild, premium: GuildPremium.Premium): GuildSchemas.InviteGuild => ({
   id: guild.id,
   name: guild.name,
   splash: null,
@@ -199,63 +209,46 @@ export const inviteGuild = (guild: Guild.Guild): GuildSchemas.InviteGuild => ({
   verification_level: guild.verificationLevel,
   vanity_url_code: null,
   nsfw_level: 0,
-  premium_subscription_count: 0
+  premium_subscription_count: premium.count
 })
 
-const inviteFields = (
-  invite: Guild.Invite,
-  guild: Guild.Guild,
-  channel: Guild.Channel,
-  inviter: PublicUser.PublicUser | null,
-  counts: Counts | undefined
-): GuildSchemas.Invite => {
-  const expires = expiresAt(invite)
+const inviteFields = (parts: InviteParts, counts: Counts | undefined): GuildSchemas.Invite => {
+  const expires = expiresAt(parts.invite)
   return {
     type: 0,
-    code: invite.code,
-    guild: inviteGuild(guild),
-    channel: { id: channel.id, name: channel.name, type: channel.type },
-    ...(inviter === null ? {} : { inviter }),
+    code: parts.invite.code,
+    guild: inviteGuild(parts.guild, parts.premium),
+    channel: { id: parts.channel.id, name: parts.channel.name, type: parts.channel.type },
+    ...(parts.inviter === null ? {} : { inviter: parts.inviter }),
     expires_at: expires === null ? null : iso(expires),
     ...withCounts(counts)
   }
 }
 
 /** What anyone holding the code sees (GET and DELETE /invites/{code}). */
-export const invite = (
-  invite: Guild.Invite,
-  guild: Guild.Guild,
-  channel: Guild.Channel,
-  inviter: PublicUser.PublicUser | null,
-  counts?: Counts | undefined
-): GuildSchemas.Invite => inviteFields(invite, guild, channel, inviter, counts)
+export const invite = (parts: InviteParts, counts?: Counts | undefined): GuildSchemas.Invite =>
+  inviteFields(parts, counts)
 
 /** The invite with its usage (invite lists and POST /channels/{id}/invites). */
 export const inviteWithMetadata = (
-  invite: Guild.Invite,
-  guild: Guild.Guild,
-  channel: Guild.Channel,
-  inviter: PublicUser.PublicUser | null,
+  parts: InviteParts,
   counts?: Counts | undefined
 ): GuildSchemas.InviteWithMetadata => ({
-  ...inviteFields(invite, guild, channel, inviter, counts),
-  uses: invite.uses,
-  max_uses: invite.maxUses,
-  max_age: invite.maxAge,
-  temporary: invite.temporary,
-  created_at: iso(invite.createdAt)
+  ...inviteFields(parts, counts),
+  uses: parts.invite.uses,
+  max_uses: parts.invite.maxUses,
+  max_age: parts.invite.maxAge,
+  temporary: parts.invite.temporary,
+  created_at: iso(parts.invite.createdAt)
 })
 
 /** POST /invites/{code}: the invite, and whether the caller just became a member. */
 export const acceptedInvite = (
-  invite: Guild.Invite,
-  guild: Guild.Guild,
-  channel: Guild.Channel,
-  inviter: PublicUser.PublicUser | null,
+  parts: InviteParts,
   newMember: boolean,
   counts?: Counts | undefined
 ): GuildSchemas.AcceptedInvite => ({
-  ...inviteFields(invite, guild, channel, inviter, counts),
+  ...inviteFields(parts, counts),
   new_member: newMember
 })
 

@@ -14,6 +14,7 @@ import * as AccountStandings from "./AccountStandings.ts"
 import type { Channel, Guild, GuildCap, Invite, Member } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
+import { GuildPremium } from "./GuildPremium.ts"
 import {
   AccountRestricted,
   BannedFromGuild,
@@ -25,6 +26,7 @@ import {
   WrongChannelType
 } from "./GuildsErrors.ts"
 import { GuildsRepo } from "./GuildsRepo.ts"
+import type * as GuildViews from "./GuildViews.ts"
 import * as Permissions from "./Permissions.ts"
 
 export interface NewInvite {
@@ -38,11 +40,7 @@ export interface NewInvite {
 }
 
 /** An invite with what its wire form shows: the guild, the channel, who made it, how many are in. */
-export interface Shown {
-  readonly invite: Invite
-  readonly guild: Guild
-  readonly channel: Channel
-  readonly inviter: PublicUser.PublicUser | null
+export interface Shown extends GuildViews.InviteParts {
   readonly memberCount: number
 }
 
@@ -57,6 +55,7 @@ const make = Effect.gen(function* () {
   const standings = yield* AccountStandings.AccountStandings
   const random = yield* SecureRandom.SecureRandom
   const caps = yield* AccountGuildCap
+  const premium = yield* GuildPremium
 
   /** The joining account's guild cap (Plus raises it); bots are not capped. */
   const capOf = (actor: GuildAccess.Actor): Effect.Effect<GuildCap> =>
@@ -73,8 +72,13 @@ const make = Effect.gen(function* () {
     )
     const shown: Array<Shown> = []
     for (const invite of invites) {
-      const [guild, channel, memberCount] = yield* Effect.all(
-        [repo.find(invite.guildId), repo.channel(invite.channelId), repo.memberCount(invite.guildId)],
+      const [guild, channel, memberCount, boosts] = yield* Effect.all(
+        [
+          repo.find(invite.guildId),
+          repo.channel(invite.channelId),
+          repo.memberCount(invite.guildId),
+          premium.of(invite.guildId)
+        ],
         { concurrency: "unbounded" }
       )
       if (Option.isNone(guild) || Option.isNone(channel)) continue
@@ -83,6 +87,7 @@ const make = Effect.gen(function* () {
         guild: guild.value,
         channel: channel.value,
         inviter: invite.inviterId === null ? null : (inviters.get(invite.inviterId) ?? null),
+        premium: boosts,
         memberCount
       })
     }

@@ -30,6 +30,7 @@ import type {
 } from "discord-api-types/v10"
 import { DateTime, Schema } from "effect"
 import * as Guild from "../src/Guild.ts"
+import * as GuildPremium from "../src/GuildPremium.ts"
 import * as GuildSchemas from "../src/GuildSchemas.ts"
 import * as GuildViews from "../src/GuildViews.ts"
 import * as Permissions from "../src/Permissions.ts"
@@ -292,7 +293,8 @@ describe("GuildViews", () => {
   })
 
   it("invite: expires_at = created_at + max_age, null when max_age is 0; metadata; counts", () => {
-    const view = GuildViews.invite(invite, guildRecord, textChannel, owner)
+    const parts = { invite, guild: guildRecord, channel: textChannel, inviter: owner, premium: GuildPremium.NONE }
+    const view = GuildViews.invite(parts)
     const v10: Loose<APIInvite> = view
     expect(wire(GuildSchemas.Invite, v10)).toEqual(view)
     expect(view).toEqual({
@@ -315,15 +317,15 @@ describe("GuildViews", () => {
       inviter: owner,
       expires_at: "2024-03-02T12:00:00.000Z"
     })
-    const forever = GuildViews.invite({ ...invite, maxAge: 0 }, guildRecord, textChannel, null, {
-      members: 5,
-      presences: 1
-    })
+    const forever = GuildViews.invite(
+      { ...parts, invite: { ...invite, maxAge: 0 }, inviter: null },
+      { members: 5, presences: 1 }
+    )
     expect(forever.expires_at).toBeNull()
     expect("inviter" in forever).toBe(false)
     expect(forever).toMatchObject({ approximate_member_count: 5, approximate_presence_count: 1 })
 
-    const full = GuildViews.inviteWithMetadata(invite, guildRecord, textChannel, owner)
+    const full = GuildViews.inviteWithMetadata(parts)
     const v10Full: Loose<APIExtendedInvite> = full
     expect(wire(GuildSchemas.InviteWithMetadata, v10Full)).toEqual(full)
     expect(full).toMatchObject({
@@ -335,8 +337,12 @@ describe("GuildViews", () => {
       expires_at: "2024-03-02T12:00:00.000Z"
     })
 
-    const accepted = GuildViews.acceptedInvite(invite, guildRecord, textChannel, owner, true)
+    const accepted = GuildViews.acceptedInvite(parts, true)
     expect(wire(GuildSchemas.AcceptedInvite, accepted)).toEqual({ ...view, new_member: true })
+    // the guild's boosts as they are now
+    expect(GuildViews.invite({ ...parts, premium: { tier: 1, count: 2 } }).guild).toMatchObject({
+      premium_subscription_count: 2
+    })
   })
 
   it("partial guild of GET /users/@me/guilds", () => {

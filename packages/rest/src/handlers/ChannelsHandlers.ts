@@ -28,8 +28,7 @@ const patchOf = (body: ChannelsApi.ChannelPatchBody): Guild.ChannelPatch => ({
   ...(body.nsfw === undefined ? {} : { nsfw: body.nsfw ?? false })
 })
 
-const shownInvite = (shown: Invites.Shown) =>
-  GuildViews.inviteWithMetadata(shown.invite, shown.guild, shown.channel, shown.inviter)
+const shownInvite = (shown: Invites.Shown) => GuildViews.inviteWithMetadata(shown)
 
 export const layer: GroupLayer.Authorized<"channels", Channels.Channels | Invites.Invites> = HttpApiBuilder.group(
   RestApi.RestApi,

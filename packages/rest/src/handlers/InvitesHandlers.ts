@@ -22,33 +22,27 @@ export const layer: GroupLayer.Authorized<"invites", Invites.Invites | PresenceS
         .handle("listGuildInvites", ({ params }) =>
           Effect.gen(function* () {
             return (yield* invites.ofGuild(yield* Principal.currentActor, params.guild_id)).map((shown) =>
-              GuildViews.inviteWithMetadata(shown.invite, shown.guild, shown.channel, shown.inviter)
+              GuildViews.inviteWithMetadata(shown)
             )
           }).pipe(Effect.mapError(refuse))
         )
         .handle("getInvite", ({ params, query }) =>
           Effect.gen(function* () {
             const shown = yield* invites.get(params.code)
-            return GuildViews.invite(
-              shown.invite,
-              shown.guild,
-              shown.channel,
-              shown.inviter,
-              query.with_counts === true ? yield* countsOf(shown) : undefined
-            )
+            return GuildViews.invite(shown, query.with_counts === true ? yield* countsOf(shown) : undefined)
           }).pipe(Effect.mapError(refuse))
         )
         .handle("acceptInvite", ({ params }) =>
           Effect.gen(function* () {
             yield* Principal.requireUser
             const { shown, joined } = yield* invites.accept(yield* Principal.currentActor, params.code)
-            return GuildViews.acceptedInvite(shown.invite, shown.guild, shown.channel, shown.inviter, joined)
+            return GuildViews.acceptedInvite(shown, joined)
           }).pipe(Effect.mapError(refuse))
         )
         .handle("deleteInvite", ({ params }) =>
           Effect.gen(function* () {
             const shown = yield* invites.remove(yield* Principal.currentActor, params.code)
-            return GuildViews.invite(shown.invite, shown.guild, shown.channel, shown.inviter)
+            return GuildViews.invite(shown)
           }).pipe(Effect.mapError(refuse))
         )
     })
