@@ -5,6 +5,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Totp } from "@veche/auth"
+import { GuildsRepo } from "@veche/guilds"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
 import { AccountDeletion, DataExports, DeletionsRepo } from "@veche/privacy"
@@ -563,6 +564,125 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
           // the bot's name is free again: a new application may take it
           const again = yield* createApplication(owner.access_token, "Leaving Bot")
           expect(again.bot?.username).toBe("leaving_bot")
+        })
+      )
+    })
+  })
+
+  describe("Applications: a bot never owns a guild, and its managed role leaves with it", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      const ownerOf = (guildId: string, token: string) =>
+        Effect.map(
+          Effect.flatMap(send("GET", `${API}/guilds/${guildId}`, undefined, token), json),
+          (body) => (body as { owner_id: string }).owner_id
+        )
+      const botRoles = (guildId: string, token: string) =>
+        Effect.map(Effect.flatMap(send("GET", `${API}/guilds/${guildId}/roles`, undefined, token), json), (body) =>
+          (body as ReadonlyArray<{ id: string; managed: boolean; tags?: { bot_id?: string } }>).filter(
+            (role) => role.managed
+          )
+        )
+
+      it.effect(
+        "ownership cannot go to a bot (400 50035 on owner_id); deleting its application leaves the guild managed",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("own_keeper")
+            const app = yield* createApplication(owner.access_token, "Would Own")
+            const guild = yield* createGuild(owner.access_token, "Kept Guild")
+            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name }, 8n)
+            const path = `${API}/guilds/${guild.id}`
+            expect(yield* answer(yield* send("PATCH", path, { owner_id: app.id }, owner.access_token))).toEqual({
+              status: 400,
+              body: {
+                code: 50035,
+                message: "Invalid Form Body",
+                errors: {
+                  owner_id: {
+                    _errors: [
+                      { code: "GUILD_OWNER_INVALID", message: "Ownership cannot be transferred to a bot user." }
+                    ]
+                  }
+                }
+              }
+            })
+            expect(yield* ownerOf(guild.id, owner.access_token)).toBe(owner.user_id)
+            expect((yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)).status).toBe(
+              204
+            )
+            expect((yield* send("GET", `${path}/members/${app.id}`, undefined, owner.access_token)).status).toBe(404)
+            expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+            expect((yield* send("PATCH", path, { name: "Still Mine" }, owner.access_token)).status).toBe(200)
+          })
+      )
+
+      it.effect(
+        "a guild a bot owns from before (legacy data) goes back to the application's owner on its deletion",
+        () =>
+          Effect.gen(function* () {
+            const owner = yield* user("legacy_own")
+            const app = yield* createApplication(owner.access_token, "Legacy Owner")
+            const guild = yield* createGuild(owner.access_token, "Legacy Guild")
+            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name }, 8n)
+            const testHost = yield* TestHost.TestHost
+            yield* testHost.run(
+              Effect.flatMap(Effect.service(GuildsRepo.GuildsRepo), (repo) =>
+                repo.transfer(
+                  Snowflake.Snowflake.make(guild.id),
+                  Snowflake.Snowflake.make(owner.user_id),
+                  Snowflake.Snowflake.make(app.id)
+                )
+              )
+            )
+            expect(yield* ownerOf(guild.id, owner.access_token)).toBe(app.id)
+            expect((yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)).status).toBe(
+              204
+            )
+            expect(yield* ownerOf(guild.id, owner.access_token)).toBe(owner.user_id)
+            const members = (yield* json(
+              yield* send("GET", `${API}/guilds/${guild.id}/members?limit=10`, undefined, owner.access_token)
+            )) as ReadonlyArray<{ user: { id: string } }>
+            expect(members.map((member) => member.user.id)).toEqual([owner.user_id])
+            expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+            expect((yield* send("DELETE", `${API}/guilds/${guild.id}`, undefined, owner.access_token)).status).toBe(204)
+          })
+      )
+
+      it.effect("kick, ban, leaving and the application's deletion each take the bot's managed role away", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("role_owner")
+          const app = yield* createApplication(owner.access_token, "Role Bot")
+          const token = yield* resetBotToken(owner.access_token, app.id)
+          const guild = yield* createGuild(owner.access_token, "Role Guild")
+          const bot = { id: app.id, name: app.name }
+          const member = `${API}/guilds/${guild.id}/members/${app.id}`
+          const addAndCheck = Effect.gen(function* () {
+            yield* addBotToGuild(owner.user_id, guild.id, bot, 8n)
+            const roles = yield* botRoles(guild.id, owner.access_token)
+            // one fresh role each time, never a second beside a leftover
+            expect(roles.map((role) => role.tags?.bot_id)).toEqual([app.id])
+          })
+
+          yield* addAndCheck
+          expect((yield* send("DELETE", member, undefined, owner.access_token)).status).toBe(204)
+          expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+
+          yield* addAndCheck
+          const ban = `${API}/guilds/${guild.id}/bans/${app.id}`
+          expect((yield* send("PUT", ban, {}, owner.access_token)).status).toBe(204)
+          expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+          expect((yield* send("DELETE", ban, undefined, owner.access_token)).status).toBe(204)
+
+          yield* addAndCheck
+          expect((yield* asBot("DELETE", `${API}/users/@me/guilds/${guild.id}`, token)).status).toBe(204)
+          expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+
+          yield* addAndCheck
+          expect((yield* send("DELETE", `${API}/applications/${app.id}`, undefined, owner.access_token)).status).toBe(
+            204
+          )
+          expect(yield* botRoles(guild.id, owner.access_token)).toEqual([])
+          expect((yield* send("GET", member, undefined, owner.access_token)).status).toBe(404)
         })
       )
     })

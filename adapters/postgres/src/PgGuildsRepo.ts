@@ -37,7 +37,7 @@ export const layer: Layer.Layer<GuildsRepo.GuildsRepo, never, SqlClient.SqlClien
     const queries = PgGuildQueries.make(sql, locks)
     return GuildsRepo.GuildsRepo.of({
       ...PgGuildsMembers.make(sql, locks, queries),
-      ...PgGuildRoles.make(sql, locks),
+      ...PgGuildRoles.make(sql, locks, queries),
       ...PgGuildChannels.make(sql, locks),
       ...PgGuildInvites.make(sql, locks, queries)
     })

@@ -141,7 +141,7 @@ export class Applications extends Context.Service<
         if (!(yield* repo.remove(id))) return yield* new NoSuchApplication()
         // Then what users granted it: its OAuth tokens stop before anything else is undone.
         yield* grants.revokeAll(id)
-        yield* botGuilds.removeEverywhere(id)
+        yield* botGuilds.removeEverywhere(id, ownerId)
         yield* botUsers.retire(id)
         // Gone with the application: its icon is no longer served.
         if (application.icon !== null) yield* icons.remove(id, application.icon)

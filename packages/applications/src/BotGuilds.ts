@@ -4,5 +4,11 @@ import { Context, type Effect } from "effect"
 
 export class BotGuilds extends Context.Service<
   BotGuilds,
-  { readonly removeEverywhere: (botId: Snowflake.Snowflake) => Effect.Effect<void> }
+  {
+    /**
+     * `ownerId` is the application's owner: a guild the bot still owns (from before bots were
+     * refused ownership) goes to them if they are in it, so it is never left to a removed bot.
+     */
+    readonly removeEverywhere: (botId: Snowflake.Snowflake, ownerId: Snowflake.Snowflake) => Effect.Effect<void>
+  }
 >()("@veche/applications/BotGuilds") {}

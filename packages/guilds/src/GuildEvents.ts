@@ -12,7 +12,7 @@ import { isBotMember } from "./GuildBots.ts"
 import type { GuildDispatch } from "./GuildDispatches.ts"
 import { GuildPremium } from "./GuildPremium.ts"
 import { GuildSnapshots } from "./GuildSnapshots.ts"
-import { GuildsRepo } from "./GuildsRepo.ts"
+import { type Departure, GuildsRepo } from "./GuildsRepo.ts"
 import * as GuildViews from "./GuildViews.ts"
 
 type Publish<A extends ReadonlyArray<unknown>> = (...args: A) => Effect.Effect<void>
@@ -27,8 +27,11 @@ export class GuildEvents extends Context.Service<
     readonly guildDelete: Publish<[guildId: Snowflake.Snowflake, memberIds: ReadonlyArray<Snowflake.Snowflake>]>
     readonly memberAdd: Publish<[member: Member]>
     readonly memberUpdate: Publish<[member: Member]>
-    /** GUILD_MEMBER_REMOVE to the guild and GUILD_DELETE to the member who left. */
-    readonly memberRemove: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake]>
+    /**
+     * GUILD_MEMBER_REMOVE to the guild and GUILD_DELETE to the member who left, then GUILD_ROLE_DELETE
+     * for the managed roles that went with them (a bot's): every way out of a guild announces it here.
+     */
+    readonly memberRemove: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake, departure: Departure]>
     readonly banAdd: Publish<[ban: Ban]>
     readonly banRemove: Publish<[guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake]>
     readonly roleCreate: Publish<[role: Role]>
@@ -86,11 +89,19 @@ export class GuildEvents extends Context.Service<
           bus.publish({ type: "GUILD_DELETE", userIds: memberIds, data: GuildViews.guildDelete(guildId) }),
         memberAdd: memberEvent("GUILD_MEMBER_ADD"),
         memberUpdate: memberEvent("GUILD_MEMBER_UPDATE"),
-        memberRemove: (guildId, userId) =>
-          withUser(userId, false, (user) =>
-            Effect.andThen(
-              toGuild(guildId, { type: "GUILD_MEMBER_REMOVE", data: GuildViews.guildMemberRemove(guildId, user) }),
-              bus.publish({ type: "GUILD_DELETE", userIds: [userId], data: GuildViews.guildDelete(guildId) })
+        memberRemove: (guildId, userId, departure) =>
+          Effect.andThen(
+            withUser(userId, false, (user) =>
+              Effect.andThen(
+                toGuild(guildId, { type: "GUILD_MEMBER_REMOVE", data: GuildViews.guildMemberRemove(guildId, user) }),
+                bus.publish({ type: "GUILD_DELETE", userIds: [userId], data: GuildViews.guildDelete(guildId) })
+              )
+            ),
+            Effect.forEach(
+              departure.roleIds,
+              (roleId) =>
+                toGuild(guildId, { type: "GUILD_ROLE_DELETE", data: GuildViews.guildRoleDelete(guildId, roleId) }),
+              { discard: true }
             )
           ),
         banAdd: (ban) =>

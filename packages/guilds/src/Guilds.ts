@@ -4,6 +4,7 @@
  * and a bot's arrival by authorisation. Every step checks the caller's place first (GuildAccess).
  */
 import { Snowflake, Spans, Tallies } from "@veche/platform"
+import { PublicUser, PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { AccountGuildCap } from "./AccountGuildCap.ts"
 import { ChannelContents } from "./ChannelContents.ts"
@@ -18,6 +19,7 @@ import {
   type Role
 } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
+import { isBotMember } from "./GuildBots.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import {
   BannedFromGuild,
@@ -52,7 +54,7 @@ export interface Created {
 }
 
 export interface Change extends GuildPatch {
-  /** Hands the guild over (owner only; the new owner must be a member). */
+  /** Hands the guild over (owner only; the new owner must be a member who is a person, never a bot). */
   readonly ownerId?: Snowflake.Snowflake | undefined
 }
 
@@ -131,12 +133,23 @@ export class Guilds extends Context.Service<
       bot: { readonly userId: Snowflake.Snowflake; readonly name: string },
       permissions: bigint
     ) => Effect.Effect<Member, Access | MissingPermission | BannedFromGuild | RoleLimitReached>
+    /**
+     * A bot leaves for good (its application is deleted), as a kick would take it out. A guild it
+     * still owns (handed to it before bots were refused ownership) first goes to `heir` (the
+     * application's owner) if they may own it, else to its longest-standing member who may; with
+     * nobody left to own it, the guild is dissolved.
+     */
+    readonly removeBot: (
+      botId: Snowflake.Snowflake,
+      guildId: Snowflake.Snowflake,
+      heir: Snowflake.Snowflake
+    ) => Effect.Effect<void>
   }
 >()("@veche/guilds/Guilds") {
   static readonly layer: Layer.Layer<
     Guilds,
     never,
-    GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents | ChannelContents
+    GuildsRepo | Snowflake.SnowflakeGenerator | GuildEvents | ChannelContents | PublicUsers.PublicUsers
   > = Layer.effect(
     Guilds,
     Effect.gen(function* () {
@@ -146,6 +159,33 @@ export class Guilds extends Context.Service<
       const contents = yield* ChannelContents
       const tallies = yield* Tallies.Tallies
       const caps = yield* AccountGuildCap
+      const users = yield* PublicUsers.PublicUsers
+
+      /**
+       * Why the member may not own the guild, if they may not: the mirrored platform never lets a
+       * bot own one (50132 there; this API's catalogue has no such code, so 50035 on owner_id), and an
+       * erased account could never manage it again. Both would leave the guild without a manager.
+       */
+      const ownershipRefusal = Effect.fnUntraced(function* (roles: ReadonlyArray<Role>, member: Member) {
+        const user = yield* users.find(member.userId, isBotMember(roles, member))
+        if (Option.isSome(user) && user.value.bot)
+          return Option.some(
+            new InvalidField({
+              field: "owner_id",
+              code: "GUILD_OWNER_INVALID",
+              message: "Ownership cannot be transferred to a bot user."
+            })
+          )
+        if (Option.isNone(user) || PublicUser.isErased(user.value))
+          return Option.some(
+            new InvalidField({
+              field: "owner_id",
+              code: "GUILD_OWNER_INVALID",
+              message: "Ownership cannot be transferred to a deleted account."
+            })
+          )
+        return Option.none<InvalidField>()
+      })
 
       const create = Spans.fn("Guilds.create")(function* <E>(
         actor: GuildAccess.Actor,
@@ -266,6 +306,14 @@ export class Guilds extends Context.Service<
         if (editsGuild) yield* GuildAccess.requirePermission(place, Permissions.Flags.ManageGuild, "ManageGuild")
         if (ownerId !== undefined && ownerId !== place.guild.ownerId && !GuildAccess.isOwner(place))
           return yield* new MissingPermission({ needed: "owner" })
+        if (ownerId !== undefined && ownerId !== place.guild.ownerId) {
+          // Whether they may own it never changes back (a bot stays a bot, an erased account stays
+          // erased), so checking before the repository's atomic transfer leaves no race.
+          const heir = yield* repo.member(guildId, ownerId)
+          if (Option.isNone(heir)) return yield* new NoSuchMember()
+          const refused = yield* ownershipRefusal(place.roles, heir.value)
+          if (Option.isSome(refused)) return yield* refused.value
+        }
 
         yield* checkChannelField(guildId, "system_channel_id", fields.systemChannelId, 0)
         yield* checkChannelField(guildId, "rules_channel_id", fields.rulesChannelId, 0)
@@ -316,14 +364,19 @@ export class Guilds extends Context.Service<
       const remove = Spans.fn("Guilds.remove")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
         const place = yield* GuildAccess.placeIn(repo, actor, guildId)
         if (!GuildAccess.isOwner(place)) return yield* new MissingPermission({ needed: "owner" })
-        const memberIds = yield* allMemberIds(guildId)
-        const channels = yield* repo.channels(guildId)
-        if (!(yield* repo.remove(guildId))) return Option.none<Guild>()
+        return (yield* dissolve(place.guild)) ? Option.some(place.guild) : Option.none<Guild>()
+      })
+
+      /** false when it was gone already. */
+      const dissolve = Effect.fnUntraced(function* (guild: Guild) {
+        const memberIds = yield* allMemberIds(guild.id)
+        const channels = yield* repo.channels(guild.id)
+        if (!(yield* repo.remove(guild.id))) return false
         yield* tallies.gauge("guilds", -1)
-        yield* events.guildDelete(guildId, memberIds)
+        yield* events.guildDelete(guild.id, memberIds)
         // what other domains kept in its channels (messages) goes too
         yield* contents.channelsRemoved(channels.map((channel) => channel.id))
-        return Option.some(place.guild)
+        return true
       })
 
       const allMemberIds = (guildId: Snowflake.Snowflake) =>
@@ -358,8 +411,53 @@ export class Guilds extends Context.Service<
       const leave = Spans.fn("Guilds.leave")(function* (actor: GuildAccess.Actor, guildId: Snowflake.Snowflake) {
         const guild = yield* GuildAccess.findGuild(repo, guildId)
         if (guild.ownerId === actor.userId) return yield* new OwnerCannotLeave()
-        if (!(yield* repo.removeMember(guildId, actor.userId))) return yield* new NoSuchGuild()
-        yield* events.memberRemove(guildId, actor.userId)
+        const departure = yield* repo.removeMember(guildId, actor.userId)
+        if (Option.isNone(departure)) return yield* new NoSuchGuild()
+        yield* events.memberRemove(guildId, actor.userId, departure.value)
+      })
+
+      /** The member who inherits the guild: `heir` if they may own it, else the longest-standing who may. */
+      const successorOf = Effect.fnUntraced(function* (
+        guildId: Snowflake.Snowflake,
+        leaving: Snowflake.Snowflake,
+        heir: Snowflake.Snowflake
+      ) {
+        const roles = yield* repo.roles(guildId)
+        const mayOwn = (member: Member) =>
+          Effect.map(ownershipRefusal(roles, member), (refused) => member.userId !== leaving && Option.isNone(refused))
+        const preferred = yield* repo.member(guildId, heir)
+        if (Option.isSome(preferred) && (yield* mayOwn(preferred.value))) return Option.some(heir)
+        const members: Array<Member> = []
+        let after: Snowflake.Snowflake | undefined
+        for (;;) {
+          const page = yield* repo.members(guildId, { after, limit: 1000 })
+          members.push(...page)
+          if (page.length < 1000) break
+          after = page[page.length - 1]?.userId
+        }
+        members.sort((a, b) => DateTime.toEpochMillis(a.joinedAt) - DateTime.toEpochMillis(b.joinedAt))
+        for (const member of members) if (yield* mayOwn(member)) return Option.some(member.userId)
+        return Option.none<Snowflake.Snowflake>()
+      })
+
+      const removeBot = Spans.fn("Guilds.removeBot")(function* (
+        botId: Snowflake.Snowflake,
+        guildId: Snowflake.Snowflake,
+        heir: Snowflake.Snowflake
+      ) {
+        const guild = yield* repo.find(guildId)
+        if (Option.isNone(guild)) return
+        if (guild.value.ownerId === botId) {
+          const successor = yield* successorOf(guildId, botId, heir)
+          if (Option.isNone(successor)) {
+            yield* dissolve(guild.value)
+            return
+          }
+          const transferred = yield* repo.transfer(guildId, botId, successor.value)
+          if (Option.isSome(transferred)) yield* events.guildUpdate(transferred.value, yield* repo.roles(guildId))
+        }
+        const departure = yield* repo.removeMember(guildId, botId)
+        if (Option.isSome(departure)) yield* events.memberRemove(guildId, botId, departure.value)
       })
 
       const addBot = Spans.fn("Guilds.addBot")(function* (
@@ -427,7 +525,8 @@ export class Guilds extends Context.Service<
         mine,
         memberCounts: repo.memberCounts,
         leave,
-        addBot
+        addBot,
+        removeBot
       })
     })
   )

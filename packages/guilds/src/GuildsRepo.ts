@@ -56,6 +56,15 @@ export interface ChannelPlace {
   readonly member: Option.Option<Member>
 }
 
+/**
+ * A member taken out of a guild. A bot's managed role belongs to its place in the guild, so it is
+ * deleted in the same step (with every reference to it), whatever took the bot out: the ids are
+ * those roles, for their GUILD_ROLE_DELETE.
+ */
+export interface Departure {
+  readonly roleIds: ReadonlyArray<Snowflake.Snowflake>
+}
+
 /** What a list of guilds shows of each: its name and how many members it has. */
 export interface GuildSummary {
   readonly name: string
@@ -166,12 +175,15 @@ export class GuildsRepo extends Context.Service<
       userId: Snowflake.Snowflake,
       patch: MemberPatch
     ) => Effect.Effect<Option.Option<Member>>
-    /** false when they were not a member. */
-    readonly removeMember: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<boolean>
+    /** None when they were not a member. */
+    readonly removeMember: (
+      guildId: Snowflake.Snowflake,
+      userId: Snowflake.Snowflake
+    ) => Effect.Effect<Option.Option<Departure>>
 
     // --- bans
-    /** Records (or replaces) the ban and removes the membership in one step; true when a member was removed. */
-    readonly ban: (ban: Ban) => Effect.Effect<boolean, NoSuchGuild>
+    /** Records (or replaces) the ban and removes the membership in one step; Some when a member was removed. */
+    readonly ban: (ban: Ban) => Effect.Effect<Option.Option<Departure>, NoSuchGuild>
     /** false when there was no ban. */
     readonly unban: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<boolean>
     readonly findBan: (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) => Effect.Effect<Option.Option<Ban>>

@@ -137,8 +137,9 @@ const make = Effect.gen(function* () {
     yield* GuildAccess.requirePermission(place, Permissions.Flags.KickMembers, "KickMembers")
     const target = yield* findMember(guildId, userId)
     yield* GuildAccess.requireAboveMember(place, target)
-    if (!(yield* repo.removeMember(guildId, userId))) return yield* new NoSuchMember()
-    yield* events.memberRemove(guildId, userId)
+    const departure = yield* repo.removeMember(guildId, userId)
+    if (Option.isNone(departure)) return yield* new NoSuchMember()
+    yield* events.memberRemove(guildId, userId, departure.value)
   })
 
   const ban = Spans.fn("Members.ban")(function* (
@@ -155,8 +156,8 @@ const make = Effect.gen(function* () {
     if (Option.isSome(target)) yield* GuildAccess.requireAboveMember(place, target.value)
     else if (Option.isNone(yield* users.find(userId))) return yield* new NoSuchUser()
     const record: Ban = { guildId, userId, reason, bannedBy: actor.userId, createdAt: yield* DateTime.now }
-    const removed = yield* repo.ban(record)
-    if (removed) yield* events.memberRemove(guildId, userId)
+    const departure = yield* repo.ban(record)
+    if (Option.isSome(departure)) yield* events.memberRemove(guildId, userId, departure.value)
     yield* events.banAdd(record)
   })
 

@@ -1,7 +1,7 @@
 /**
  * The applications domain over the domains that answer its ports: whether an owner has 2FA comes
  * from the accounts domain (its AccountDetails answer), the bot's guilds from the guilds domain
- * (the servers it is in, each left as the bot itself leaves), and the bot's user row from the users
+ * (the servers it is in, each left as a kicked bot leaves, its managed role with it), and the bot's user row from the users
  * store, named after the application (its username made unique the way the store enforces it).
  * An application's icon is stored by media (ProfileImages, as `app-icons/{application_id}/{hash}`).
  * Its part of a user's personal data is registered here too (the applications a user owns). The
@@ -100,11 +100,8 @@ const botGuilds = Layer.effect(
     const guilds = yield* Guilds.Guilds
     const memberships = yield* Memberships.Memberships
     return BotGuilds.BotGuilds.of({
-      removeEverywhere: Spans.fn("BotGuilds.removeEverywhere")(function* (botId) {
-        for (const guildId of yield* memberships.guildsOf(botId)) {
-          // A bot never owns a guild; one that is gone already is nothing to leave.
-          yield* guilds.leave({ userId: botId, bot: true }, guildId).pipe(Effect.ignore)
-        }
+      removeEverywhere: Spans.fn("BotGuilds.removeEverywhere")(function* (botId, ownerId) {
+        for (const guildId of yield* memberships.guildsOf(botId)) yield* guilds.removeBot(botId, guildId, ownerId)
       })
     })
   })

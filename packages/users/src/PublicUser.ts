@@ -35,3 +35,12 @@ export const view = (user: User, profile: Profile, bot: boolean): PublicUser => 
   public_flags: 0,
   bot
 })
+
+/**
+ * The name an erased account keeps: unique (its id) and outside what registration accepts. Its row
+ * stays for what refers to it (messages, memberships), with nothing else of the person left.
+ */
+export const anonymousName = (id: Snowflake.Snowflake): string => `deleted_user_${id}`
+
+/** Whether the account behind a public view was erased (it can never act again). */
+export const isErased = (user: PublicUser): boolean => user.username === anonymousName(user.id)

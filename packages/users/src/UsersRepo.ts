@@ -5,6 +5,7 @@
  */
 import type { Snowflake } from "@veche/platform"
 import { Context, Effect, Layer, Option, Ref } from "effect"
+import * as PublicUser from "./PublicUser.ts"
 import type { User } from "./User.ts"
 import { UserIdTaken, UsernameTaken } from "./UsersErrors.ts"
 
@@ -62,5 +63,5 @@ export class UsersRepo extends Context.Service<
   )
 }
 
-/** The name a deleted account keeps: unique (its id) and outside what registration accepts. */
-export const anonymousName = (id: Snowflake.Snowflake): string => `deleted_user_${id}`
+/** The name a deleted account keeps (`PublicUser.anonymousName`), here for the stores that write it. */
+export const anonymousName = PublicUser.anonymousName

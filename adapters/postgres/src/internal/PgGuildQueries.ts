@@ -1,14 +1,15 @@
 /**
  * Reads and writes that several parts of the guild repository share: the join checks, adding and
- * dropping a member with the guild's member count, finding a member or a guild, invite liveness (in
+ * dropping a member with the guild's member count (and a departing bot's managed roles), forgetting
+ * a deleted role, finding a member or a guild, invite liveness (in
  * TypeScript and in SQL) and paging by id.
  */
-import type { Guild } from "@veche/guilds"
+import type { Guild, GuildsRepo } from "@veche/guilds"
 import type { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql"
 import { date, memberRecord } from "./GuildRecords.ts"
-import { checksRows, guildRows, memberRows, toGuild, toMember } from "./GuildRows.ts"
+import { checksRows, guildRows, memberRows, roleRows, toGuild, toMember, toRole } from "./GuildRows.ts"
 import type { Locks } from "./PgGuildLocks.ts"
 
 /** Whether an invite can still be used at `now` (the same rule as the SQL `live` condition). */
@@ -33,17 +34,41 @@ export const make = (sql: SqlClient.SqlClient, { run }: Locks) => {
       WITH added AS (INSERT INTO guild_members ${sql.insert(memberRecord(member))} RETURNING guild_id)
       UPDATE guilds SET member_count = member_count + (SELECT count(*) FROM added)::integer
       WHERE id = ${member.guildId}`)
-  /** Deletes the membership and uncounts it, in one statement; true when there was one. */
-  const dropMember = (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) =>
-    Effect.map(
+  /** Takes the role from every member and channel overwrite (the role row itself is gone already). */
+  const forgetRole = (guildId: Snowflake.Snowflake, roleId: Snowflake.Snowflake) =>
+    Effect.andThen(
+      // role_ids holds ids as JSON strings: `-` drops the matching element.
       run(sql`
+        UPDATE guild_members SET role_ids = role_ids - ${roleId}::text
+        WHERE guild_id = ${guildId} AND role_ids ? ${roleId}::text`),
+      run(sql`
+        UPDATE guild_channels SET overwrites = COALESCE(
+          (SELECT jsonb_agg(o ORDER BY n) FROM jsonb_array_elements(overwrites) WITH ORDINALITY AS e (o, n)
+           WHERE NOT (o ->> 'id' = ${roleId}::text AND o ->> 'type' = '0')),
+          '[]'::jsonb)
+        WHERE guild_id = ${guildId}
+          AND overwrites @> jsonb_build_array(jsonb_build_object('id', ${roleId}::text, 'type', 0))`)
+    )
+  /**
+   * Deletes the membership and uncounts it, and deletes the managed roles of a departing bot: the
+   * one step every way out of a guild shares (the caller holds the guild row). None when there was
+   * no membership.
+   */
+  const dropMember = (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) =>
+    Effect.gen(function* () {
+      const dropped = yield* run(sql`
         WITH dropped AS (
           DELETE FROM guild_members WHERE guild_id = ${guildId} AND user_id = ${userId} RETURNING guild_id)
         UPDATE guilds SET member_count = member_count - (SELECT count(*) FROM dropped)::integer
         WHERE id = ${guildId} AND EXISTS (SELECT 1 FROM dropped)
-        RETURNING id`),
-      (rows) => rows.length > 0
-    )
+        RETURNING id`)
+      if (dropped.length === 0) return Option.none<GuildsRepo.Departure>()
+      const roles = yield* roleRows(sql`
+        DELETE FROM guild_roles WHERE guild_id = ${guildId} AND managed AND bot_id = ${userId} RETURNING *`)
+      const roleIds = roles.map((row) => toRole(row).id)
+      yield* Effect.forEach(roleIds, (roleId) => forgetRole(guildId, roleId), { discard: true })
+      return Option.some<GuildsRepo.Departure>({ roleIds })
+    })
   const findMember = (guildId: Snowflake.Snowflake, userId: Snowflake.Snowflake) =>
     Effect.map(
       memberRows(sql`SELECT * FROM guild_members WHERE guild_id = ${guildId} AND user_id = ${userId}`),
@@ -68,7 +93,7 @@ export const make = (sql: SqlClient.SqlClient, { run }: Locks) => {
       ascending: <A>(rows: ReadonlyArray<A>) => (backwards ? [...rows].reverse() : rows)
     }
   }
-  return { joinChecks, addMember, dropMember, findMember, findGuild, live, pageOf }
+  return { joinChecks, addMember, forgetRole, dropMember, findMember, findGuild, live, pageOf }
 }
 
 export type Queries = ReturnType<typeof make>

@@ -9,11 +9,13 @@ import type { SqlClient } from "effect/sql"
 import { columnsOf, roleColumns, roleRecord } from "./GuildRecords.ts"
 import { countRows, roleRows, toRole } from "./GuildRows.ts"
 import { type Locks, noGuild } from "./PgGuildLocks.ts"
+import type { Queries } from "./PgGuildQueries.ts"
 
 type Service = GuildsRepo.GuildsRepo["Service"]
 
-export const make = (sql: SqlClient.SqlClient, locks: Locks): GuildsRepo.RolesPart => {
+export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): GuildsRepo.RolesPart => {
   const { transaction, run, lockGuild } = locks
+  const { forgetRole } = queries
 
   const createRole: Service["createRole"] = (role) =>
     transaction(
@@ -44,17 +46,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks): GuildsRepo.RolesPa
           sql`DELETE FROM guild_roles WHERE guild_id = ${guildId} AND id = ${roleId} RETURNING id`
         )
         if (deleted.length === 0) return false
-        // role_ids holds ids as JSON strings: `-` drops the matching element.
-        yield* run(sql`
-          UPDATE guild_members SET role_ids = role_ids - ${roleId}::text
-          WHERE guild_id = ${guildId} AND role_ids ? ${roleId}::text`)
-        yield* run(sql`
-          UPDATE guild_channels SET overwrites = COALESCE(
-            (SELECT jsonb_agg(o ORDER BY n) FROM jsonb_array_elements(overwrites) WITH ORDINALITY AS e (o, n)
-             WHERE NOT (o ->> 'id' = ${roleId}::text AND o ->> 'type' = '0')),
-            '[]'::jsonb)
-          WHERE guild_id = ${guildId}
-            AND overwrites @> jsonb_build_array(jsonb_build_object('id', ${roleId}::text, 'type', 0))`)
+        yield* forgetRole(guildId, roleId)
         return true
       })
     )

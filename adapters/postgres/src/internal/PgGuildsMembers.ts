@@ -144,7 +144,7 @@ export const make = (sql: SqlClient.SqlClient, locks: Locks, queries: Queries): 
   const removeMember: Service["removeMember"] = (guildId, userId) =>
     transaction(
       Effect.gen(function* () {
-        if (!(yield* lockGuild(guildId))) return false
+        if (!(yield* lockGuild(guildId))) return Option.none<GuildsRepo.Departure>()
         return yield* dropMember(guildId, userId)
       })
     )

@@ -14,7 +14,7 @@ import {
   type NoSuchGuild
 } from "../GuildsErrors.ts"
 import type { BansAndInvitesPart } from "../GuildsRepo.ts"
-import { byUser, findMember, isLive, noGuild, paged, refusal, type Store } from "./MemoryGuildsState.ts"
+import { byUser, findMember, isLive, noGuild, paged, refusal, type Store, withoutMember } from "./MemoryGuildsState.ts"
 
 interface Accepted {
   readonly invite: Invite
@@ -27,16 +27,11 @@ export const make = ({ read, step }: Store): BansAndInvitesPart => ({
   ban: (ban: Ban) =>
     step((s) => {
       if (!s.guilds.has(ban.guildId)) return [noGuild, s]
-      const same = (item: { readonly guildId: string; readonly userId: string }) =>
-        item.guildId === ban.guildId && item.userId === ban.userId
-      const wasMember = s.members.some(same)
+      const [departure, left] = withoutMember(s, ban.guildId, ban.userId)
+      const same = (b: Ban) => b.guildId === ban.guildId && b.userId === ban.userId
       return [
-        Effect.succeed(wasMember),
-        {
-          ...s,
-          bans: [...s.bans.filter((b) => !same(b)), ban],
-          members: wasMember ? s.members.filter((m) => !same(m)) : s.members
-        }
+        Effect.succeed(Option.fromNullishOr(departure)),
+        { ...left, bans: [...left.bans.filter((b) => !same(b)), ban] }
       ]
     }),
   unban: (guildId, userId) =>

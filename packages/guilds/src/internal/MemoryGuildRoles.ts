@@ -6,7 +6,7 @@ import { Effect, Option } from "effect"
 import { MAX_ROLES, type RolePatch } from "../Guild.ts"
 import { type NoSuchGuild, RoleLimitReached } from "../GuildsErrors.ts"
 import type { RolesPart } from "../GuildsRepo.ts"
-import { byPosition, noGuild, type Store, updated } from "./MemoryGuildsState.ts"
+import { byPosition, noGuild, type Store, updated, withoutRole } from "./MemoryGuildsState.ts"
 
 export const make = ({ read, step }: Store): RolesPart => ({
   roles: (guildId) => read((s) => byPosition(s.roles.filter((role) => role.guildId === guildId))),
@@ -30,22 +30,6 @@ export const make = ({ read, step }: Store): RolesPart => ({
   deleteRole: (guildId, roleId) =>
     step((s) => {
       if (!s.roles.some((r) => r.guildId === guildId && r.id === roleId)) return [Effect.succeed(false), s]
-      return [
-        Effect.succeed(true),
-        {
-          ...s,
-          roles: s.roles.filter((r) => !(r.guildId === guildId && r.id === roleId)),
-          members: s.members.map((m) =>
-            m.guildId === guildId && m.roleIds.includes(roleId)
-              ? { ...m, roleIds: m.roleIds.filter((id) => id !== roleId) }
-              : m
-          ),
-          channels: s.channels.map((c) =>
-            c.guildId === guildId && c.overwrites.some((o) => o.type === 0 && o.id === roleId)
-              ? { ...c, overwrites: c.overwrites.filter((o) => !(o.type === 0 && o.id === roleId)) }
-              : c
-          )
-        }
-      ]
+      return [Effect.succeed(true), withoutRole(s, guildId, roleId)]
     })
 })

@@ -18,7 +18,8 @@ import {
   refusal,
   type State,
   type Store,
-  updated
+  updated,
+  withoutMember
 } from "./MemoryGuildsState.ts"
 
 const countOf = (s: State, guildId: string) => s.members.filter((m) => m.guildId === guildId).length
@@ -157,10 +158,7 @@ export const make = ({ read, step }: Store): GuildsAndMembersPart => ({
     }),
   removeMember: (guildId, userId) =>
     step((s) => {
-      if (findMember(s, guildId, userId) === undefined) return [Effect.succeed(false), s]
-      return [
-        Effect.succeed(true),
-        { ...s, members: s.members.filter((m) => !(m.guildId === guildId && m.userId === userId)) }
-      ]
+      const [departure, next] = withoutMember(s, guildId, userId)
+      return [Effect.succeed(Option.fromNullishOr(departure)), next]
     })
 })

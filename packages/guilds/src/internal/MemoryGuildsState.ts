@@ -6,6 +6,7 @@
 import { DateTime, Effect, Option, Ref } from "effect"
 import type { Ban, Channel, Guild, GuildCap, Invite, Member, Page, Role } from "../Guild.ts"
 import { BannedFromGuild, GuildLimitReached, NoSuchGuild } from "../GuildsErrors.ts"
+import type { Departure } from "../GuildsRepo.ts"
 
 export interface State {
   readonly guilds: ReadonlyMap<string, Guild>
@@ -75,6 +76,36 @@ export const isLive = (invite: Invite, now: DateTime.Utc): boolean =>
 
 export const findMember = (s: State, guildId: string, userId: string) =>
   s.members.find((m) => m.guildId === guildId && m.userId === userId)
+
+/** The state without the role: no member holds it and no overwrite names it any more. */
+export const withoutRole = (s: State, guildId: string, roleId: string): State => ({
+  ...s,
+  roles: s.roles.filter((r) => !(r.guildId === guildId && r.id === roleId)),
+  members: s.members.map((m) =>
+    m.guildId === guildId && m.roleIds.some((id) => id === roleId)
+      ? { ...m, roleIds: m.roleIds.filter((id) => id !== roleId) }
+      : m
+  ),
+  channels: s.channels.map((c) =>
+    c.guildId === guildId && c.overwrites.some((o) => o.type === 0 && o.id === roleId)
+      ? { ...c, overwrites: c.overwrites.filter((o) => !(o.type === 0 && o.id === roleId)) }
+      : c
+  )
+})
+
+/**
+ * The state without the membership and the managed roles of the departing bot (the one place
+ * kicks, bans and leaving share, as PostgreSQL's `dropMember`); undefined when they were no member.
+ */
+export const withoutMember = (s: State, guildId: string, userId: string): readonly [Departure | undefined, State] => {
+  if (findMember(s, guildId, userId) === undefined) return [undefined, s]
+  const botRoles = s.roles.filter((r) => r.guildId === guildId && r.managed && r.botId === userId)
+  const left: State = { ...s, members: s.members.filter((m) => !(m.guildId === guildId && m.userId === userId)) }
+  return [
+    { roleIds: botRoles.map((r) => r.id) },
+    botRoles.reduce((state, role) => withoutRole(state, guildId, role.id), left)
+  ]
+}
 
 /** Whether the user is in `cap` guilds already. */
 export const atCap = (s: State, userId: string, cap: number): boolean =>

@@ -58,15 +58,15 @@ export const membersContract = (it: GuildsRepoIt) => {
     })
   )
 
-  it.effect("removeMember: true when they were a member, then false", () =>
+  it.effect("removeMember: Some when they were a member, then None", () =>
     Effect.gen(function* () {
       const { repo, guildId } = yield* arrange()
       const joiner = yield* user()
       yield* repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)
-      expect(yield* repo.removeMember(guildId, joiner)).toBe(true)
+      expect(yield* repo.removeMember(guildId, joiner)).toEqual(Option.some({ roleIds: [] }))
       expect(Option.isNone(yield* repo.member(guildId, joiner))).toBe(true)
       expect(yield* repo.guildsOf(joiner)).toEqual([])
-      expect(yield* repo.removeMember(guildId, joiner)).toBe(false)
+      expect(Option.isNone(yield* repo.removeMember(guildId, joiner))).toBe(true)
       // They may come back.
       expect(yield* repo.join(newMember(guildId, joiner), MAX_GUILDS_PER_USER)).toBe(true)
     })

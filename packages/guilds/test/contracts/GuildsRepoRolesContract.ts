@@ -1,6 +1,6 @@
 /**
- * The GuildsRepo contract's roles: order, update, deletion from members and overwrites, the per-guild
- * cap under concurrency.
+ * The GuildsRepo contract's roles: order, update, deletion from members and overwrites (a bot's
+ * managed role also when the bot leaves), the per-guild cap under concurrency.
  */
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
@@ -11,6 +11,7 @@ import {
   bulk,
   type GuildsRepoIt,
   ids,
+  newBan,
   newChannel,
   newMember,
   newRole,
@@ -89,6 +90,42 @@ export const rolesContract = (it: GuildsRepoIt) => {
       ])
       expect(yield* repo.deleteRole(guildId, doomed.id)).toBe(false)
       expect(yield* repo.deleteRole(guildId, yield* ids.next)).toBe(false)
+    })
+  )
+
+  it.effect("a bot's managed role leaves with it, kicked or banned, with every reference to it", () =>
+    Effect.gen(function* () {
+      const { repo, guildId, owner } = yield* arrange()
+      const [kicked, banned, staying] = yield* Effect.all([user(), user(), user()])
+      const botRole = (botId: typeof kicked) => newRole(guildId, { name: "bot", managed: true, botId })
+      const [kickedRole, bannedRole, stayingRole, plain] = yield* Effect.all([
+        botRole(kicked),
+        botRole(banned),
+        botRole(staying),
+        newRole(guildId)
+      ])
+      for (const role of [kickedRole, bannedRole, stayingRole, plain]) yield* repo.createRole(role)
+      yield* repo.join(newMember(guildId, kicked, { roleIds: [kickedRole.id] }), MAX_GUILDS_PER_USER)
+      yield* repo.join(newMember(guildId, banned, { roleIds: [bannedRole.id] }), MAX_GUILDS_PER_USER)
+      yield* repo.join(newMember(guildId, staying, { roleIds: [stayingRole.id] }), MAX_GUILDS_PER_USER)
+      const overwrites = [
+        { id: kickedRole.id, type: 0 as const, allow: Permissions.Flags.SendMessages, deny: 0n },
+        { id: plain.id, type: 0 as const, allow: Permissions.Flags.AddReactions, deny: 0n },
+        { id: bannedRole.id, type: 0 as const, allow: Permissions.Flags.SendMessages, deny: 0n }
+      ]
+      const channel = yield* newChannel(guildId, { overwrites })
+      yield* repo.createChannel(channel)
+
+      expect(yield* repo.removeMember(guildId, kicked)).toEqual(Option.some({ roleIds: [kickedRole.id] }))
+      expect(yield* repo.ban(newBan(guildId, banned, owner))).toEqual(Option.some({ roleIds: [bannedRole.id] }))
+      expect((yield* repo.roles(guildId)).map((role) => role.id).sort()).toEqual(
+        [guildId, stayingRole.id, plain.id].sort()
+      )
+      expect(Option.getOrThrow(yield* repo.channel(channel.id)).overwrites).toEqual([overwrites[1]])
+      // A member who was already gone takes nothing more.
+      expect(Option.isNone(yield* repo.removeMember(guildId, kicked))).toBe(true)
+      expect(Option.isNone(yield* repo.ban(newBan(guildId, kicked, owner)))).toBe(true)
+      expect((yield* repo.roles(guildId)).length).toBe(3)
     })
   )
 
