@@ -6,12 +6,12 @@
  * The catalogue's join (`joinOpen`) runs the same checks and the same step without an invitation.
  */
 import { type Snowflake, Spans } from "@veche/platform"
-import { type PublicUser, PublicUsers } from "@veche/users"
+import { PublicUsers } from "@veche/users"
 import { Context, DateTime, Effect, Layer, Option } from "effect"
 import { SecureRandom } from "effect/crypto"
 import { AccountGuildCap } from "./AccountGuildCap.ts"
 import * as AccountStandings from "./AccountStandings.ts"
-import type { Channel, Guild, GuildCap, Invite, Member } from "./Guild.ts"
+import type { Guild, GuildCap, Invite, Member } from "./Guild.ts"
 import * as GuildAccess from "./GuildAccess.ts"
 import { GuildEvents } from "./GuildEvents.ts"
 import { GuildPremium } from "./GuildPremium.ts"
