@@ -34,7 +34,7 @@ describe("Web pages", () => {
           expect(policy).not.toContain("unsafe-inline")
           const html = yield* text(response)
           expect(html).toMatch(/^<!doctype html>\n<html lang="en">/)
-          // A page with a script learns the API's base from the server (the result page has none).
+          // A page with a script learns the API's base from the server.
           if (html.includes("<script")) expect(html).toContain('<meta name="veche-api-base" content="/api/v10">')
           expect(html).not.toContain("{{")
           // No inline script: every <script> loads a file (the policy would block any other).

@@ -270,6 +270,7 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
     await page.getByRole("button", { name: "Authorize" }).click()
     await page.waitForURL(`${server.base}/oauth2/authorized`)
     await page.getByRole("heading", { name: "Authorized" }).waitFor()
+    await expect(page.getByText("The bot has been added to the server.").isVisible()).resolves.toBe(true)
     await shot(page, "oauth2-8-authorized")
 
     // The bot is a member, holding a managed role with exactly what was ticked.
@@ -280,6 +281,58 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
       (role) => role.managed && (member.body as { roles: Array<string> }).roles.includes(role.id)
     )
     expect(botRole?.permissions).toBe((Flags.ViewChannel | Flags.SendMessages | Flags.AddReactions).toString())
+    expect(problems).toEqual([])
+    await page.close()
+  }, 90_000)
+
+  it("scope bot, cancelled: the page says the bot was not added, and it is not a member", async () => {
+    const api = person(server)
+    const token = await api.register("+79051240011", "consent_canceller")
+    const guild = await api.call("POST", "/guilds", { name: "Kept Guild" }, token)
+    const guildId = (guild.body as { id: string }).id
+    const { page, problems } = await open(browser.context)
+    await page.goto(authorizeUrl({ client_id: app.id, scope: "bot", permissions: "2048", guild_id: guildId }))
+    await signIn(page, "+79051240011")
+    await page.getByRole("heading", { name: "Story Client wants to join a server you manage" }).waitFor()
+    await page.getByRole("button", { name: "Cancel" }).click()
+    await page.waitForURL(
+      (url) => url.pathname === "/oauth2/authorized" && url.searchParams.get("error") === "access_denied"
+    )
+    await page.getByRole("heading", { name: "Not authorized" }).waitFor()
+    await expect(page.getByText("The bot was not added: the authorization was cancelled.").isVisible()).resolves.toBe(
+      true
+    )
+    await expect(page.getByText("The bot has been added to the server.").isVisible()).resolves.toBe(false)
+    await shot(page, "oauth2-8b-bot-cancelled")
+    const member = await api.call("GET", `/guilds/${guildId}/members/${app.bot?.id}`, undefined, token)
+    expect(member.status).toBe(404)
+    expect(problems).toEqual([])
+    await page.close()
+  }, 90_000)
+
+  it("a name and a description without spaces, as long as allowed, wrap inside a phone's screen", async () => {
+    const api = person(server)
+    const created = await api.call("POST", "/applications", { name: "W".repeat(32) }, developer)
+    expect(created.status).toBe(201)
+    const wide = created.body as Application
+    const described = await api.call(
+      "PATCH",
+      `/applications/${wide.id}`,
+      { description: "d".repeat(400), redirect_uris: [client.callback] },
+      developer
+    )
+    expect(described.status).toBe(200)
+    await api.register("+79051240012", "consent_narrow")
+    const { page, problems } = await open(browser.context)
+    await page.setViewportSize({ width: 375, height: 760 })
+    await page.goto(
+      authorizeUrl({ client_id: wide.id, response_type: "code", scope: "identify", redirect_uri: client.callback })
+    )
+    await signIn(page, "+79051240012")
+    await page.getByText("wants to access your account").waitFor()
+    await expect(page.evaluate("document.documentElement.scrollWidth")).resolves.toBeLessThanOrEqual(375)
+    await expect(page.getByText("wants to access your account").isVisible()).resolves.toBe(true)
+    await shot(page, "oauth2-4b-consent-long-name-narrow")
     expect(problems).toEqual([])
     await page.close()
   }, 90_000)

@@ -49,6 +49,7 @@ export const assets: Readonly<Record<string, string>> = {
   "verify-email.js": "text/javascript; charset=utf-8",
   "reset-password.js": "text/javascript; charset=utf-8",
   "oauth2-authorize.js": "text/javascript; charset=utf-8",
+  "oauth2-authorized.js": "text/javascript; charset=utf-8",
   "permissions.js": "text/javascript; charset=utf-8",
   "staff.js": "text/javascript; charset=utf-8",
   "staff-views.js": "text/javascript; charset=utf-8",
