@@ -471,6 +471,20 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
           stranger.send({ op: 6, d: { token: user.access_token, session_id: "0".repeat(32), seq: 1 } })
           expect(yield* promise(() => stranger.next())).toMatchObject({ op: 9, d: false })
 
+          // a number the session never sent (ahead of it, or below zero): 4007, and the session is
+          // left where it is (still on `second`)
+          for (const seq of [99, -5]) {
+            const ahead = yield* connect()
+            yield* promise(() => ahead.next())
+            ahead.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq } })
+            expect((yield* promise(() => ahead.closed)).code).toBe(4007)
+          }
+          second.send({ op: 1, d: null })
+          const stillThere = yield* promise(async () => {
+            for (;;) if ((await second.next()).op === 11) return true
+          })
+          expect(stillThere).toBe(true)
+
           // closed with 1000: the session ends, a resume is refused
           yield* promise(() => second.close(1000))
           const third = yield* connect()

@@ -422,6 +422,10 @@ export const make = Effect.gen(function* () {
             const resumed = held.value
             // still sending its READY elsewhere (or never will): not resumable
             if (resumed.pending !== undefined) return invalid
+            // a number the session never sent: the platform's 4007 (identify afresh); one sent but
+            // no longer kept is op 9, below
+            const seen = data.seq ?? 0
+            if (seen > resumed.seq || seen < 0) return SessionMachine.closeWith(state, CloseCodes.INVALID_SEQ)
             const missed = Session.missedAfter(resumed, data.seq)
             if (missed === undefined) return invalid
             // not attached to a socket that is gone (see IDENTIFY)
