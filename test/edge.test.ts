@@ -76,6 +76,11 @@ describe("Routing", () => {
           const docs = yield* host.fetch("/api/v1/docs")
           expect(docs.status).toBe(200)
           expect(docs.headers.get("content-type")).toContain("text/html")
+          // on the web pages' origin: never framed, never sniffed, no referrer
+          expect(docs.headers.get("x-frame-options")).toBe("DENY")
+          expect(docs.headers.get("content-security-policy")).toContain("frame-ancestors 'none'")
+          expect(docs.headers.get("x-content-type-options")).toBe("nosniff")
+          expect(docs.headers.get("referrer-policy")).toBe("no-referrer")
           const page = yield* Effect.promise(() => docs.text())
           expect(page).toContain("createApiReference")
           expect(page).toContain('"/api/v1/users/@me"')

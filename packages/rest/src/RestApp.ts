@@ -289,6 +289,19 @@ const Fallback = HttpRouter.add("*", "*", (request) => {
 const documentedApi = RestApi.RestApi.prefix(BASE_PATH)
 
 /**
+ * The docs page shares its origin with the web pages (the consent page, the staff panel), whose
+ * sessions sit in the tab's sessionStorage: it may not be framed (clickjacking), sniffed or leak its
+ * address. Its scripts stay unrestricted (Scalar's page is one inline script of 3 MB).
+ */
+const DOCS_HEADERS = {
+  "content-security-policy": "frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cross-origin-opener-policy": "same-origin"
+}
+
+/**
  * The OpenAPI document and the docs page, each made at its first request. Scalar's page inlines a
  * 3 MB script that `HttpApiScalar.layer` loads when it is built; made at start, it and the document
  * held 11 MB of an idle server's 161 (measured), for pages people seldom open.
@@ -308,7 +321,10 @@ const Docs = HttpRouter.use((router) =>
       "GET",
       DOCS_PATH,
       // Its router answers as any router would (its only route matches this path).
-      Effect.flatMap(page, Effect.scoped).pipe(Effect.catch(HttpServerRespondable.toResponse))
+      Effect.flatMap(page, Effect.scoped).pipe(
+        Effect.catch(HttpServerRespondable.toResponse),
+        Effect.map(HttpServerResponse.setHeaders(DOCS_HEADERS))
+      )
     )
   })
 )
