@@ -412,6 +412,26 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
               { authorize: true, guild_id: guild.id }
             )
           ).toMatchObject({ status: 403, body: { code: 50013 } })
+          // refused as the page opens, before a server and permissions are chosen; its owner may
+          const query = authorizeQuery({ client_id: app.id, scope: "bot" })
+          expect(
+            yield* Effect.flatMap(
+              send("GET", `${API}/oauth2/authorize?${query}`, undefined, stranger.access_token),
+              answer
+            )
+          ).toMatchObject({ status: 403, body: { code: 50013 } })
+          expect((yield* send("GET", `${API}/oauth2/authorize?${query}`, undefined, owner.access_token)).status).toBe(
+            200
+          )
+          // `identify` alone asks nothing of the bot: anyone may grant it
+          expect(
+            (yield* send(
+              "GET",
+              `${API}/oauth2/authorize?${authorizeQuery({ client_id: app.id, scope: "identify", response_type: "code", redirect_uri: REDIRECT })}`,
+              undefined,
+              stranger.access_token
+            )).status
+          ).toBe(200)
           const member = yield* user("oa_member")
           const theirs = yield* createGuild(owner.access_token, "Owner Home")
           const invite = yield* Effect.flatMap(

@@ -67,7 +67,10 @@ const ALL_GUILDS = 1000
 export class Authorizations extends Context.Service<
   Authorizations,
   {
-    readonly describe: (userId: Snowflake.Snowflake, request: Request) => Effect.Effect<Described, RequestError>
+    readonly describe: (
+      userId: Snowflake.Snowflake,
+      request: Request
+    ) => Effect.Effect<Described, RequestError | PrivateBot>
     /** Where the browser goes next (the `location` the consent page navigates to). */
     readonly decide: (
       userId: Snowflake.Snowflake,
@@ -110,6 +113,9 @@ export class Authorizations extends Context.Service<
 
       const describe = Spans.fn("Authorizations.describe")(function* (userId: Snowflake.Snowflake, request: Request) {
         const application = yield* check(request)
+        // Said as the page opens, not after a server and permissions were chosen.
+        if (request.scopes.includes("bot") && !application.botPublic && application.ownerId !== userId)
+          return yield* new PrivateBot()
         return {
           application,
           scopes: request.scopes,

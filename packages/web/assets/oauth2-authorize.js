@@ -29,6 +29,9 @@ const login = signInForm({ store: session, loginWords: "phone number, e-mail", o
 const explainRequest = (result) => {
   const { body } = result
   if (body?.code === 10002) return "No application has this client_id: the link that brought you here is wrong."
+  // the one 403 the request itself gets: a private application's bot, asked for by someone else
+  if (body?.code === 50013)
+    return "This application's bot is private: only the application's owner can add it to a server."
   if (body?.code === 50035) {
     const errors = body.errors ?? {}
     if (errors.redirect_uri?._errors?.some((e) => e?.code === "INVALID_OAUTH_REDIRECT"))
