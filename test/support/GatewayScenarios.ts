@@ -494,49 +494,6 @@ export const gatewayScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
         })
       )
 
-      it.effect(
-        "a session whose token is revoked is closed with 4004 (PostgreSQL: at once; memory: within an interval)",
-        () =>
-          Effect.gen(function* () {
-            const host = yield* TestHost.TestHost
-            const user = yield* register("+79050009091", "gw_revoked")
-            const other = yield* register("+79050009092", "gw_stays")
-            const revoked = yield* connect()
-            revoked.send(identify(user.access_token))
-            const ready = yield* promise(() => revoked.nextDispatch("READY"))
-            const sessionId = (ready.d as { session_id: string }).session_id
-            const stays = yield* connect()
-            stays.send(identify(other.access_token))
-            yield* promise(() => stays.nextDispatch("READY"))
-
-            expect((yield* send("POST", "/api/v10/auth/logout", undefined, user.access_token)).status).toBe(204)
-            if (repositories !== undefined) {
-              // word of the change comes from PostgreSQL's notification: no clock needs to move
-              const closed = yield* promise(() =>
-                Promise.race([
-                  revoked.closed,
-                  new Promise<"open">((resolve) => setTimeout(() => resolve("open"), 5000))
-                ])
-              )
-              expect(closed).toMatchObject({ code: 4004 })
-            } else {
-              // no word from a memory store: the heartbeat sweep asks once an interval
-              yield* host.adjustClock("42 seconds")
-              expect((yield* promise(() => revoked.closed)).code).toBe(4004)
-            }
-            // the session ended with it: the revoked token cannot resume it
-            const again = yield* connect()
-            again.send({ op: 6, d: { token: user.access_token, session_id: sessionId, seq: 1 } })
-            expect((yield* promise(() => again.closed)).code).toBe(4004)
-            // another user's session, checked too, holds
-            stays.send({ op: 1, d: null })
-            const acknowledged = yield* promise(async () => {
-              for (;;) if ((await stays.next()).op === 11) return true
-            })
-            expect(acknowledged).toBe(true)
-          })
-      )
-
       it.effect("a plain GET /gateway (no upgrade) answers 426 in the API's error shape", () =>
         Effect.gen(function* () {
           const host = yield* TestHost.TestHost

@@ -5,7 +5,6 @@
  * from the Clock: the heartbeat deadline moves with a test clock.
  */
 import { GuildSnapshots } from "@veche/guilds"
-import { CredentialChanges } from "@veche/platform"
 import { CurrentUser, Memberships, Profiles } from "@veche/users"
 import { type Cause, Clock, Deferred, Duration, Effect, Exit, Latch, Option, Redacted, Scope, Semaphore } from "effect"
 import { SecureRandom } from "effect/crypto"
@@ -116,22 +115,6 @@ export const make = Effect.gen(function* () {
     if (heartbeatChecks.size === 0) someWatched.closeUnsafe()
   }).pipe(Effect.forever, Effect.forkScoped)
 
-  // Each identified connection's "ask again whether your token holds", by user: word of a change to
-  // a user's credentials (a logout, a revoked session, a password change, a block) reaches their
-  // sessions on this node at once; the heartbeat sweep asks every interval besides, for changes no
-  // word comes of (a memory store, a bot's token reset).
-  const recheckers = new Map<string, Set<() => void>>()
-  const recheck = (changed: CredentialChanges.Changed) => {
-    if (changed === CredentialChanges.EVERYONE) {
-      for (const own of recheckers.values()) for (const ask of own) ask()
-    } else {
-      const own = recheckers.get(changed)
-      if (own !== undefined) for (const ask of own) ask()
-    }
-  }
-  const unsubscribe = (yield* CredentialChanges.CredentialChanges).subscribe(recheck)
-  yield* Effect.addFinalizer(() => Effect.sync(unsubscribe))
-
   // Every open connection, identified or not: shutdown asks each to reconnect and closes it.
   const connections = new Set<Session.Sink>()
   const closeAll = Effect.sync(() => {
@@ -222,11 +205,6 @@ export const make = Effect.gen(function* () {
         let starting: Session.Session | undefined
         let closedWith: CloseCodes.CloseCode | undefined
         let checkHeartbeat: ((now: number) => Effect.Effect<void>) | undefined
-        /** The token the session was identified or resumed with, and when it was last found to hold. */
-        let credential: { readonly token: Redacted.Redacted<string>; checkedAt: number } | undefined
-        let recheckQueued = false
-        /** This connection's entry in `recheckers`, while its session holds a credential. */
-        let rechecker: { readonly userId: string; readonly ask: () => void } | undefined
         let ended = false
         const open = () => state.phase !== "Closed" && !ended
 
@@ -237,7 +215,6 @@ export const make = Effect.gen(function* () {
             if (ended) return Effect.void
             ended = true
             connections.delete(sink)
-            forgetCredential()
             if (checkHeartbeat !== undefined) heartbeatChecks.delete(checkHeartbeat)
             const unstarted = starting
             starting = undefined
@@ -258,28 +235,6 @@ export const make = Effect.gen(function* () {
               .pipe(Effect.andThen(sessions.detach(held, ends)), Effect.ensuring(closeSocket))
           })
 
-        const forgetCredential = () => {
-          credential = undefined
-          if (rechecker === undefined) return
-          const own = recheckers.get(rechecker.userId)
-          own?.delete(rechecker.ask)
-          if (own?.size === 0) recheckers.delete(rechecker.userId)
-          rechecker = undefined
-        }
-        /** The session now rests on `token`, found to hold at `now` for `userId`. */
-        const holdCredential = (token: Redacted.Redacted<string>, userId: string, now: number) => {
-          forgetCredential()
-          credential = { token, checkedAt: now }
-          const ask = () => queueRecheck()
-          rechecker = { userId, ask }
-          let own = recheckers.get(userId)
-          if (own === undefined) {
-            own = new Set()
-            recheckers.set(userId, own)
-          }
-          own.add(ask)
-        }
-
         if (params.version !== undefined && !VERSIONS.has(params.version)) {
           closeNow(CloseCodes.INVALID_API_VERSION)
           return yield* end(undefined)
@@ -296,8 +251,7 @@ export const make = Effect.gen(function* () {
         // own prototype object and hidden classes (≈350 bytes a connection, heap snapshots).
         const identify = (data: Frames.IdentifyData): Effect.Effect<SessionMachine.Step> =>
           Effect.gen(function* () {
-            const token = Redacted.make(data.token)
-            const found = yield* identities.identify(token)
+            const found = yield* identities.identify(Redacted.make(data.token))
             if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
             const identity = found.value
             const bot = identity.kind === "bot"
@@ -404,14 +358,12 @@ export const make = Effect.gen(function* () {
             // ended meanwhile: the end forgot the session
             if (ended) return [state, []] as const
             session = opened
-            holdCredential(token, identity.userId, yield* Clock.currentTimeMillis)
             return [SessionMachine.ready(state), []] as const
           })
 
         const resume = (data: Frames.ResumeData): Effect.Effect<SessionMachine.Step> =>
           Effect.gen(function* () {
-            const token = Redacted.make(data.token)
-            const found = yield* identities.identify(token)
+            const found = yield* identities.identify(Redacted.make(data.token))
             if (Option.isNone(found)) return SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)
             const invalid = [
               SessionMachine.retryIdentify(state),
@@ -436,7 +388,6 @@ export const make = Effect.gen(function* () {
             resumed.detachedAt = undefined
             previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
             session = resumed
-            holdCredential(token, resumed.userId, yield* Clock.currentTimeMillis)
             yield* presence.resumed(resumed)
             bursting = true
             for (const text of missed) sink.send(text)
@@ -479,36 +430,6 @@ export const make = Effect.gen(function* () {
         const endIfClosed = Effect.suspend(() => (state.phase === "Closed" ? end(undefined) : Effect.void))
         // Runs a step after the connection's others (set below for the host's socket or our fiber).
         let ordered: (step: Effect.Effect<void>) => void = () => {}
-        // Does the session's token still hold? If not (revoked, its account blocked or gone, or now
-        // someone else's), the session ends as an IDENTIFY with that token would: 4004, not
-        // resumable. Queued as a step, after the connection's others.
-        const recheckNow = Effect.suspend(() => {
-          recheckQueued = false
-          const held = credential
-          const userId = session?.userId
-          if (!open() || held === undefined || userId === undefined) return Effect.void
-          return Effect.flatMap(
-            Effect.zip(Effect.exit(identities.identify(held.token)), Clock.currentTimeMillis),
-            ([exit, now]) => {
-              held.checkedAt = now
-              // Not known (the store failed to answer): the session stays, and is asked again next interval.
-              if (Exit.isFailure(exit))
-                return Effect.logWarning("gateway: could not check a session's token; asked again later", exit.cause)
-              const found = exit.value
-              if (!open() || credential !== held || (Option.isSome(found) && found.value.userId === userId))
-                return Effect.void
-              return Effect.andThen(
-                apply(SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)),
-                endIfClosed
-              )
-            }
-          )
-        })
-        const queueRecheck = () => {
-          if (recheckQueued || !open()) return
-          recheckQueued = true
-          ordered(recheckNow)
-        }
         // Heartbeat deadline (the shared sweep): asks once, then closes with 4009. The sweep only
         // queues the step: run on the sweep's fiber it would close the connection in the middle of
         // an IDENTIFY or a RESUME suspended on the database, which then went on for a dead socket.
@@ -524,8 +445,6 @@ export const make = Effect.gen(function* () {
         })
         const check = (now: number) =>
           Effect.sync(() => {
-            // once an interval, whether or not word of a change came
-            if (credential !== undefined && now - credential.checkedAt >= config.heartbeatIntervalMs) queueRecheck()
             if (checkQueued || now < SessionMachine.nextCheckAt(state)) return
             checkQueued = true
             ordered(tickNow)
