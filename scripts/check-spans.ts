@@ -19,7 +19,7 @@ import { sourceFiles } from "./source-files.ts"
 
 /** Packages whose operations may stay `Effect.fn`, with why. */
 export const EXEMPT: Readonly<Record<string, string>> = {
-  platform: "defines Spans itself, and holds the provider adapters (SMS, mail, captcha, S3, the delivery queue)",
+  platform: "defines Spans itself, and holds the provider adapters (SMS, mail, captcha, the delivery queue)",
   media: "stores and reads files and processes images: the call waits on a disk or a codec",
   web: "reads the pages' files from disk once, at start-up"
 }

@@ -119,6 +119,18 @@ describe("Registration by phone", () => {
           code: 50035,
           errors: { username: { _errors: [{ code: "USERNAME_ALREADY_TAKEN" }] } }
         })
+        // the names erased accounts keep are nobody's to take: a living deleted_user_<id> would
+        // make that account's erasure fail on the unique name
+        const reserved = yield* post("/api/v10/auth/register/verify", {
+          verification_id,
+          code,
+          ...profile({ username: "deleted_user_1456074443980800001" })
+        })
+        expect(reserved.status).toBe(400)
+        expect(yield* json(reserved)).toMatchObject({
+          code: 50035,
+          errors: { username: { _errors: [{ code: "USERNAME_INVALID_CONTAINS" }] } }
+        })
         const fine = yield* post("/api/v10/auth/register/verify", {
           verification_id,
           code,

@@ -262,6 +262,12 @@ export const messageScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
             expect(scheme.body).toMatchObject({
               errors: { embeds: { 0: { url: { _errors: [{ code: "URL_TYPE_INVALID_SCHEME" }] } } } }
             })
+            // not an address: one error, the scheme is not judged too
+            const malformed = yield* answer(yield* at({ title: "t", url: "not a url" }))
+            const errors = malformed.body as {
+              errors: { embeds: { 0: { url: { _errors: Array<{ code: string }> } } } }
+            }
+            expect(errors.errors.embeds[0].url._errors.map((error) => error.code)).toEqual(["URL_TYPE_INVALID_URL"])
             const https = "https://example.com/a.png?size=64"
             const accepted = yield* answer(
               yield* at({

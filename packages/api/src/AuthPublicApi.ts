@@ -16,6 +16,7 @@ import {
   TwoFactorRequired
 } from "@veche/errors"
 import * as Snowflake from "@veche/platform/Snowflake"
+import * as PublicUser from "@veche/users/PublicUser"
 import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Fields from "./Fields.ts"
@@ -52,6 +53,11 @@ export const Username = Schema.String.pipe(
     Schema.isPattern(/^[a-z0-9_.]*$/, {
       message: "Only lowercase letters, digits, underscores and periods.",
       formCode: "USERNAME_INVALID_CHARACTERS"
+    }),
+    // the names erased accounts keep
+    Schema.makeFilter((name: string) => !name.startsWith(PublicUser.ANONYMOUS_PREFIX), {
+      message: `Username cannot begin with "${PublicUser.ANONYMOUS_PREFIX}".`,
+      formCode: "USERNAME_INVALID_CONTAINS"
     })
   )
 )

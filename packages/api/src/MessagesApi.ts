@@ -39,10 +39,11 @@ const parsedUrl = (s: string): URL | undefined => (URL.canParse(s) ? new URL(s) 
  */
 const EmbedUrl = Fields.lengthAtMost(2048).pipe(
   Schema.check(
+    // not an address at all: its scheme is not judged too (one error, as on the platform)
     Schema.makeFilter((s: string) => parsedUrl(s) !== undefined, {
       message: "Not a well formed URL.",
       formCode: "URL_TYPE_INVALID_URL"
-    })
+    }).abort()
   ),
   Schema.check(
     Schema.makeFilter((s: string) => EMBED_URL_SCHEMES.has(parsedUrl(s)?.protocol ?? ""), {

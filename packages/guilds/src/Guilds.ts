@@ -454,7 +454,10 @@ export class Guilds extends Context.Service<
             return
           }
           const transferred = yield* repo.transfer(guildId, botId, successor.value)
-          if (Option.isSome(transferred)) yield* events.guildUpdate(transferred.value, yield* repo.roles(guildId))
+          // not handed over (the successor left meanwhile): the bot stays rather than leave its
+          // guild ownerless; the next removal (or the owner's) tries again
+          if (Option.isNone(transferred)) return
+          yield* events.guildUpdate(transferred.value, yield* repo.roles(guildId))
         }
         const departure = yield* repo.removeMember(guildId, botId)
         if (Option.isSome(departure)) yield* events.memberRemove(guildId, botId, departure.value)

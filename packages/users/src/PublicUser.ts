@@ -40,7 +40,14 @@ export const view = (user: User, profile: Profile, bot: boolean): PublicUser => 
  * The name an erased account keeps: unique (its id) and outside what registration accepts. Its row
  * stays for what refers to it (messages, memberships), with nothing else of the person left.
  */
-export const anonymousName = (id: Snowflake.Snowflake): string => `deleted_user_${id}`
+export const anonymousName = (id: Snowflake.Snowflake): string => `${ANONYMOUS_PREFIX}${id}`
+
+/**
+ * What every erased account's name begins with, so no registration may take it: a living
+ * `deleted_user_<id>` (exactly 32 characters with a 19-digit id) would make that account's erasure
+ * fail on the unique name, and pass as erased.
+ */
+export const ANONYMOUS_PREFIX = "deleted_user_"
 
 /** Whether the account behind a public view was erased (it can never act again). */
 export const isErased = (user: PublicUser): boolean => user.username === anonymousName(user.id)
