@@ -582,15 +582,21 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
             (role) => role.managed
           )
         )
+      /** An account with an application whose bot is in the account's own guild, as an administrator. */
+      const botInOwnGuild = (prefix: string, appName: string, guildName: string) =>
+        Effect.gen(function* () {
+          const owner = yield* user(prefix)
+          const app = yield* createApplication(owner.access_token, appName)
+          const guild = yield* createGuild(owner.access_token, guildName)
+          yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name }, 8n)
+          return { owner, app, guild }
+        })
 
       it.effect(
         "ownership cannot go to a bot (400 50035 on owner_id); deleting its application leaves the guild managed",
         () =>
           Effect.gen(function* () {
-            const owner = yield* user("own_keeper")
-            const app = yield* createApplication(owner.access_token, "Would Own")
-            const guild = yield* createGuild(owner.access_token, "Kept Guild")
-            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name }, 8n)
+            const { owner, app, guild } = yield* botInOwnGuild("own_keeper", "Would Own", "Kept Guild")
             const path = `${API}/guilds/${guild.id}`
             expect(yield* answer(yield* send("PATCH", path, { owner_id: app.id }, owner.access_token))).toEqual({
               status: 400,
@@ -620,10 +626,7 @@ export const applicationScenarios = (repositories?: () => Layer.Layer<TestHost.R
         "a guild a bot owns from before (legacy data) goes back to the application's owner on its deletion",
         () =>
           Effect.gen(function* () {
-            const owner = yield* user("legacy_own")
-            const app = yield* createApplication(owner.access_token, "Legacy Owner")
-            const guild = yield* createGuild(owner.access_token, "Legacy Guild")
-            yield* addBotToGuild(owner.user_id, guild.id, { id: app.id, name: app.name }, 8n)
+            const { owner, app, guild } = yield* botInOwnGuild("legacy_own", "Legacy Owner", "Legacy Guild")
             const testHost = yield* TestHost.TestHost
             yield* testHost.run(
               Effect.flatMap(Effect.service(GuildsRepo.GuildsRepo), (repo) =>

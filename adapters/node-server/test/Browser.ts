@@ -108,7 +108,10 @@ export const person = (server: Running) => {
       (await call("POST", "/auth/mfa/totp", { password: PASSWORD, secret: SECRET, code: stepCode(-1) }, token)).status
     ).toBe(200)
   }
-  return { call, newest, register, addEmail, enableTotp }
+  /** `POST /auth/login` as a client sends it (the dev captcha); answers the response as it is. */
+  const login = (name: string, password = PASSWORD, extra: Record<string, string> = {}) =>
+    call("POST", "/auth/login", { login: name, password, captcha_token: "dev", ...extra })
+  return { call, newest, register, login, addEmail, enableTotp }
 }
 
 /** The app code of `offset` periods from now for `SECRET`. */

@@ -86,11 +86,7 @@ describe.skipIf(!available)("the OAuth consent page in Chromium", () => {
 
   /** An access token of an account registered earlier in the suite, from the API's login. */
   const signedIn = async (phone: string) => {
-    const answer = await person(server).call("POST", "/auth/login", {
-      login: phone,
-      password: PASSWORD,
-      captcha_token: "dev"
-    })
+    const answer = await person(server).login(phone)
     expect(answer.status).toBe(200)
     return (answer.body as { access_token: string }).access_token
   }

@@ -103,11 +103,7 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     await page.getByRole("heading", { name: "Password changed" }).waitFor()
     await shot(page, "reset-password-3-changed")
     expect((await api.call("GET", "/users/@me", undefined, token)).status).toBe(401)
-    const login = await api.call("POST", "/auth/login", {
-      login: "resetter@example.org",
-      password: "a brand new password",
-      captcha_token: "dev"
-    })
+    const login = await api.login("resetter@example.org", "a brand new password")
     expect(login.status).toBe(200)
     expect(problems).toEqual([])
     await page.close()
@@ -147,12 +143,7 @@ describe.skipIf(!available)("the web pages in Chromium", () => {
     await page.getByRole("button", { name: "Change my password" }).click()
     await page.getByRole("heading", { name: "Password changed" }).waitFor()
     await shot(page, "reset-password-6-changed-with-code")
-    const login = await api.call("POST", "/auth/login", {
-      login: "twofactor@example.org",
-      password: "another new password",
-      captcha_token: "dev",
-      code: stepCode(1)
-    })
+    const login = await api.login("twofactor@example.org", "another new password", { code: stepCode(1) })
     expect(login.status).toBe(200)
     await page.close()
   }, 90_000)

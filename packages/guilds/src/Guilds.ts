@@ -168,22 +168,11 @@ export class Guilds extends Context.Service<
        */
       const ownershipRefusal = Effect.fnUntraced(function* (roles: ReadonlyArray<Role>, member: Member) {
         const user = yield* users.find(member.userId, isBotMember(roles, member))
-        if (Option.isSome(user) && user.value.bot)
-          return Option.some(
-            new InvalidField({
-              field: "owner_id",
-              code: "GUILD_OWNER_INVALID",
-              message: "Ownership cannot be transferred to a bot user."
-            })
-          )
+        const refused = (message: string) =>
+          Option.some(new InvalidField({ field: "owner_id", code: "GUILD_OWNER_INVALID", message }))
+        if (Option.isSome(user) && user.value.bot) return refused("Ownership cannot be transferred to a bot user.")
         if (Option.isNone(user) || PublicUser.isErased(user.value))
-          return Option.some(
-            new InvalidField({
-              field: "owner_id",
-              code: "GUILD_OWNER_INVALID",
-              message: "Ownership cannot be transferred to a deleted account."
-            })
-          )
+          return refused("Ownership cannot be transferred to a deleted account.")
         return Option.none<InvalidField>()
       })
 
@@ -379,17 +368,20 @@ export class Guilds extends Context.Service<
         return true
       })
 
-      const allMemberIds = (guildId: Snowflake.Snowflake) =>
+      const allMembers = (guildId: Snowflake.Snowflake) =>
         Effect.gen(function* () {
-          const ids: Array<Snowflake.Snowflake> = []
+          const members: Array<Member> = []
           let after: Snowflake.Snowflake | undefined
           for (;;) {
             const page = yield* repo.members(guildId, { after, limit: 1000 })
-            ids.push(...page.map((member) => member.userId))
-            if (page.length < 1000) return ids
+            members.push(...page)
+            if (page.length < 1000) return members
             after = page[page.length - 1]?.userId
           }
         })
+
+      const allMemberIds = (guildId: Snowflake.Snowflake) =>
+        Effect.map(allMembers(guildId), (members) => members.map((member) => member.userId))
 
       const mine = Spans.fn("Guilds.mine")(function* (actor: GuildAccess.Actor, page: Page) {
         const guilds = yield* repo.guildsPage(actor.userId, page)
@@ -427,14 +419,7 @@ export class Guilds extends Context.Service<
           Effect.map(ownershipRefusal(roles, member), (refused) => member.userId !== leaving && Option.isNone(refused))
         const preferred = yield* repo.member(guildId, heir)
         if (Option.isSome(preferred) && (yield* mayOwn(preferred.value))) return Option.some(heir)
-        const members: Array<Member> = []
-        let after: Snowflake.Snowflake | undefined
-        for (;;) {
-          const page = yield* repo.members(guildId, { after, limit: 1000 })
-          members.push(...page)
-          if (page.length < 1000) break
-          after = page[page.length - 1]?.userId
-        }
+        const members = yield* allMembers(guildId)
         members.sort((a, b) => DateTime.toEpochMillis(a.joinedAt) - DateTime.toEpochMillis(b.joinedAt))
         for (const member of members) if (yield* mayOwn(member)) return Option.some(member.userId)
         return Option.none<Snowflake.Snowflake>()
