@@ -5,7 +5,8 @@
  * receives the PRESENCE_UPDATE node B's presence makes of a settings change made through A (presence
  * in Redis: the count A answers includes the user online on B); a bot's identify on B is counted in
  * the budget A reports, and a message posted through A reaches the bot's session on B
- * (MESSAGE_CREATE). Runs when REDIS_URL and DATABASE_URL are set.
+ * (MESSAGE_CREATE). A logout through A closes the user's session on B at once (4004), and a
+ * refresh through A leaves it open. Runs when REDIS_URL and DATABASE_URL are set.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { RawClient } from "~/test/support/GatewayServer"
@@ -107,5 +108,29 @@ describe.runIf(clusterAvailable)("the gateway across two nodes sharing Redis", (
       content: ""
     })
     await botOnB.close()
+  }, 90_000)
+
+  it("a logout through node A closes the user's gateway session on node B at once (4004); a refresh does not", async () => {
+    const env = cluster.env
+    const a = await start({ ...env, SERVICE_WORKER_ID: "3" })
+    const b = await start({ ...env, SERVICE_WORKER_ID: "4" })
+    const call = apiCaller(a.base)
+    const phone = `+7907${String(process.pid % 10_000_000).padStart(7, "0")}`
+    const registered = await registerByPhone(a.base, phone, `gw_logout_${process.pid}`)
+    const onB = await RawClient.connect(`${b.base.replace(/^http/, "ws")}/gateway?v=10&encoding=json`)
+    onB.send({ op: 2, d: { token: registered.access_token, properties: { os: "linux", browser: "t", device: "t" } } })
+    await onB.nextDispatch("READY")
+    const within = (ms: number) =>
+      Promise.race([onB.closed, new Promise<"open">((resolve) => setTimeout(() => resolve("open"), ms))])
+
+    // the refresh deletes the token B's session identified with: B asks, and the login session holds
+    const refreshed = await call("POST", "/auth/refresh", { refresh_token: registered.refresh_token })
+    expect(refreshed.status).toBe(200)
+    const { access_token: token } = refreshed.body as { access_token: string }
+    expect(await within(1000)).toBe("open")
+
+    expect((await call("POST", "/auth/logout", undefined, token)).status).toBe(204)
+    // PostgreSQL's notification reaches B's connections; its periodic check (41 s) is far off
+    expect(await within(5000)).toMatchObject({ code: 4004 })
   }, 90_000)
 })

@@ -35,6 +35,7 @@ import statsRollups0029 from "./migrations/0029_stats_rollups.ts"
 import principalNotify0030 from "./migrations/0030_principal_notify.ts"
 import principalQuietInserts0031 from "./migrations/0031_principal_quiet_inserts.ts"
 import orphanBotRoles0032 from "./migrations/0032_orphan_bot_roles.ts"
+import botTokenNotify0033 from "./migrations/0033_bot_token_notify.ts"
 
 export const loader: Migrator.Loader = Migrator.fromRecord({
   "0001_users": users0001,
@@ -67,7 +68,8 @@ export const loader: Migrator.Loader = Migrator.fromRecord({
   "0029_stats_rollups": statsRollups0029,
   "0030_principal_notify": principalNotify0030,
   "0031_principal_quiet_inserts": principalQuietInserts0031,
-  "0032_orphan_bot_roles": orphanBotRoles0032
+  "0032_orphan_bot_roles": orphanBotRoles0032,
+  "0033_bot_token_notify": botTokenNotify0033
 })
 
 /**

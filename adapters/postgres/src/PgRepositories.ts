@@ -18,6 +18,7 @@ import type { SqlClient } from "effect/sql"
 import * as PgApplicationsRepositories from "./PgApplicationsRepositories.ts"
 import * as PgAuthRepositories from "./PgAuthRepositories.ts"
 import * as PgBillingRepositories from "./PgBillingRepositories.ts"
+import * as PgCredentialChanges from "./PgCredentialChanges.ts"
 import * as PgDiscoveryRepositories from "./PgDiscoveryRepositories.ts"
 import * as PgGuildsRepositories from "./PgGuildsRepositories.ts"
 import * as PgMessagesRepo from "./PgMessagesRepo.ts"
@@ -53,5 +54,7 @@ export const layer: Layer.Layer<
   PgMessagesRepo.layer,
   PgBillingRepositories.layer,
   // the statistics' rollups: a platform port (not a repository requirement), see PgTallies
-  PgTallies.layer
+  PgTallies.layer,
+  // word of revoked sessions and changed credentials, for the gateway: a platform port too
+  PgCredentialChanges.layer
 )

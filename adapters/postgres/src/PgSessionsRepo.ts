@@ -70,6 +70,7 @@ const AccessWithAccountRow = Schema.Struct({
 })
 const SpentRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, expires_at: Schema.Date })
 const UsedRow = Schema.Struct({ session_id: Schema.BigInt, used_at: Schema.NullOr(Schema.Date), live: Schema.Boolean })
+const LiveRow = Schema.Struct({ session_id: Schema.BigInt, user_id: Schema.BigInt, ...BlockColumns })
 const CountRow = Schema.Struct({ count: Schema.BigInt })
 const SweptRow = Schema.Struct({ sessions: Schema.BigInt, tokens: Schema.BigInt })
 
@@ -97,6 +98,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
     const accessWithAccountRows = rows(AccessWithAccountRow)
     const spentRows = rows(SpentRow)
     const usedRows = rows(UsedRow)
+    const liveRows = rows(LiveRow)
     const countRows = rows(CountRow)
     const sweptRows = rows(SweptRow)
 
@@ -299,6 +301,26 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         Effect.orDie
       )
 
+    // Ids are snowflakes (digits only, checked where they were minted): joined into one array literal.
+    const findLive: SessionsRepo.SessionsRepo["Service"]["findLive"] = (sessionIds, now) =>
+      sessionIds.length === 0
+        ? Effect.succeed([])
+        : liveRows(
+            sql`SELECT s.id AS session_id, s.user_id, ${sql.unsafe(SELECT_BLOCK)}
+                FROM sessions s LEFT JOIN account_blocks b ON b.user_id = s.user_id
+                  LEFT JOIN credentials c ON c.user_id = s.user_id
+                WHERE s.id = ANY(${`{${sessionIds.join(",")}}`}::bigint[])
+                  AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
+          ).pipe(
+            Effect.map((found) =>
+              found.map((row) => ({
+                sessionId: snowflake(row.session_id),
+                userId: snowflake(row.user_id),
+                block: toBlock(row.user_id, row)
+              }))
+            )
+          )
+
     const revoke: SessionsRepo.SessionsRepo["Service"]["revoke"] = (sessionId, now) =>
       sql`UPDATE sessions SET revoked_at = ${date(now)} WHERE id = ${sessionId} AND revoked_at IS NULL`.pipe(
         Effect.asVoid,
@@ -331,6 +353,16 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             SELECT (SELECT count(*) FROM gone) AS sessions, (SELECT count(*) FROM tokens) AS tokens`
       ).pipe(Effect.map(([row]) => ({ sessions: Number(row?.sessions ?? 0n), tokens: Number(row?.tokens ?? 0n) })))
 
-    return SessionsRepo.SessionsRepo.of({ create, findAccess, rotate, touch, listLive, revoke, revokeAll, sweep })
+    return SessionsRepo.SessionsRepo.of({
+      create,
+      findAccess,
+      rotate,
+      touch,
+      findLive,
+      listLive,
+      revoke,
+      revokeAll,
+      sweep
+    })
   })
 )

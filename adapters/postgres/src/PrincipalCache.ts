@@ -82,6 +82,8 @@ export class Store<A> {
   private readonly sentAt = new Map<number, number>()
   /** When the newest heartbeat heard back was sent. */
   private heardAt = Number.NEGATIVE_INFINITY
+  /** Who hears of each invalidation (`watch`): the gateway's sessions, through PgCredentialChanges. */
+  private readonly watchers = new Set<(userId: string) => void>()
   /** Lookups asked so far, and who waits for the next one: the heartbeat beats only while they come. */
   private asked = 0
   private onAsked: (() => void) | undefined = undefined
@@ -175,7 +177,28 @@ export class Store<A> {
     }
   }
 
+  /**
+   * Calls `onChange` with the user id of each invalidation from now on (`*` for a flush), after the
+   * entries are dropped; what it returns stops that. Each listening connection hears a change, so
+   * one change may come several times.
+   */
+  watch(onChange: (userId: string) => void): () => void {
+    this.watchers.add(onChange)
+    return () => {
+      this.watchers.delete(onChange)
+    }
+  }
+
+  private told(userId: string): void {
+    for (const watcher of this.watchers) watcher(userId)
+  }
+
   invalidate(userId: string): void {
+    this.invalidateEntries(userId)
+    this.told(userId)
+  }
+
+  private invalidateEntries(userId: string): void {
     this.epoch++
     if (this.invalidatedAt.size >= REMEMBERED_INVALIDATIONS) {
       this.invalidatedAt.clear()
@@ -198,6 +221,7 @@ export class Store<A> {
     this.plain.clear()
     this.withAccount.clear()
     this.digestsByUser.clear()
+    this.told(EVERYTHING)
   }
 
   private dropOldest(entries: Map<string, Entry<A>>): void {

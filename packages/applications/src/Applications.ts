@@ -79,6 +79,11 @@ export class Applications extends Context.Service<
       token: Redacted.Redacted<string>,
       digest?: string
     ) => Effect.Effect<Option.Option<Application>>
+    /**
+     * The application whose bot's token has this digest now: none once the token is reset or the
+     * application deleted (the gateway asks this of its bots' open sessions).
+     */
+    readonly ofBotTokenDigest: (digest: string) => Effect.Effect<Option.Option<Application>>
   }
 >()("@veche/applications/Applications") {
   static readonly layer: Layer.Layer<
@@ -219,7 +224,8 @@ export class Applications extends Context.Service<
         authenticateBot: (token, digest) =>
           digest === undefined
             ? Effect.flatMap(secrets.digest(token), repo.findByBotToken)
-            : repo.findByBotToken(digest)
+            : repo.findByBotToken(digest),
+        ofBotTokenDigest: repo.findByBotToken
       })
     })
   )

@@ -54,6 +54,12 @@ export class Sessions extends Context.Service<
       accessToken: Redacted.Redacted<string>,
       options?: { readonly withAccount?: boolean; readonly digest?: string | undefined }
     ) => Effect.Effect<Authenticated, TokenInvalid | TokenExpired | AccountBlocked>
+    /**
+     * Those of `sessionIds` still usable: live (not revoked, ended or of an old password) and their
+     * accounts not blocked now. Asked for many at a time by holders of long-lived connections (the
+     * gateway), which rest on a login session rather than on its rotating access token.
+     */
+    readonly usable: (sessionIds: ReadonlyArray<Snowflake.Snowflake>) => Effect.Effect<ReadonlySet<string>>
     /** Refuses when the account is blocked now (login, recovery and refresh ask before a new pair). */
     readonly ensureNotBlocked: (userId: Snowflake.Snowflake) => Effect.Effect<void, AccountBlocked>
     readonly list: (userId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Session>>
@@ -194,6 +200,18 @@ export class Sessions extends Context.Service<
         refresh,
         authenticate,
         ensureNotBlocked,
+        usable: (sessionIds) =>
+          Effect.flatMap(DateTime.now, (now) =>
+            Effect.map(
+              repo.findLive(sessionIds, now),
+              (live) =>
+                new Set(
+                  live
+                    .filter((found) => found.block === null || !Block.isActive(found.block, now))
+                    .map((found) => found.sessionId)
+                )
+            )
+          ),
         list: (userId) => Effect.flatMap(DateTime.now, (now) => repo.listLive(userId, now)),
         end: (sessionId) => Effect.flatMap(DateTime.now, (now) => repo.revoke(sessionId, now)),
         endOthers: (userId, keep) => Effect.flatMap(DateTime.now, (now) => repo.revokeAll(userId, keep, now)),

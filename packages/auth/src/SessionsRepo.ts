@@ -58,6 +58,14 @@ export type Rotation =
   /** Unknown, expired, or its session already ended or its password changed (nothing to revoke). */
   | { readonly _tag: "Rejected" }
 
+/** A login session found live (`findLive`), with its account's block to judge. */
+export interface LiveSession {
+  readonly sessionId: Snowflake.Snowflake
+  readonly userId: Snowflake.Snowflake
+  /** Active or ended: the caller judges. */
+  readonly block: Block | null
+}
+
 /** What one sweep removed. */
 export interface Swept {
   readonly sessions: number
@@ -76,6 +84,15 @@ export class SessionsRepo extends Context.Service<
     readonly findAccess: (digest: string, now: DateTime.Utc, withAccount?: boolean) => Effect.Effect<AccessLookup>
     readonly rotate: (refreshDigest: string, next: NewTokens, now: DateTime.Utc) => Effect.Effect<Rotation>
     readonly touch: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
+    /**
+     * Those of `sessionIds` that are neither revoked, past their end nor of an old password, with
+     * their accounts' blocks, in one lookup of the store (the gateway's open connections ask this
+     * of their login sessions, many at a time). Unknown ids are left out.
+     */
+    readonly findLive: (
+      sessionIds: ReadonlyArray<Snowflake.Snowflake>,
+      now: DateTime.Utc
+    ) => Effect.Effect<ReadonlyArray<LiveSession>>
     /** The user's sessions that are neither revoked, past their end nor of an old password, newest first. */
     readonly listLive: (userId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<ReadonlyArray<Session>>
     readonly revoke: (sessionId: Snowflake.Snowflake, now: DateTime.Utc) => Effect.Effect<void>
@@ -220,6 +237,23 @@ function makeMemory() {
           if (session === undefined) return s
           return { ...s, sessions: new Map(s.sessions).set(sessionId, { ...session, lastUsedAt: now }) }
         }),
+      findLive: (sessionIds, now) =>
+        Effect.flatMap(Ref.get(state), (s) =>
+          Effect.forEach(
+            sessionIds.flatMap((id) => {
+              const session = s.sessions.get(id)
+              return isLive(session, now) ? [session] : []
+            }),
+            (session) =>
+              Effect.map(
+                Effect.zip(passwordChangedAt(session.userId), blocks.find(session.userId)),
+                ([changedAt, block]): ReadonlyArray<LiveSession> =>
+                  underCurrentPassword(session, changedAt)
+                    ? [{ sessionId: session.id, userId: session.userId, block: Option.getOrNull(block) }]
+                    : []
+              )
+          ).pipe(Effect.map((found) => found.flat()))
+        ),
       listLive: (userId, now) =>
         Effect.zipWith(Ref.get(state), passwordChangedAt(userId), (s, changedAt) =>
           [...s.sessions.values()]

@@ -124,4 +124,25 @@ describe("Sessions", () => {
       yield* sessions.authenticate(current.accessToken)
     }).pipe(Effect.provide(World.layer))
   )
+
+  it.effect(
+    "usable answers which login sessions hold: refreshed and past the hour yes; ended or of an old password no",
+    () =>
+      Effect.gen(function* () {
+        const sessions = yield* Sessions
+        const accounts = yield* AccountsRepo
+        const registered = yield* World.register("+79161234568", "boris")
+        const refreshed = yield* sessions.start(registered.userId, World.CLIENT)
+        yield* sessions.refresh(refreshed.refreshToken)
+        const ended = yield* sessions.start(registered.userId, World.CLIENT)
+        yield* sessions.end(ended.sessionId)
+        const unknown = Snowflake.Snowflake.make("4242")
+        yield* TestClock.adjust("2 hours")
+        const asked = [refreshed.sessionId, ended.sessionId, unknown]
+        expect([...(yield* sessions.usable(asked))]).toEqual([refreshed.sessionId])
+        // a password change: sessions started under the old one no longer hold
+        yield* accounts.changePassword(registered.userId, "plain:new", yield* DateTime.now)
+        expect([...(yield* sessions.usable(asked))]).toEqual([])
+      }).pipe(Effect.provide(World.layer))
+  )
 })

@@ -11,9 +11,10 @@ import { SecureRandom } from "effect/crypto"
 import { Hex } from "effect/encoding"
 import * as Socket from "effect/socket/Socket"
 import * as CloseCodes from "./CloseCodes.ts"
+import * as CredentialWatch from "./CredentialWatch.ts"
 import * as Frames from "./Frames.ts"
 import { GatewayConfig } from "./GatewayConfig.ts"
-import { GatewayIdentity } from "./GatewayIdentity.ts"
+import { GatewayIdentity, type Identity } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
 import * as MemberRequests from "./MemberRequests.ts"
@@ -85,6 +86,7 @@ export const make = Effect.gen(function* () {
   const random = yield* SecureRandom.SecureRandom
   const presence = yield* Presence
   const memberRequests = yield* MemberRequests.make
+  const credentials = yield* CredentialWatch.make
   // Connections outlive the upgrade request that opened them: each is served by a fiber of the
   // gateway's own scope (interrupted when the node stops), not by the request's fiber, whose
   // middleware and handler frames would otherwise be kept for every idle connection.
@@ -205,6 +207,9 @@ export const make = Effect.gen(function* () {
         let starting: Session.Session | undefined
         let closedWith: CloseCodes.CloseCode | undefined
         let checkHeartbeat: ((now: number) => Effect.Effect<void>) | undefined
+        /** What the session rests on (see CredentialWatch), while watched; and how to stop watching it. */
+        let watched: CredentialWatch.Watched | undefined
+        let unwatch: (() => void) | undefined
         let ended = false
         const open = () => state.phase !== "Closed" && !ended
 
@@ -215,6 +220,8 @@ export const make = Effect.gen(function* () {
             if (ended) return Effect.void
             ended = true
             connections.delete(sink)
+            unwatch?.()
+            watched = undefined
             if (checkHeartbeat !== undefined) heartbeatChecks.delete(checkHeartbeat)
             const unstarted = starting
             starting = undefined
@@ -234,6 +241,18 @@ export const make = Effect.gen(function* () {
               .detached(held)
               .pipe(Effect.andThen(sessions.detach(held, ends)), Effect.ensuring(closeSocket))
           })
+
+        /** The session rests on what `identity`'s token proved, from now on, instead of what it did. */
+        const restOn = (identity: Identity) => {
+          unwatch?.()
+          const entry: CredentialWatch.Watched = {
+            userId: identity.userId,
+            credential: identity.credential,
+            revoked: () => ordered(closeRevoked(entry))
+          }
+          watched = entry
+          unwatch = credentials.watch(entry)
+        }
 
         if (params.version !== undefined && !VERSIONS.has(params.version)) {
           closeNow(CloseCodes.INVALID_API_VERSION)
@@ -296,6 +315,8 @@ export const make = Effect.gen(function* () {
             // happens meanwhile follows READY and its guilds, and a guild left or joined meanwhile
             // (GUILD_DELETE/CREATE to the user) is not joined, or is, whichever side of the read it fell.
             yield* sessions.open(opened)
+            // Watched from here: a revocation while READY and the guilds are built closes it after them.
+            restOn(identity)
             // until READY and its guilds are out, an end (this step failing) forgets the session
             starting = opened
             // the user, their profile and guilds, read once for READY, presence and each GUILD_CREATE
@@ -388,6 +409,7 @@ export const make = Effect.gen(function* () {
             resumed.detachedAt = undefined
             previous?.close(CloseCodes.SESSION_TIMED_OUT, "Resumed elsewhere")
             session = resumed
+            restOn(found.value)
             yield* presence.resumed(resumed)
             bursting = true
             for (const text of missed) sink.send(text)
@@ -430,6 +452,15 @@ export const make = Effect.gen(function* () {
         const endIfClosed = Effect.suspend(() => (state.phase === "Closed" ? end(undefined) : Effect.void))
         // Runs a step after the connection's others (set below for the host's socket or our fiber).
         let ordered: (step: Effect.Effect<void>) => void = () => {}
+        // The session's credential stopped holding (revoked, its account blocked, a bot's token reset):
+        // closed as an IDENTIFY with it would be (4004, the session ended). Queued after the
+        // connection's other steps, so an IDENTIFY under way finishes first.
+        const closeRevoked = (entry: CredentialWatch.Watched) =>
+          Effect.suspend(() =>
+            !open() || watched !== entry
+              ? Effect.void
+              : Effect.andThen(apply(SessionMachine.closeWith(state, CloseCodes.AUTHENTICATION_FAILED)), endIfClosed)
+          )
         // Heartbeat deadline (the shared sweep): asks once, then closes with 4009. The sweep only
         // queues the step: run on the sweep's fiber it would close the connection in the middle of
         // an IDENTIFY or a RESUME suspended on the database, which then went on for a dead socket.

@@ -1,7 +1,8 @@
 /**
  * The gateway's settings: the heartbeat interval HELLO announces, this node's own URL for
  * `resume_gateway_url` (a resume must come back to the node holding the session), how long a
- * dropped session stays resumable and how many dispatches it keeps for replay.
+ * dropped session stays resumable, how many dispatches it keeps for replay, and how often open
+ * sessions' credentials are asked again.
  */
 import { Config, Context, Duration, Effect, Layer, Option } from "effect"
 
@@ -20,6 +21,12 @@ export interface Settings {
    * closed with 4000, and its session stays resumable.
    */
   readonly maxBufferedBytes: number
+  /**
+   * How often every open session's login session (a bot's token) is asked again, whether or not
+   * word of a change came (CredentialWatch): the bound on how late a revocation closes a session
+   * where no word comes (memory stores, a lost notification).
+   */
+  readonly credentialCheckIntervalMs: number
 }
 
 /** The platform's interval. */
@@ -41,15 +48,18 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         resumeWindowMs: settings.resumeWindowMs ?? DEFAULT_RESUME_WINDOW_MS,
         replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT,
         presenceGraceMs: settings.presenceGraceMs ?? DEFAULT_PRESENCE_GRACE_MS,
-        maxBufferedBytes: settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES
+        maxBufferedBytes: settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
+        credentialCheckIntervalMs:
+          settings.credentialCheckIntervalMs ?? settings.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS
       })
     )
 
   /**
    * From the environment: `SERVICE_GATEWAY_NODE_URL` (default: what `gatewayUrl` answers when
    * READY is sent, right for a single node), `SERVICE_GATEWAY_HEARTBEAT_INTERVAL` (default 41.25 s),
-   * `SERVICE_GATEWAY_PRESENCE_GRACE` (default 5 s) and `SERVICE_GATEWAY_MAX_BUFFERED` (bytes waiting
-   * for a slow client, default 4 MiB).
+   * `SERVICE_GATEWAY_PRESENCE_GRACE` (default 5 s), `SERVICE_GATEWAY_MAX_BUFFERED` (bytes waiting
+   * for a slow client, default 4 MiB) and `SERVICE_GATEWAY_CREDENTIAL_CHECK` (how often open sessions'
+   * credentials are asked again, default the heartbeat interval).
    */
   static readonly layerConfig = (gatewayUrl: () => string): Layer.Layer<GatewayConfig, Config.ConfigError> =>
     Layer.effect(
@@ -65,9 +75,11 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         const maxBuffered = yield* Config.Int("SERVICE_GATEWAY_MAX_BUFFERED").pipe(
           Config.withDefault(DEFAULT_MAX_BUFFERED_BYTES)
         )
+        const credentialCheck = yield* Config.option(Config.Duration("SERVICE_GATEWAY_CREDENTIAL_CHECK"))
+        const heartbeatIntervalMs = Math.max(1000, Duration.toMillis(interval))
         const own = Option.filter(nodeUrl, (url) => url.trim() !== "")
         return GatewayConfig.of({
-          heartbeatIntervalMs: Math.max(1000, Duration.toMillis(interval)),
+          heartbeatIntervalMs,
           // read at each READY: the default follows the port the server ends up listening on
           get resumeGatewayUrl() {
             return Option.getOrElse(own, gatewayUrl)
@@ -75,7 +87,11 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
           resumeWindowMs: DEFAULT_RESUME_WINDOW_MS,
           replayLimit: DEFAULT_REPLAY_LIMIT,
           presenceGraceMs: Duration.toMillis(grace),
-          maxBufferedBytes: Math.max(64 * 1024, maxBuffered)
+          maxBufferedBytes: Math.max(64 * 1024, maxBuffered),
+          credentialCheckIntervalMs: Option.match(credentialCheck, {
+            onNone: () => heartbeatIntervalMs,
+            onSome: (every) => Math.max(1000, Duration.toMillis(every))
+          })
         })
       })
     )

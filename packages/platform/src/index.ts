@@ -6,6 +6,7 @@
  */
 export * as Captcha from "./Captcha.ts"
 export * as CarrierCheck from "./CarrierCheck.ts"
+export * as CredentialChanges from "./CredentialChanges.ts"
 export * as DeliveryJob from "./DeliveryJob.ts"
 export * as DeliveryQueue from "./DeliveryQueue.ts"
 export * as DeliveryStore from "./DeliveryStore.ts"

@@ -130,6 +130,34 @@ export const sessionsRepoContract = (it: Vitest.MethodsNonLive<SessionsRepo>) =>
     })
   )
 
+  it.effect("findLive answers the live sessions among many ids; revoked, ended and unknown ones are left out", () =>
+    Effect.gen(function* () {
+      const repo = yield* SessionsRepo
+      const userId = yield* ids.next
+      const live = yield* newSession(userId)
+      const other = yield* newSession()
+      const revoked = yield* newSession(userId)
+      const refreshed = yield* newSession(userId)
+      yield* repo.revoke(revoked.session.id, at(1_000))
+      // a rotation leaves the session live (what an open gateway session rests on)
+      expect((yield* repo.rotate(refreshed.pair.refresh.digest, tokens("next"), at(1_500)))._tag).toBe("Rotated")
+      const unknown = yield* ids.next
+      const asked = [live.session.id, unknown, revoked.session.id, other.session.id, refreshed.session.id]
+      const found = yield* repo.findLive(asked, at(2 * HOUR))
+      expect(found.map((row) => row.sessionId).sort()).toEqual(
+        [live.session.id, other.session.id, refreshed.session.id].sort()
+      )
+      expect(found.find((row) => row.sessionId === other.session.id)).toEqual({
+        sessionId: other.session.id,
+        userId: other.session.userId,
+        block: null
+      })
+      // past the sessions' end: none
+      expect(yield* repo.findLive(asked, at(31 * DAY))).toEqual([])
+      expect(yield* repo.findLive([], at(1_000))).toEqual([])
+    })
+  )
+
   // The sweep tests live before T0, each on its own stretch of time, so that their cutoffs never
   // reach the sessions of the other tests in the shared store (all at or after T0).
   const before = (days: number) => DateTime.makeUnsafe(Date.UTC(2026, 5, 1) - days * DAY)
