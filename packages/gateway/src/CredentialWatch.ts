@@ -10,11 +10,12 @@
  *   on PostgreSQL every node hears each change at once). Word for users with no session here costs
  *   one map lookup; word repeated while a check is pending is folded into it (each pool connection
  *   hears each change: word is gathered for GATHER_MS before each check);
- * - for a connection as it starts being watched: word may have come between the store's answer to
- *   its IDENTIFY and now, and no one was listening for it;
+ * - for a connection as it starts being watched (that one alone): word may have come between the
+ *   store's answer to its IDENTIFY and now, and no one was listening for it;
  * - for every session, once `credentialCheckIntervalMs` (the bound where no word comes: memory
  *   stores, a bot's token on a store without triggers, a lost notification), and on `*` (the store
- *   lost track). In batches, one after another.
+ *   lost track). In batches, one after another, each credential once however many connections
+ *   rest on it.
  *
  * A store that cannot answer leaves the sessions open; they are asked again at the next word or
  * interval.
@@ -42,8 +43,9 @@ export const make = Effect.gen(function* () {
   const config = yield* GatewayConfig
   const identities = yield* GatewayIdentity
   const byUser = new Map<string, Set<Watched>>()
-  /** Users to ask about at the next check, or everyone. */
+  /** Users to ask about at the next check (word), connections just watched, or everyone. */
   let pending = new Set<string>()
+  let fresh = new Set<Watched>()
   let everyone = false
   const due = yield* Latch.make(false)
   /** Some connection is watched: the interval's timer runs only then (see the heartbeat sweep). */
@@ -68,20 +70,33 @@ export const make = Effect.gen(function* () {
     return true
   }
 
-  const check = (entries: ReadonlyArray<Watched>) =>
+  /**
+   * Asks about each credential once, however many connections rest on it (a bot's shards, one
+   * login session's tabs), and tells the connections resting on those that no longer hold.
+   */
+  const check = (entries: Iterable<Watched>) =>
     Effect.gen(function* () {
-      for (let from = 0; from < entries.length; from += BATCH) {
-        const batch = entries.slice(from, from + BATCH)
-        const answer = yield* Effect.exit(identities.holding(batch))
+      const byCredential = new Map<string, Array<Watched>>()
+      for (const entry of entries) {
+        const key =
+          entry.credential.kind === "session" ? entry.credential.sessionId : `bot ${entry.credential.tokenDigest}`
+        const resting = byCredential.get(key)
+        if (resting === undefined) byCredential.set(key, [entry])
+        else resting.push(entry)
+      }
+      const groups = [...byCredential.values()]
+      for (let from = 0; from < groups.length; from += BATCH) {
+        const batch = groups.slice(from, from + BATCH)
+        const answer = yield* Effect.exit(identities.holding(batch.map((resting) => resting[0] as Watched)))
         if (Exit.isFailure(answer)) {
           yield* Effect.logWarning("gateway: could not ask whether open sessions' credentials hold", answer.cause)
           continue
         }
         answer.value.forEach((holds, i) => {
-          const entry = batch[i]
+          if (holds) return
           // still watched: a connection that ended or moved on to another credential meanwhile is
           // not told; one told is watched no more (told once)
-          if (!holds && entry !== undefined && forget(entry)) entry.revoked()
+          for (const entry of batch[i] ?? []) if (forget(entry)) entry.revoked()
         })
       }
     })
@@ -97,10 +112,11 @@ export const make = Effect.gen(function* () {
     })
     due.closeUnsafe()
     const users = everyone ? [...byUser.keys()] : [...pending]
+    const entries = fresh
     everyone = false
     pending = new Set()
-    const entries: Array<Watched> = []
-    for (const userId of users) for (const entry of byUser.get(userId) ?? []) entries.push(entry)
+    fresh = new Set()
+    for (const userId of users) for (const entry of byUser.get(userId) ?? []) entries.add(entry)
     yield* check(entries)
   }).pipe(Effect.forever, Effect.forkScoped)
 
@@ -126,7 +142,9 @@ export const make = Effect.gen(function* () {
     }
     own.add(entry)
     someWatched.openUnsafe()
-    askAbout(entry.userId)
+    // this one only: a user's hundredth session does not ask about the other ninety-nine again
+    fresh.add(entry)
+    due.openUnsafe()
     return () => {
       forget(entry)
     }

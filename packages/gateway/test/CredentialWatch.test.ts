@@ -157,6 +157,33 @@ describe("CredentialWatch", () => {
     })
   )
 
+  it.effect("a credential many connections rest on is asked about once; a new one asks about itself only", () =>
+    Effect.gen(function* () {
+      const store: Store = { holding: new Set([s(1), s(2)]), down: false, asked: [] }
+      const word = wordSource()
+      const watch = yield* setUp(store, word)
+      // three tabs of one login session, and a second login session of the same user
+      const tabs = [watching(watch, 1), watching(watch, 1), watching(watch, 1)]
+      yield* settle
+      expect(store.asked).toEqual([[s(1)]])
+      store.asked.length = 0
+      const told: Array<string> = []
+      watch.watch({
+        userId: user(1),
+        credential: { kind: "session", sessionId: Snowflake.Snowflake.make(s(2)) },
+        revoked: () => told.push(s(2))
+      })
+      yield* settle
+      expect(store.asked).toEqual([[s(2)]])
+      // the login session ends: every tab is told, the other login session is not
+      store.holding.delete(s(1))
+      word.say(user(1))
+      yield* settle
+      expect(tabs.map((tab) => tab.told)).toEqual([[s(1)], [s(1)], [s(1)]])
+      expect(told).toEqual([])
+    })
+  )
+
   it.effect("a store that cannot answer closes nobody; the next answer counts", () =>
     Effect.gen(function* () {
       const store: Store = { holding: new Set(), down: true, asked: [] }
