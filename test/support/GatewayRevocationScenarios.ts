@@ -61,6 +61,31 @@ export const gatewayRevocationScenarios = (repositories?: () => Layer.Layer<Test
         )
         expect(closed).toMatchObject({ code })
       })
+    /**
+     * Long enough for a check to have asked about every session (the one as it is watched too): the
+     * interval on the test clock (memory), then real time for word to be gathered and answered.
+     */
+    const pastACheck = Effect.gen(function* () {
+      if (!onPostgres) yield* (yield* TestHost.TestHost).adjustClock("42 seconds")
+      yield* promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    })
+    /** What a RESUME of `sessionId` with `token` is answered: RESUMED, op 9, or the close code. */
+    const resumeAnswer = (token: string, sessionId: string) =>
+      Effect.gen(function* () {
+        const client = yield* connect()
+        client.send({ op: 6, d: { token, session_id: sessionId, seq: 1 } })
+        return yield* promise(async () => {
+          try {
+            for (;;) {
+              const frame = await client.next()
+              if (frame.op === 9) return "op 9"
+              if (frame.t === "RESUMED") return "RESUMED"
+            }
+          } catch {
+            return `closed ${(await client.closed).code}`
+          }
+        })
+      })
 
     layer(GatewayServer.layer({ repositories: repositories?.() }), { timeout: "120 seconds" })((it) => {
       it.effect("a logout closes the user's open session with 4004, which cannot be resumed; others stay", () =>
@@ -120,6 +145,9 @@ export const gatewayRevocationScenarios = (repositories?: () => Layer.Layer<Test
             yield* host.adjustClock("40 seconds")
             expect(yield* heartbeat(client)).toBe(true)
           }
+          // the last check answered (real time for its gathering and its question), and held
+          yield* promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
+          expect(yield* heartbeat(client)).toBe(true)
           pair = yield* refresh(pair.refresh_token)
           const made = yield* post(`/api/v10/guilds/${guild.id}/channels`, { name: "still-here" }, pair.access_token)
           expect(made.status).toBe(201)
@@ -139,8 +167,52 @@ export const gatewayRevocationScenarios = (repositories?: () => Layer.Layer<Test
           // a bot identifies once in 5 s
           yield* host.adjustClock("6 seconds")
           const next = yield* identified(renewed, { intents: GUILDS })
+          // asked about, and holding
+          yield* pastACheck
           expect(yield* heartbeat(next.client)).toBe(true)
           yield* promise(() => next.client.close())
+        })
+      )
+
+      it.effect("deleting a bot's application closes its open sessions with 4004", () =>
+        Effect.gen(function* () {
+          const { owner, app, token } = yield* botInGuild("+79050019006", "gwgone")
+          const { client } = yield* identified(token, { intents: GUILDS })
+          yield* pastACheck
+          expect(yield* heartbeat(client)).toBe(true)
+          expect((yield* send("DELETE", `/api/v10/applications/${app.id}`, undefined, owner.access_token)).status).toBe(
+            204
+          )
+          yield* closedWith(client, 4004)
+        })
+      )
+
+      it.effect("a session dropped before its credential was revoked cannot be resumed with another one", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          // a user: dropped (resumable), then logged out; a new login may not take the session up
+          const user = yield* register("+79050019007", "gw_dropped")
+          const dropped = yield* identified(user.access_token)
+          yield* promise(() => dropped.client.close(4000))
+          expect((yield* send("POST", "/api/v10/auth/logout", undefined, user.access_token)).status).toBe(204)
+          const again = (yield* json(yield* login({ login: "+79050019007", password: PASSWORD }))) as {
+            access_token: string
+          }
+          expect(yield* resumeAnswer(again.access_token, dropped.sessionId)).toBe("op 9")
+          expect(yield* resumeAnswer(user.access_token, dropped.sessionId)).toBe("closed 4004")
+          // a bot: dropped, then its token reset; the new token may not resume the old session
+          const { owner, app, token } = yield* botInGuild("+79050019008", "gwdrop")
+          const bot = yield* identified(token, { intents: GUILDS })
+          yield* promise(() => bot.client.close(4000))
+          const renewed = yield* resetBotToken(owner.access_token, app.id)
+          yield* host.adjustClock("1 second")
+          expect(yield* resumeAnswer(renewed, bot.sessionId)).toBe("op 9")
+          // the same login session, with a refreshed token, resumes as before
+          const kept = yield* register("+79050019009", "gw_kept")
+          const held = yield* identified(kept.access_token)
+          yield* promise(() => held.client.close(4000))
+          const pair = yield* refresh(kept.refresh_token)
+          expect(yield* resumeAnswer(pair.access_token, held.sessionId)).toBe("RESUMED")
         })
       )
     })

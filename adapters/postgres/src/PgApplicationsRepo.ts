@@ -84,6 +84,16 @@ export const layer: Layer.Layer<ApplicationsRepo.ApplicationsRepo, never, SqlCli
       findById: (id) => one(sql`SELECT ${columns} FROM applications WHERE id = ${id}`),
       listByOwner: (ownerId) => many(sql`SELECT ${columns} FROM applications WHERE owner_id = ${ownerId} ORDER BY id`),
       findByBotToken: (digest) => one(sql`SELECT ${columns} FROM applications WHERE bot_token_digest = ${digest}`),
+      // the unique index on bot_token_digest, once per digest
+      botsHoldingTokens: (digests) =>
+        digests.length === 0
+          ? Effect.succeed(new Map())
+          : sql<{ readonly id: string; readonly digest: string }>`
+              SELECT id::text AS id, bot_token_digest AS digest FROM applications
+              WHERE ${sql.in("bot_token_digest", digests)}`.pipe(
+              Effect.map((rows) => new Map(rows.map((row) => [row.digest, Snowflake.Snowflake.make(row.id)] as const))),
+              Effect.orDie
+            ),
       update: (id, changes) => {
         // Each column keeps its value unless the change names it (icon may be set to null).
         const keep = <A>(value: A | undefined, column: string, encode: (a: A) => unknown = (a) => a) =>

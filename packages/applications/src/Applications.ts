@@ -80,10 +80,13 @@ export class Applications extends Context.Service<
       digest?: string
     ) => Effect.Effect<Option.Option<Application>>
     /**
-     * The application whose bot's token has this digest now: none once the token is reset or the
-     * application deleted (the gateway asks this of its bots' open sessions).
+     * Which of these bot token digests are held now, and by which bot: a token reset or its
+     * application deleted leaves it out (the gateway asks this of its bots' open sessions, many at
+     * once).
      */
-    readonly ofBotTokenDigest: (digest: string) => Effect.Effect<Option.Option<Application>>
+    readonly botsHoldingTokens: (
+      digests: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyMap<string, Snowflake.Snowflake>>
   }
 >()("@veche/applications/Applications") {
   static readonly layer: Layer.Layer<
@@ -225,7 +228,7 @@ export class Applications extends Context.Service<
           digest === undefined
             ? Effect.flatMap(secrets.digest(token), repo.findByBotToken)
             : repo.findByBotToken(digest),
-        ofBotTokenDigest: repo.findByBotToken
+        botsHoldingTokens: repo.botsHoldingTokens
       })
     })
   )

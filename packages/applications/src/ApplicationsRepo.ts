@@ -18,6 +18,10 @@ export class ApplicationsRepo extends Context.Service<
     readonly listByOwner: (ownerId: Snowflake.Snowflake) => Effect.Effect<ReadonlyArray<Application>>
     /** The application whose bot token has this digest. */
     readonly findByBotToken: (digest: string) => Effect.Effect<Option.Option<Application>>
+    /** Which of these bot token digests are held now, and by which bot (application id): one lookup. */
+    readonly botsHoldingTokens: (
+      digests: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyMap<string, Snowflake.Snowflake>>
     /** Applies the changes; the application as it now is, none if unknown. */
     readonly update: (id: Snowflake.Snowflake, changes: Changes) => Effect.Effect<Option.Option<Application>>
     /** Replaces the bot token digest (the old token stops at once); false if unknown. */
@@ -54,6 +58,16 @@ export class ApplicationsRepo extends Context.Service<
               .filter((application) => application.ownerId === ownerId)
               .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
           ),
+        botsHoldingTokens: (digests) =>
+          Effect.map(Ref.get(byId), (apps) => {
+            const asked = new Set(digests)
+            const held = new Map<string, Snowflake.Snowflake>()
+            for (const application of apps.values()) {
+              const digest = application.botTokenDigest
+              if (digest !== null && asked.has(digest)) held.set(digest, application.id)
+            }
+            return held
+          }),
         findByBotToken: (digest) =>
           Effect.map(Ref.get(byId), (apps) => {
             for (const application of apps.values()) {

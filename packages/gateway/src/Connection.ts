@@ -14,7 +14,7 @@ import * as CloseCodes from "./CloseCodes.ts"
 import * as CredentialWatch from "./CredentialWatch.ts"
 import * as Frames from "./Frames.ts"
 import { GatewayConfig } from "./GatewayConfig.ts"
-import { GatewayIdentity, type Identity } from "./GatewayIdentity.ts"
+import { GatewayIdentity, type Identity, sameCredential } from "./GatewayIdentity.ts"
 import { IdentifyLimits } from "./IdentifyLimits.ts"
 import * as Intents from "./Intents.ts"
 import * as MemberRequests from "./MemberRequests.ts"
@@ -239,11 +239,12 @@ export const make = Effect.gen(function* () {
                 : clientCode === 1000 || clientCode === 1001
             return presence
               .detached(held)
-              .pipe(Effect.andThen(sessions.detach(held, ends)), Effect.ensuring(closeSocket))
+              .pipe(Effect.andThen(sessions.detach(held, ends, sink)), Effect.ensuring(closeSocket))
           })
 
         /** The session rests on what `identity`'s token proved, from now on, instead of what it did. */
         const restOn = (identity: Identity) => {
+          if (ended) return
           unwatch?.()
           const entry: CredentialWatch.Watched = {
             userId: identity.userId,
@@ -306,7 +307,8 @@ export const make = Effect.gen(function* () {
               shard,
               largeThreshold: data.large_threshold ?? 50,
               replayLimit: config.replayLimit,
-              sink
+              sink,
+              credential: identity.credential
             })
             // Steps take turns, so the connection cannot end while this one waits; should it all the
             // same (a step that failed, the node stopping), no session is opened for a dead socket.
@@ -391,7 +393,9 @@ export const make = Effect.gen(function* () {
               [{ _tag: "Send", text: Frames.invalidSession(false) }]
             ] as const
             const held = yield* sessions.find(data.session_id)
-            if (Option.isNone(held) || held.value.userId !== found.value.userId) return invalid
+            // the same login session (bot token) only: not another credential of the same account, so
+            // a session whose own was revoked while detached cannot be taken up
+            if (Option.isNone(held) || !sameCredential(held.value.credential, found.value.credential)) return invalid
             const resumed = held.value
             // still sending its READY elsewhere (or never will): not resumable
             if (resumed.pending !== undefined) return invalid

@@ -17,8 +17,8 @@
  *   lost track). In batches, one after another, each credential once however many connections
  *   rest on it.
  *
- * A store that cannot answer leaves the sessions open; they are asked again at the next word or
- * interval.
+ * A store that cannot answer leaves the sessions open; they are asked again after RETRY_MS (and
+ * at the next word or interval).
  */
 import { CredentialChanges, type Snowflake } from "@veche/platform"
 import { Duration, Effect, Exit, Latch } from "effect"
@@ -39,6 +39,9 @@ export const BATCH = 500
 /** How long word is gathered before a check asks (see the checker). */
 export const GATHER_MS = 20
 
+/** How soon a question the store could not answer is asked again (by the Clock). */
+export const RETRY_MS = 5000
+
 export const make = Effect.gen(function* () {
   const config = yield* GatewayConfig
   const identities = yield* GatewayIdentity
@@ -46,7 +49,10 @@ export const make = Effect.gen(function* () {
   /** Users to ask about at the next check (word), connections just watched, or everyone. */
   let pending = new Set<string>()
   let fresh = new Set<Watched>()
+  /** Connections whose question the store could not answer: asked again after RETRY_MS. */
+  const retry = new Set<Watched>()
   let everyone = false
+  let retrying = false
   const due = yield* Latch.make(false)
   /** Some connection is watched: the interval's timer runs only then (see the heartbeat sweep). */
   const someWatched = yield* Latch.make(false)
@@ -90,6 +96,8 @@ export const make = Effect.gen(function* () {
         const answer = yield* Effect.exit(identities.holding(batch.map((resting) => resting[0] as Watched)))
         if (Exit.isFailure(answer)) {
           yield* Effect.logWarning("gateway: could not ask whether open sessions' credentials hold", answer.cause)
+          // asked again soon, not only at the next interval: what changed meanwhile had no answer
+          for (const resting of batch) for (const entry of resting) retry.add(entry)
           continue
         }
         answer.value.forEach((holds, i) => {
@@ -118,7 +126,26 @@ export const make = Effect.gen(function* () {
     fresh = new Set()
     for (const userId of users) for (const entry of byUser.get(userId) ?? []) entries.add(entry)
     yield* check(entries)
-  }).pipe(Effect.forever, Effect.forkScoped)
+    if (retry.size > 0 && !retrying) {
+      retrying = true
+      yield* Effect.forkScoped(
+        Effect.andThen(
+          Effect.sleep(Duration.millis(RETRY_MS)),
+          Effect.sync(() => {
+            retrying = false
+            for (const entry of retry) fresh.add(entry)
+            retry.clear()
+            due.openUnsafe()
+          })
+        )
+      )
+    }
+  }).pipe(
+    // a check that failed in a way no answer explains (a defect) must not stop the watch
+    Effect.catchCause((cause) => Effect.logError("gateway: a credential check failed", cause)),
+    Effect.forever,
+    Effect.forkScoped
+  )
 
   // Every session once an interval, whatever word came.
   yield* Effect.gen(function* () {

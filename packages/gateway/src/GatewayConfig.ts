@@ -49,8 +49,11 @@ export class GatewayConfig extends Context.Service<GatewayConfig, Settings>()("@
         replayLimit: settings.replayLimit ?? DEFAULT_REPLAY_LIMIT,
         presenceGraceMs: settings.presenceGraceMs ?? DEFAULT_PRESENCE_GRACE_MS,
         maxBufferedBytes: settings.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES,
-        credentialCheckIntervalMs:
+        // at least a second: every open session is asked about each time
+        credentialCheckIntervalMs: Math.max(
+          1000,
           settings.credentialCheckIntervalMs ?? settings.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS
+        )
       })
     )
 

@@ -17,6 +17,13 @@ export type Credential =
   | { readonly kind: "session"; readonly sessionId: Snowflake.Snowflake }
   | { readonly kind: "bot"; readonly tokenDigest: string }
 
+/** The same login session, or the same bot token. */
+export const sameCredential = (a: Credential | undefined, b: Credential): boolean =>
+  a !== undefined &&
+  (a.kind === "session"
+    ? b.kind === "session" && a.sessionId === b.sessionId
+    : b.kind === "bot" && a.tokenDigest === b.tokenDigest)
+
 export interface Identity {
   readonly kind: "user" | "bot"
   readonly userId: Snowflake.Snowflake

@@ -6,6 +6,7 @@
  */
 import type { Snowflake } from "@veche/platform"
 import * as Frames from "./Frames.ts"
+import type { Credential } from "./GatewayIdentity.ts"
 
 /** Where a session's frames go: the socket it is attached to. */
 export interface Sink {
@@ -27,6 +28,11 @@ export interface Session {
   readonly readsContent: boolean
   readonly shard: readonly [number, number]
   readonly largeThreshold: number
+  /**
+   * What its IDENTIFY's token proved (a login session, a bot's token): a RESUME must carry a token
+   * proving the same, so a session whose credential was revoked cannot be taken up with another.
+   */
+  readonly credential: Credential | undefined
   /** The guilds whose dispatches this session receives (in its shard, for a bot). */
   readonly guildIds: Set<string>
   seq: number
@@ -57,8 +63,10 @@ export const make = (fields: {
   readonly largeThreshold: number
   readonly replayLimit: number
   readonly sink: Sink
+  readonly credential?: Credential | undefined
 }): Session => ({
   ...fields,
+  credential: fields.credential,
   guildIds: new Set(),
   seq: 0,
   replay: [],

@@ -29,7 +29,11 @@ export class Sessions extends Context.Service<
     readonly open: (session: Session.Session) => Effect.Effect<void>
     readonly joinGuild: (session: Session.Session, guildId: string) => Effect.Effect<void>
     /** Its socket is gone: kept for a resume unless `ends`, then forgotten after the window. */
-    readonly detach: (session: Session.Session, ends: boolean) => Effect.Effect<void>
+    /**
+     * The session's socket is gone: it ends, or waits for a resume. `from`: the connection that is
+     * ending; if the session is attached to another by now (it resumed there), nothing changes.
+     */
+    readonly detach: (session: Session.Session, ends: boolean, from?: Session.Sink) => Effect.Effect<void>
     /** A session of this node by id. */
     readonly find: (sessionId: string) => Effect.Effect<Option.Option<Session.Session>>
     /** Sends one dispatch to the sessions its audience names (what the fan-out fiber does). */
@@ -287,8 +291,10 @@ export class Sessions extends Context.Service<
             return listen(userTopic(session.userId), session)
           }),
         joinGuild,
-        detach: (session, ends) =>
+        detach: (session, ends, from) =>
           Effect.gen(function* () {
+            // taken up by another connection (a RESUME) while the ending one was closing: it is theirs
+            if (from !== undefined && session.sink !== undefined && session.sink !== from) return
             session.sink = undefined
             if (ends) return yield* forget(session)
             session.detachedAt = yield* Clock.currentTimeMillis

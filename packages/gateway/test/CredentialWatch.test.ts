@@ -184,7 +184,7 @@ describe("CredentialWatch", () => {
     })
   )
 
-  it.effect("a store that cannot answer closes nobody; the next answer counts", () =>
+  it.effect("a store that cannot answer closes nobody, and is asked again soon", () =>
     Effect.gen(function* () {
       const store: Store = { holding: new Set(), down: true, asked: [] }
       const word = wordSource()
@@ -193,9 +193,11 @@ describe("CredentialWatch", () => {
       yield* settle
       expect(store.asked).toEqual([[s(1)]])
       expect(one.told).toEqual([])
+      // asked again soon by itself, without word or the interval
       store.down = false
-      word.say(user(1))
+      yield* TestClock.adjust(CredentialWatch.RETRY_MS)
       yield* settle
+      expect(store.asked).toEqual([[s(1)], [s(1)]])
       expect(one.told).toEqual([s(1)])
     })
   )

@@ -15,9 +15,6 @@ import { OpaqueSecrets, type Snowflake, TokenPrefixes } from "@veche/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Authenticator } from "./Authenticator.ts"
 
-/** Different bots' tokens asked at once (each is one lookup by digest). */
-const BOT_CHECKS_AT_ONCE = 8
-
 export const layer: Layer.Layer<
   GatewayIdentity.GatewayIdentity,
   never,
@@ -28,21 +25,6 @@ export const layer: Layer.Layer<
     const authenticator = yield* Authenticator
     const applications = yield* Applications.Applications
     const sessions = yield* Sessions.Sessions
-
-    /** Whether each bot (by id) still holds the token of each digest: one lookup a digest. */
-    const botsHolding = (asked: ReadonlyArray<{ readonly userId: string; readonly digest: string }>) =>
-      Effect.map(
-        Effect.forEach(
-          [...new Set(asked.map((one) => one.digest))],
-          (digest) =>
-            Effect.map(
-              applications.ofBotTokenDigest(digest),
-              (found) => [digest, Option.getOrUndefined(Option.map(found, (application) => application.id))] as const
-            ),
-          { concurrency: BOT_CHECKS_AT_ONCE }
-        ),
-        (owners) => new Map<string, string | undefined>(owners)
-      )
 
     return GatewayIdentity.GatewayIdentity.of({
       identify: (token) => {
@@ -85,14 +67,16 @@ export const layer: Layer.Layer<
       },
       holding: (asked) => {
         const sessionIds: Array<Snowflake.Snowflake> = []
-        const bots: Array<{ readonly userId: string; readonly digest: string }> = []
-        for (const { userId, credential } of asked) {
+        const digests: Array<string> = []
+        for (const { credential } of asked) {
           if (credential.kind === "session") sessionIds.push(credential.sessionId)
-          else bots.push({ userId, digest: credential.tokenDigest })
+          else digests.push(credential.tokenDigest)
         }
         return Effect.zipWith(
           sessionIds.length === 0 ? Effect.succeed(new Set<string>()) : sessions.usable(sessionIds),
-          bots.length === 0 ? Effect.succeed(new Map<string, string | undefined>()) : botsHolding(bots),
+          digests.length === 0
+            ? Effect.succeed(new Map<string, Snowflake.Snowflake>())
+            : applications.botsHoldingTokens(digests),
           (usable, botOf) =>
             asked.map(({ userId, credential }) =>
               credential.kind === "session"
