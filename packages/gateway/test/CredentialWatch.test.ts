@@ -83,11 +83,20 @@ const watching = (watch: { readonly watch: (entry: CredentialWatch.Watched) => (
   return { told, stop, sessionId }
 }
 
-/** Lets the watch gather word and ask (real time: see GATHER_MS). */
-const settle = Effect.gen(function* () {
-  yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, CredentialWatch.GATHER_MS * 3)))
-  for (let i = 0; i < 5; i++) yield* Effect.yieldNow
-})
+const sleepReal = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+
+/**
+ * Waits (real time: the watch gathers word for GATHER_MS) until `done` holds, however loaded the
+ * machine, then a little longer, so that a question asked once too often shows too.
+ */
+const settleUntil = (done: () => boolean) =>
+  Effect.gen(function* () {
+    for (let waited = 0; !done() && waited < 5000; waited += 10) yield* sleepReal(10)
+    yield* sleepReal(CredentialWatch.GATHER_MS * 3)
+  })
+
+/** For what must not happen: time enough for the watch to have done it. */
+const settle = sleepReal(CredentialWatch.GATHER_MS * 5)
 
 describe("CredentialWatch", () => {
   it.effect("asks as a connection starts being watched, and tells it once when its login session is gone", () =>
@@ -97,7 +106,7 @@ describe("CredentialWatch", () => {
       const watch = yield* setUp(store, word)
       const one = watching(watch, 1)
       const two = watching(watch, 2)
-      yield* settle
+      yield* settleUntil(() => two.told.length > 0 && store.asked.flat().length >= 2)
       // both asked (each as it started being watched); s2's session does not hold
       expect(store.asked.flat().sort()).toEqual([s(1), s(2)])
       expect(one.told).toEqual([])
@@ -118,21 +127,21 @@ describe("CredentialWatch", () => {
       const watch = yield* setUp(store, word)
       const one = watching(watch, 1)
       watching(watch, 2)
-      yield* settle
+      yield* settleUntil(() => store.asked.flat().length >= 2)
       store.asked.length = 0
       // four pool connections hear the same change; a user with no session here is not asked about
       for (let i = 0; i < 4; i++) word.say(user(1))
       word.say(user(9))
-      yield* settle
+      yield* settleUntil(() => store.asked.length > 0)
       expect(store.asked).toEqual([[s(1)]])
       store.holding.delete(s(1))
       word.say(user(1))
-      yield* settle
+      yield* settleUntil(() => one.told.length > 0)
       expect(one.told).toEqual([s(1)])
       // `*`: everyone still watched
       store.asked.length = 0
       word.say(CredentialChanges.EVERYONE)
-      yield* settle
+      yield* settleUntil(() => store.asked.length > 0)
       expect(store.asked).toEqual([[s(2)]])
     })
   )
@@ -144,14 +153,14 @@ describe("CredentialWatch", () => {
       for (let n = 0; n < count; n++) store.holding.add(s(n))
       const watch = yield* setUp(store, wordSource())
       const all = Array.from({ length: count }, (_, n) => watching(watch, n))
-      yield* settle
+      yield* settleUntil(() => store.asked.flat().length >= count)
       store.asked.length = 0
       store.holding.delete(s(7))
       yield* TestClock.adjust("59 seconds")
       yield* settle
       expect(store.asked).toEqual([])
       yield* TestClock.adjust("1 second")
-      yield* settle
+      yield* settleUntil(() => store.asked.length >= 2)
       expect(store.asked.map((batch) => batch.length)).toEqual([CredentialWatch.BATCH, 20])
       expect(all.flatMap((one) => one.told)).toEqual([s(7)])
     })
@@ -164,7 +173,7 @@ describe("CredentialWatch", () => {
       const watch = yield* setUp(store, word)
       // three tabs of one login session, and a second login session of the same user
       const tabs = [watching(watch, 1), watching(watch, 1), watching(watch, 1)]
-      yield* settle
+      yield* settleUntil(() => store.asked.length > 0)
       expect(store.asked).toEqual([[s(1)]])
       store.asked.length = 0
       const told: Array<string> = []
@@ -173,12 +182,12 @@ describe("CredentialWatch", () => {
         credential: { kind: "session", sessionId: Snowflake.Snowflake.make(s(2)) },
         revoked: () => told.push(s(2))
       })
-      yield* settle
+      yield* settleUntil(() => store.asked.length > 0)
       expect(store.asked).toEqual([[s(2)]])
       // the login session ends: every tab is told, the other login session is not
       store.holding.delete(s(1))
       word.say(user(1))
-      yield* settle
+      yield* settleUntil(() => tabs.every((tab) => tab.told.length > 0))
       expect(tabs.map((tab) => tab.told)).toEqual([[s(1)], [s(1)], [s(1)]])
       expect(told).toEqual([])
     })
@@ -190,13 +199,13 @@ describe("CredentialWatch", () => {
       const word = wordSource()
       const watch = yield* setUp(store, word)
       const one = watching(watch, 1)
-      yield* settle
+      yield* settleUntil(() => store.asked.length > 0)
       expect(store.asked).toEqual([[s(1)]])
       expect(one.told).toEqual([])
       // asked again soon by itself, without word or the interval
       store.down = false
       yield* TestClock.adjust(CredentialWatch.RETRY_MS)
-      yield* settle
+      yield* settleUntil(() => one.told.length > 0)
       expect(store.asked).toEqual([[s(1)], [s(1)]])
       expect(one.told).toEqual([s(1)])
     })
