@@ -59,6 +59,17 @@ export const register = (phone: string, username: string, extra: Record<string, 
 
 export const login = (body: Record<string, unknown>) => post("/api/v10/auth/login", { captcha_token: "dev", ...body })
 
+/**
+ * The answer has this status and says no cache may keep it (`Cache-Control: no-store`, and HTTP/1.0's
+ * `Pragma: no-cache`), as every answer carrying credentials must (RFC 6749 §5.1 for OAuth's).
+ */
+export const expectNotKept = (response: { readonly status: number; readonly headers: Headers }, status: number) =>
+  expect({
+    status: response.status,
+    cacheControl: response.headers.get("cache-control"),
+    pragma: response.headers.get("pragma")
+  }).toEqual({ status, cacheControl: "no-store", pragma: "no-cache" })
+
 export interface OutboxMessage {
   readonly to: string
   readonly kind: string

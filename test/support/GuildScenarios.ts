@@ -10,7 +10,7 @@ import { type Guild, GuildsRepo } from "@veche/guilds"
 import { EventBus, Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, Fiber, type Layer, Stream } from "effect"
-import { awaitMessage, json, post, register, send } from "./Accounts.ts"
+import { awaitMessage, json, PASSWORD, post, register, send } from "./Accounts.ts"
 import { accept, createGuild, get, guildWith, inviteTo } from "./Guilds.ts"
 
 /**
@@ -168,6 +168,40 @@ export const guildRouteScenarios = (repositories?: () => Layer.Layer<TestHost.Re
           expect(yield* json(handed)).toMatchObject({ owner_id: member.user_id })
           // the former owner is a plain member now
           yield* expectError(yield* patch(path, { name: "Mine again" }, owner.access_token), 403, 50013)
+        })
+      )
+
+      it.effect("the guild cannot go to a member waiting for their account's deletion, until they cancel it", () =>
+        Effect.gen(function* () {
+          const owner = yield* user("g_keeper")
+          const leaving = yield* user("g_leaving")
+          const guild = yield* guildWith(owner.access_token, [leaving.access_token])
+          const path = `/api/v10/guilds/${guild.id}`
+          const asked = yield* post("/api/v10/users/@me/delete", { password: PASSWORD }, leaving.access_token)
+          expect(yield* json(asked)).toMatchObject({ status: "pending" })
+          const refused = yield* patch(path, { owner_id: leaving.user_id }, owner.access_token)
+          expect({ status: refused.status, body: yield* json(refused) }).toEqual({
+            status: 400,
+            body: {
+              code: 50035,
+              message: "Invalid Form Body",
+              errors: {
+                owner_id: {
+                  _errors: [
+                    {
+                      code: "GUILD_OWNER_INVALID",
+                      message: "Ownership cannot be transferred to an account awaiting deletion."
+                    }
+                  ]
+                }
+              }
+            }
+          })
+          expect(yield* json(yield* get(path, owner.access_token))).toMatchObject({ owner_id: owner.user_id })
+          // a cancelled request leaves an account like any other
+          expect((yield* send("DELETE", "/api/v10/users/@me/delete", undefined, leaving.access_token)).status).toBe(200)
+          const handed = yield* patch(path, { owner_id: leaving.user_id }, owner.access_token)
+          expect(yield* json(handed)).toMatchObject({ owner_id: leaving.user_id })
         })
       )
 

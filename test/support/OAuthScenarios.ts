@@ -9,7 +9,7 @@ import { Snowflake } from "@veche/platform"
 import { AccountDeletion, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
 import { DateTime, Effect, type Layer } from "effect"
-import { json, PASSWORD, type Registered, register, send } from "./Accounts.ts"
+import { expectNotKept, json, PASSWORD, type Registered, register, send } from "./Accounts.ts"
 import { asBot, createApplication, resetBotToken } from "./ApplicationScenarios.ts"
 import { createGuild } from "./Guilds.ts"
 
@@ -177,7 +177,14 @@ export const oauthScenarios = (repositories?: () => Layer.Layer<TestHost.Reposit
             status: 200,
             body: { location: `${REDIRECT}?error=access_denied&state=a%26b%3Dc` }
           })
-          const code = yield* approve(someone, app.id)
+          const approved = yield* consent(
+            someone.access_token,
+            { client_id: app.id, scope: "identify", redirect_uri: REDIRECT },
+            { authorize: true }
+          )
+          // it carries the code: no cache may keep it, as none may keep the token endpoint's answers
+          expectNotKept(approved, 200)
+          const code = new URL((approved.body as { location: string }).location).searchParams.get("code") ?? ""
           expect(code).toMatch(/^voc_[A-Za-z0-9_-]{43}$/)
           // once granted, the page says so
           yield* tokenRequest("/oauth2/token", {

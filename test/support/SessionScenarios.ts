@@ -1,18 +1,32 @@
 /**
  * Session scenarios through HTTP that depend on the store's behaviour under races, as one set any
  * test host can run: strict refresh-token reuse (the thief-first order, concurrent refreshes),
- * sessions started under a password that a recovery has since changed, and the sweep of dead ones.
+ * sessions started under a password that a recovery has since changed, and the sweep of dead ones;
+ * and that every answer handing out a token pair or backup codes forbids caches to keep it.
  * test/sessions.test.ts runs them on memory; adapters/postgres/test/SessionRoutes.test.ts on
  * PostgreSQL, where the races are real.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { AccountsRepo, SessionSweep, Sessions } from "@veche/auth"
+import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
 import { TestHost } from "@veche/test-host"
-import { Effect, type Layer, Option, Redacted } from "effect"
-import { awaitMessage, freshAddress, json, login, PASSWORD, post, type Registered, register, send } from "./Accounts.ts"
+import { Clock, Effect, type Layer, Option, Redacted } from "effect"
+import {
+  awaitMessage,
+  expectNotKept,
+  freshAddress,
+  json,
+  login,
+  PASSWORD,
+  post,
+  type Registered,
+  register,
+  send
+} from "./Accounts.ts"
 
 const NEW_PASSWORD = "a brand new password"
+const TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
 const client = { userAgent: "scenario", address: "203.0.113.20", country: null }
 
 interface Pair {
@@ -208,6 +222,96 @@ export const sessionScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
           }
           // Some logins won their race against the new password (else the test proves nothing).
           expect(started).toBeGreaterThan(0)
+        })
+      )
+    })
+  })
+
+  describe("Answers carrying credentials", () => {
+    layer(host(), { timeout: "60 seconds" })((it) => {
+      /** The app's code for TOTP_SECRET at the host's clock. */
+      const appCode = Effect.flatMap(Effect.service(TestHost.TestHost), (h) =>
+        Effect.map(h.run(Clock.currentTimeMillis), (now) => OtplibTotpCodes.codeAt(TOTP_SECRET, now))
+      )
+
+      it.effect("every token pair and backup code set comes with no-store: no cache may keep it", () =>
+        Effect.gen(function* () {
+          const h = yield* TestHost.TestHost
+          const number = `+${++phone}`
+          const email = `kept_${phone % 100000}@example.org`
+          const started = (yield* json(
+            yield* post(
+              "/api/v10/auth/register/phone",
+              { phone: number, captcha_token: "dev" },
+              undefined,
+              freshAddress()
+            )
+          )) as { verification_id: string }
+          const registered = yield* post("/api/v10/auth/register/verify", {
+            verification_id: started.verification_id,
+            code: (yield* awaitMessage(number, "register"))?.code,
+            username: `kept_${phone % 100000}`,
+            password: PASSWORD,
+            date_of_birth: "1995-01-01",
+            consent: true,
+            email
+          })
+          expectNotKept(registered, 201)
+          const pair = (yield* json(registered)) as Pair
+          const letter = yield* awaitMessage(email, "email_verify")
+          expect((yield* post("/api/v10/auth/email/verify", { token: letter?.token })).status).toBe(200)
+          expectNotKept(yield* login({ login: number, password: PASSWORD }), 200)
+          // the route's refusals too: one rule for every answer of it
+          expectNotKept(yield* login({ login: number, password: "not the password" }), 401)
+          const refreshed = yield* refresh(pair.refresh_token)
+          expectNotKept(refreshed, 200)
+          const token = ((yield* json(refreshed)) as Pair).access_token
+
+          // two-factor: the backup codes, and the login that completes with an app code
+          const enabled = yield* post(
+            "/api/v10/auth/mfa/totp",
+            { password: PASSWORD, secret: TOTP_SECRET, code: yield* appCode },
+            token
+          )
+          expectNotKept(enabled, 200)
+          const renewed = yield* post("/api/v10/auth/mfa/codes", { password: PASSWORD }, token)
+          expectNotKept(renewed, 200)
+          const [byPhone, byEmail] = ((yield* json(renewed)) as { backup_codes: Array<string> }).backup_codes
+          yield* h.adjustClock("30 seconds")
+          expectNotKept(yield* login({ login: number, password: PASSWORD, code: yield* appCode }), 200)
+
+          // recovery by phone, then by e-mail, each with a backup code as the second factor
+          const recovering = (yield* json(
+            yield* post(
+              "/api/v10/auth/recover/phone",
+              { phone: number, captcha_token: "dev" },
+              undefined,
+              freshAddress()
+            )
+          )) as { verification_id: string }
+          const recovered = yield* post("/api/v10/auth/recover/verify", {
+            verification_id: recovering.verification_id,
+            code: (yield* awaitMessage(number, "recover"))?.code,
+            new_password: NEW_PASSWORD,
+            mfa_code: byPhone
+          })
+          expectNotKept(recovered, 200)
+          const mailed = yield* post(
+            "/api/v10/auth/recover/email",
+            { email, captcha_token: "dev" },
+            undefined,
+            freshAddress()
+          )
+          expect(mailed.status).toBe(200)
+          const link = yield* awaitMessage(email, "email_recover")
+          expectNotKept(
+            yield* post("/api/v10/auth/recover/email/verify", {
+              token: link?.token,
+              new_password: "yet another password",
+              code: byEmail
+            }),
+            200
+          )
         })
       )
     })

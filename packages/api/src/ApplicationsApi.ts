@@ -19,6 +19,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
+import { NoStore } from "./NoStore.ts"
 import { PublicUser } from "./UsersApi.ts"
 
 /** Hosts that name this machine: plain http is safe only to them (RFC 8252's loopback redirects). */
@@ -163,12 +164,12 @@ export class ApplicationsApi extends HttpApiGroup.make("applications")
       params,
       success: BotTokenView,
       error: ownerErrors
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.post("resetClientSecret", "/applications/:application_id/secret/reset", {
       params,
       success: ClientSecretView,
       error: [...ownerErrors, MissingAccess]
-    })
+    }).middleware(NoStore)
   )
   .middleware(Authorization)
   .annotate(

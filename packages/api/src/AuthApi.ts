@@ -17,6 +17,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { Authorization } from "./Authorization.ts"
 import { MfaCode } from "./AuthPublicApi.ts"
 import * as Fields from "./Fields.ts"
+import { NoStore } from "./NoStore.ts"
 
 export const SessionView = Schema.Struct({
   id: Snowflake.Snowflake,
@@ -75,7 +76,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
       payload: MfaCodesBody,
       success: BackupCodesAnswer,
       error: [BotsCannotUseThisEndpoint, InvalidFormBody, TwoFactorNotEnabled, RateLimited, ServiceUnavailable]
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.post("enableTotp", "/auth/mfa/totp", {
       payload: EnableTotpBody,
       success: BackupCodesAnswer,
@@ -87,7 +88,7 @@ export class AuthApi extends HttpApiGroup.make("auth")
         RateLimited,
         ServiceUnavailable
       ]
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.delete("disableTotp", "/auth/mfa/totp", {
       payload: DisableTotpBody,
       success: NoContent,

@@ -20,8 +20,12 @@ import * as PublicUser from "@veche/users/PublicUser"
 import { Clock, Effect, Schema, SchemaGetter, SchemaIssue } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import * as Fields from "./Fields.ts"
+import { NoStore } from "./NoStore.ts"
 
-/** architecture.md §6: the pair every login, registration, refresh and recovery answers. */
+/**
+ * architecture.md §6: the pair every login, registration, refresh and recovery answers; each of those
+ * routes declares `NoStore`, so no cache keeps it.
+ */
 export const TokenPair = Schema.Struct({
   access_token: Schema.String,
   refresh_token: Schema.String,
@@ -215,7 +219,8 @@ export const RefreshBody = Schema.Struct({
 
 export class AuthPublicApi extends HttpApiGroup.make("authPublic")
   .add(
-    HttpApiEndpoint.get("methods", "/auth/methods", { success: AuthMethods }),
+    // per caller (by their address): no cache may keep it for someone else
+    HttpApiEndpoint.get("methods", "/auth/methods", { success: AuthMethods }).middleware(NoStore),
     HttpApiEndpoint.post("registerEmail", "/auth/register/email", {
       payload: RegisterEmailBody,
       success: RegisterEmailAnswer,
@@ -238,7 +243,7 @@ export class AuthPublicApi extends HttpApiGroup.make("authPublic")
         RateLimited,
         ServiceUnavailable
       ]
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.post("emailVerify", "/auth/email/verify", {
       payload: EmailVerifyBody,
       success: Schema.Struct({ email: Schema.String }),
@@ -261,7 +266,7 @@ export class AuthPublicApi extends HttpApiGroup.make("authPublic")
         RateLimited,
         ServiceUnavailable
       ]
-    })
+    }).middleware(NoStore)
   )
   .add(
     HttpApiEndpoint.post("registerPhone", "/auth/register/phone", {
@@ -273,7 +278,7 @@ export class AuthPublicApi extends HttpApiGroup.make("authPublic")
       payload: RegisterVerifyBody,
       success: TokenPair.pipe(HttpApiSchema.status(201)),
       error: [InvalidFormBody, PhoneCodeInvalid]
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.post("login", "/auth/login", {
       payload: LoginBody,
       success: TokenPair,
@@ -286,7 +291,7 @@ export class AuthPublicApi extends HttpApiGroup.make("authPublic")
         RateLimited,
         ServiceUnavailable
       ]
-    }),
+    }).middleware(NoStore),
     HttpApiEndpoint.get("verificationState", "/auth/verify/:verification_id", {
       params: checkParams,
       query: checkQuery,
@@ -303,7 +308,7 @@ export class AuthPublicApi extends HttpApiGroup.make("authPublic")
       payload: RefreshBody,
       success: TokenPair,
       error: [InvalidAuthenticationToken, Banned]
-    })
+    }).middleware(NoStore)
   )
   .annotate(
     OpenApi.Description,

@@ -21,6 +21,7 @@ import { Schema, SchemaTransformation } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { Authorization } from "./Authorization.ts"
 import * as Fields from "./Fields.ts"
+import { NoStore } from "./NoStore.ts"
 import { PublicUser } from "./UsersApi.ts"
 
 /** The scopes granted here: `identify` (GET /users/@me with the token) and `bot` (add the bot to a guild). */
@@ -175,12 +176,13 @@ export class OAuthApi extends HttpApiGroup.make("oauth")
       success: AuthorizeView,
       error: consentErrors
     }),
+    // its answer's location carries the authorization code
     HttpApiEndpoint.post("decideAuthorization", "/oauth2/authorize", {
       query: AuthorizeQuery,
       payload: AuthorizeBody,
       success: AuthorizeAnswer,
       error: consentErrors
-    })
+    }).middleware(NoStore)
   )
   .middleware(Authorization)
   .annotate(

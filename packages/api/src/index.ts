@@ -1,8 +1,8 @@
 /**
  * @veche/api: the REST API contract as data. `RestApi` and its groups, the request and response
  * schemas, the shared field rules (`Fields`) and the middleware tags (`Authorization`, `RateLimit`,
- * `FormBodyErrors`). No handler and no implementation: a typed client or a documentation tool loads
- * it without the server. `@veche/rest` serves it.
+ * `FormBodyErrors`, `NoStore`). No handler and no implementation: a typed client or a documentation
+ * tool loads it without the server. `@veche/rest` serves it.
  */
 
 export * as ApplicationsApi from "./ApplicationsApi.ts"
@@ -25,6 +25,7 @@ export * as MediaApi from "./MediaApi.ts"
 export * as MembersApi from "./MembersApi.ts"
 export * as MessagesApi from "./MessagesApi.ts"
 export * as ModerationApi from "./ModerationApi.ts"
+export * as NoStore from "./NoStore.ts"
 export * as OAuthApi from "./OAuthApi.ts"
 export * as Principal from "./Principal.ts"
 export * as RateLimit from "./RateLimit.ts"

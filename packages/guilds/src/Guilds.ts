@@ -35,6 +35,7 @@ import {
 import { GuildsRepo } from "./GuildsRepo.ts"
 import { dropUndefined } from "./internal/Patches.ts"
 import { makeRoomAtBottom } from "./internal/RolePositions.ts"
+import { PendingDeletions } from "./PendingDeletions.ts"
 import * as Permissions from "./Permissions.ts"
 
 export interface CreateRequest {
@@ -54,7 +55,10 @@ export interface Created {
 }
 
 export interface Change extends GuildPatch {
-  /** Hands the guild over (owner only; the new owner must be a member who is a person, never a bot). */
+  /**
+   * Hands the guild over (owner only; the new owner must be a member who is a person, never a bot,
+   * and not waiting for their account's deletion).
+   */
   readonly ownerId?: Snowflake.Snowflake | undefined
 }
 
@@ -160,11 +164,14 @@ export class Guilds extends Context.Service<
       const tallies = yield* Tallies.Tallies
       const caps = yield* AccountGuildCap
       const users = yield* PublicUsers.PublicUsers
+      const deletions = yield* PendingDeletions
 
       /**
        * Why the member may not own the guild, if they may not: the mirrored platform never lets a
-       * bot own one (50132 there; this API's catalogue has no such code, so 50035 on owner_id), and an
-       * erased account could never manage it again. Both would leave the guild without a manager.
+       * bot own one (50132 there; this API's catalogue has no such code, so 50035 on owner_id), an
+       * erased account could never manage it again, and one waiting for its deletion is about to be
+       * erased (its deletion was allowed because it owned no such guild). Each would leave the guild
+       * without a manager.
        */
       const ownershipRefusal = Effect.fnUntraced(function* (roles: ReadonlyArray<Role>, member: Member) {
         const user = yield* users.find(member.userId, isBotMember(roles, member))
@@ -173,6 +180,8 @@ export class Guilds extends Context.Service<
         if (Option.isSome(user) && user.value.bot) return refused("Ownership cannot be transferred to a bot user.")
         if (Option.isNone(user) || PublicUser.isErased(user.value))
           return refused("Ownership cannot be transferred to a deleted account.")
+        if (yield* deletions.isPending(member.userId))
+          return refused("Ownership cannot be transferred to an account awaiting deletion.")
         return Option.none<InvalidField>()
       })
 
@@ -296,8 +305,9 @@ export class Guilds extends Context.Service<
         if (ownerId !== undefined && ownerId !== place.guild.ownerId && !GuildAccess.isOwner(place))
           return yield* new MissingPermission({ needed: "owner" })
         if (ownerId !== undefined && ownerId !== place.guild.ownerId) {
-          // Whether they may own it never changes back (a bot stays a bot, an erased account stays
-          // erased), so checking before the repository's atomic transfer leaves no race.
+          // A bot stays a bot and an erased account stays erased, so checking those before the
+          // repository's atomic transfer leaves no race. A deletion asked for in between is the one
+          // left: its own check (no owned guild with others) can also run before the transfer lands.
           const heir = yield* repo.member(guildId, ownerId)
           if (Option.isNone(heir)) return yield* new NoSuchMember()
           const refused = yield* ownershipRefusal(place.roles, heir.value)

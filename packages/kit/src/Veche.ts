@@ -32,6 +32,7 @@ import * as GifsOnDomains from "./GifsOnDomains.ts"
 import * as MessagesOnDomains from "./MessagesOnDomains.ts"
 import * as ModerationStatsOnDomains from "./ModerationStatsOnDomains.ts"
 import * as OAuthOnDomains from "./OAuthOnDomains.ts"
+import * as PrivacyOnDomains from "./PrivacyOnDomains.ts"
 import type { Providers } from "./Providers.ts"
 import type { Repositories } from "./Repositories.ts"
 import * as UsersOnAccounts from "./UsersOnAccounts.ts"
@@ -104,10 +105,17 @@ export const layer: Layer.Layer<Services, Config.ConfigError, Requirements> = Ga
   Layer.provideMerge(UsersOnAccounts.layer),
   // the guild object's premium_tier from billing's boost slots (GuildPremium; tier 0 by default);
   // what Plus unlocks (the guild cap here, banner and animated avatar for users above) from
-  // billing's entitlements (free by default)
+  // billing's entitlements (free by default); who waits for their deletion from privacy's requests
+  // (PendingDeletions: never handed a guild)
   Layer.provideMerge(
     GuildsDomain.layer.pipe(
-      Layer.provideMerge(Layer.merge(BillingOnDomains.guildPremium, BillingOnDomains.entitlementPorts))
+      Layer.provideMerge(
+        Layer.mergeAll(
+          BillingOnDomains.guildPremium,
+          BillingOnDomains.entitlementPorts,
+          PrivacyOnDomains.pendingDeletions
+        )
+      )
     )
   ),
   // staff moderation: below the domains that ask it through their ports (auth's AccountBlocks, guilds'

@@ -5,7 +5,7 @@
  * Hosts serve these routes behind `HttpEdge.middleware`.
  */
 
-import { Authorization, FormBodyErrors, RateLimit, RestApi } from "@veche/api"
+import { Authorization, FormBodyErrors, NoStore, RateLimit, RestApi } from "@veche/api"
 import { Applications } from "@veche/applications"
 import {
   EmailBinding,
@@ -72,6 +72,7 @@ import * as ServiceHandlers from "./handlers/ServiceHandlers.ts"
 import * as UsersHandlers from "./handlers/UsersHandlers.ts"
 import { isolated } from "./IsolatedGroup.ts"
 import * as KnownTokens from "./KnownTokens.ts"
+import * as NoStoreMiddleware from "./NoStoreMiddleware.ts"
 import * as RateLimitMiddleware from "./RateLimitMiddleware.ts"
 
 /**
@@ -158,6 +159,7 @@ export const handlers: Layer.Layer<
   | Authorization.Authorization
   | FormBodyErrors.FormBodyErrors
   | RateLimit.RateLimit
+  | NoStore.NoStore
   | HttpApiGroup.Service<"veche", "service">
   | HttpApiGroup.Service<"veche", "botGateway">
   | HttpApiGroup.Service<"veche", "authPublic">
@@ -194,9 +196,10 @@ export const handlers: Layer.Layer<
     PhoneChecks.PhoneChecks,
     Recovery.Recovery,
     Registration.Registration,
+    NoStore.NoStore,
     ...MIDDLEWARE
   ]),
-  isolated(AuthHandlers.layer, [Sessions.Sessions, Mfa.Mfa, ...MIDDLEWARE]),
+  isolated(AuthHandlers.layer, [Sessions.Sessions, Mfa.Mfa, NoStore.NoStore, ...MIDDLEWARE]),
   isolated(UsersHandlers.layer, [
     CurrentUser.CurrentUser,
     Profiles.Profiles,
@@ -227,8 +230,18 @@ export const handlers: Layer.Layer<
     ModerationStats.ModerationStats,
     ...MIDDLEWARE
   ]),
-  isolated(ApplicationsHandlers.layer, [Applications.Applications, PublicUsers.PublicUsers, ...MIDDLEWARE]),
-  isolated(OAuthHandlers.layer, [Authorizations.Authorizations, PublicUsers.PublicUsers, ...MIDDLEWARE]),
+  isolated(ApplicationsHandlers.layer, [
+    Applications.Applications,
+    PublicUsers.PublicUsers,
+    NoStore.NoStore,
+    ...MIDDLEWARE
+  ]),
+  isolated(OAuthHandlers.layer, [
+    Authorizations.Authorizations,
+    PublicUsers.PublicUsers,
+    NoStore.NoStore,
+    ...MIDDLEWARE
+  ]),
   isolated(OAuthTokenHandlers.layer, [OAuthTokens.OAuthTokens, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layerPublic, [Discovery.Discovery, ...MIDDLEWARE]),
   isolated(DiscoveryHandlers.layer, [Discovery.Discovery, GuildSnapshots.GuildSnapshots, ...MIDDLEWARE]),
@@ -246,9 +259,12 @@ export const handlers: Layer.Layer<
   // provideMerge: in-process test clients resolve middleware from the same context
   Layer.provideMerge(
     // one KnownTokens for both: Authorization tells it which headers authenticated, RateLimit asks it
-    Layer.mergeAll(AuthorizationMiddleware.layer, FormBodyErrorsMiddleware.layer, RateLimitMiddleware.layer).pipe(
-      Layer.provide(KnownTokens.KnownTokens.layer)
-    )
+    Layer.mergeAll(
+      AuthorizationMiddleware.layer,
+      FormBodyErrorsMiddleware.layer,
+      RateLimitMiddleware.layer,
+      NoStoreMiddleware.layer
+    ).pipe(Layer.provide(KnownTokens.KnownTokens.layer))
   )
 )
 

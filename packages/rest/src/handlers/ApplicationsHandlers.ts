@@ -15,7 +15,7 @@ import type * as GroupLayer from "./GroupLayer.ts"
 // wire format can say (the field is required).
 const NEVER_EXPIRES = "9999-12-31T23:59:59.999Z"
 
-export const layer: GroupLayer.Authorized<"applications", Applications.Applications | PublicUsers.PublicUsers> =
+export const layer: GroupLayer.AuthorizedNoStore<"applications", Applications.Applications | PublicUsers.PublicUsers> =
   HttpApiBuilder.group(RestApi.RestApi, "applications", (handlers) =>
     Effect.gen(function* () {
       const applications = yield* Applications.Applications

@@ -7,7 +7,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import type * as GroupLayer from "./GroupLayer.ts"
 import * as MfaHandlers from "./MfaHandlers.ts"
 
-export const layer: GroupLayer.Authorized<"auth", Sessions.Sessions | Mfa.Mfa> = HttpApiBuilder.group(
+export const layer: GroupLayer.AuthorizedNoStore<"auth", Sessions.Sessions | Mfa.Mfa> = HttpApiBuilder.group(
   RestApi.RestApi,
   "auth",
   (handlers) =>

@@ -4,7 +4,7 @@ import { EmailConfirmation, Login, PhoneChecks, Recovery, Registration, Sessions
 import { InvalidFormBody } from "@veche/errors"
 import { GeoIp } from "@veche/platform"
 import { Effect, Redacted } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { refusing } from "./AuthRefusals.ts"
 import { addressOf, clientOf, startedView } from "./Client.ts"
@@ -12,7 +12,7 @@ import type * as GroupLayer from "./GroupLayer.ts"
 import * as RecoveryHandlers from "./RecoveryHandlers.ts"
 import { toWire } from "./TokenPairs.ts"
 
-export const layer: GroupLayer.Public<
+export const layer: GroupLayer.PublicNoStore<
   "authPublic",
   | Sessions.Sessions
   | Login.Login
@@ -95,10 +95,7 @@ export const layer: GroupLayer.Public<
       )
       .handle("methods", () =>
         Effect.gen(function* () {
-          // The answer depends on the caller's address: no cache may keep it for someone else.
-          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
-          )
+          // The answer depends on the caller's address: the route declares NoStore.
           const offered = yield* registration.methods(addressOf(yield* HttpServerRequest.HttpServerRequest))
           return { phone: offered.phone, email: offered.email, country: offered.country ?? "" }
         })

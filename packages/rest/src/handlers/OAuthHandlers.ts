@@ -53,7 +53,7 @@ const applicationView = (application: Application.Application) => ({
   bot_require_code_grant: application.botRequireCodeGrant
 })
 
-export const layer: GroupLayer.Authorized<"oauth", Authorizations.Authorizations | PublicUsers.PublicUsers> =
+export const layer: GroupLayer.AuthorizedNoStore<"oauth", Authorizations.Authorizations | PublicUsers.PublicUsers> =
   HttpApiBuilder.group(RestApi.RestApi, "oauth", (handlers) =>
     Effect.gen(function* () {
       const authorizations = yield* Authorizations.Authorizations
