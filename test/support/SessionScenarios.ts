@@ -10,8 +10,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import { AccountsRepo, SessionSweep, Sessions } from "@veche/auth"
 import { OtplibTotpCodes } from "@veche/otplib"
 import { Snowflake } from "@veche/platform"
+import { AccountDeletion, DeletionsRepo } from "@veche/privacy"
 import { TestHost } from "@veche/test-host"
-import { Clock, Effect, type Layer, Option, Redacted } from "effect"
+import { Clock, DateTime, Effect, type Layer, Option, Redacted } from "effect"
 import {
   awaitMessage,
   expectNotKept,
@@ -197,6 +198,33 @@ export const sessionScenarios = (repositories?: () => Layer.Layer<TestHost.Repos
             yield* send("GET", "/api/v10/auth/sessions", undefined, fresh.access_token)
           )) as Array<unknown>
           expect(listed).toHaveLength(2)
+        })
+      )
+
+      it.effect("a login racing the account's erasure: the session it starts after the erasure is dead", () =>
+        Effect.gen(function* () {
+          const host = yield* TestHost.TestHost
+          const number = `+${++phone}`
+          const owner = yield* register(number, `erase_race_${phone % 100000}`)
+          // A login checks the password (and reads the account's password state with it)...
+          const seen = yield* passwordSeen(owner.user_id)
+          // ...the erasure ends every session and wipes the credentials (due now, not in 14 days)...
+          yield* host.run(
+            Effect.gen(function* () {
+              const now = yield* DateTime.now
+              const userId = Snowflake.Snowflake.make(owner.user_id)
+              yield* (yield* DeletionsRepo.DeletionsRepo).request({
+                userId,
+                state: "pending",
+                requestedAt: now,
+                deleteAt: now
+              })
+              expect(yield* (yield* AccountDeletion.AccountDeletion).carryOutDue).toBe(1)
+            })
+          )
+          yield* expectDead(owner)
+          // ...and the login, slower, starts its session only now: refused like every other
+          yield* expectDead(yield* startSession(owner.user_id, seen))
         })
       )
 

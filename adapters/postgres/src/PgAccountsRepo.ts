@@ -213,9 +213,10 @@ export const layer: Layer.Layer<AccountsRepo.AccountsRepo, never, SqlClient.SqlC
           Effect.asVoid,
           Effect.orDie
         ),
-      erase: (userId) =>
+      erase: (userId, at) =>
         sql`UPDATE credentials SET phone = NULL, email = NULL, email_verified = FALSE,
-              password_hash = ${AccountsRepo.ERASED} WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
+              password_hash = ${AccountsRepo.ERASED}, password_changed_at = ${DateTime.toDateUtc(at)}
+            WHERE user_id = ${userId}`.pipe(Effect.asVoid, Effect.orDie),
       setPhone: (userId, phone) =>
         sql`UPDATE credentials SET phone = ${phone} WHERE user_id = ${userId}`.pipe(
           Effect.asVoid,

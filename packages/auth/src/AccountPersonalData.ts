@@ -69,7 +69,7 @@ export const layer: Layer.Layer<
       yield* links.burnFor(userId, "bind", now)
       yield* links.burnFor(userId, "recover", now)
       const before = yield* accounts.findByUserId(userId)
-      yield* accounts.erase(userId)
+      yield* accounts.erase(userId, now)
       // The statistics: one account fewer, one more deleted (once: an erased account has no password).
       if (Option.isSome(before) && before.value.credentials.passwordHash !== ERASED) {
         yield* tallies.gauge("users", -1)

@@ -84,9 +84,10 @@ export class AccountsRepo extends Context.Service<
     readonly setPhone: (userId: Snowflake.Snowflake, phone: PhoneNumber) => Effect.Effect<void, PhoneTaken>
     /**
      * A deleted account's credentials: phone and e-mail released, the password replaced by a value
-     * no password matches.
+     * no password matches, and changed `at` (as a password change: a session a login starts with
+     * what it read before the erasure is refused, though it began after the sessions were ended).
      */
-    readonly erase: (userId: Snowflake.Snowflake) => Effect.Effect<void>
+    readonly erase: (userId: Snowflake.Snowflake, at: DateTime.Utc) => Effect.Effect<void>
   }
 >()("@veche/auth/AccountsRepo") {
   /**
@@ -207,11 +208,18 @@ function makeMemory() {
           const unbound = { ...credentials, email: null, emailVerified: false }
           return { ...s, credentials: new Map(s.credentials).set(userId, unbound) }
         }),
-      erase: (userId) =>
+      erase: (userId, at) =>
         Ref.update(state, (s) => {
           const credentials = s.credentials.get(userId)
           if (credentials === undefined) return s
-          const erased = { ...credentials, phone: null, email: null, emailVerified: false, passwordHash: ERASED }
+          const erased = {
+            ...credentials,
+            phone: null,
+            email: null,
+            emailVerified: false,
+            passwordHash: ERASED,
+            passwordChangedAt: at
+          }
           return { ...s, credentials: new Map(s.credentials).set(userId, erased) }
         }),
       setPhone: (userId, phone) =>
