@@ -38,3 +38,13 @@ export const guildWith = (owner: string, others: ReadonlyArray<string>, name?: s
   })
 
 export const get = (path: string, token: string) => send("GET", path, undefined, token)
+
+/** How `PATCH /guilds/{id}` refuses an `owner_id` who may not own the guild (status and body). */
+export const ownershipRefused = (message: string) => ({
+  status: 400,
+  body: {
+    code: 50035,
+    message: "Invalid Form Body",
+    errors: { owner_id: { _errors: [{ code: "GUILD_OWNER_INVALID", message }] } }
+  }
+})
