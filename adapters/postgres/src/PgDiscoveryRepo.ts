@@ -15,6 +15,7 @@ import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as DecodedRows from "./internal/DecodedRows.ts"
+import { idArray } from "./internal/IdArray.ts"
 
 const Row = Schema.Struct({
   guild_id: Schema.BigInt,
@@ -55,9 +56,6 @@ const searchText = (name: string, description: string, tags: ReadonlyArray<strin
 
 /** Word similarity above which a guild matches a query with a typo (pg_trgm's own default is 0.6). */
 const SIMILAR = 0.45
-
-/** Postgres arrays of ids as a literal (the ids are snowflakes: digits only). */
-const idArray = (ids: ReadonlyArray<string>) => `{${ids.join(",")}}`
 
 export const layer: Layer.Layer<DiscoveryRepo.DiscoveryRepo, never, SqlClient.SqlClient> = Layer.effect(
   DiscoveryRepo.DiscoveryRepo,

@@ -9,6 +9,7 @@ import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as DecodedRows from "./internal/DecodedRows.ts"
+import { idArray } from "./internal/IdArray.ts"
 
 const Row = Schema.Struct({
   id: Schema.BigInt,
@@ -152,9 +153,8 @@ export const layer: Layer.Layer<MessagesRepo.MessagesRepo, never, SqlClient.SqlC
       findMany: (channelId, ids) =>
         ids.length === 0
           ? Effect.succeed([])
-          : // snowflakes are digits only: the array literal holds nothing else
-            many(sql`SELECT ${columns} FROM messages
-                     WHERE channel_id = ${channelId} AND id = ANY(${`{${ids.join(",")}}`}::bigint[])`),
+          : many(sql`SELECT ${columns} FROM messages
+                     WHERE channel_id = ${channelId} AND id = ANY(${idArray(ids)}::bigint[])`),
       page,
       update: (channelId, messageId, edit) =>
         one(sql`

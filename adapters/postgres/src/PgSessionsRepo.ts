@@ -10,6 +10,7 @@ import { Snowflake } from "@veche/platform"
 import { DateTime, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { BlockColumns, SELECT_BLOCK, toBlock } from "./BlockRow.ts"
+import { idArray } from "./internal/IdArray.ts"
 import { SNAPSHOT_JOINS, SnapshotColumns, snapshotColumns, toSnapshot } from "./PgAccountSnapshots.ts"
 import * as Prebuilt from "./PrebuiltStatement.ts"
 import * as PrincipalCache from "./PrincipalCache.ts"
@@ -301,7 +302,6 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
         Effect.orDie
       )
 
-    // Ids are snowflakes (digits only, checked where they were minted): joined into one array literal.
     const findLive: SessionsRepo.SessionsRepo["Service"]["findLive"] = (sessionIds, now) =>
       sessionIds.length === 0
         ? Effect.succeed([])
@@ -309,7 +309,7 @@ export const layer: Layer.Layer<SessionsRepo.SessionsRepo, never, SqlClient.SqlC
             sql`SELECT s.id AS session_id, s.user_id, ${sql.unsafe(SELECT_BLOCK)}
                 FROM sessions s LEFT JOIN account_blocks b ON b.user_id = s.user_id
                   LEFT JOIN credentials c ON c.user_id = s.user_id
-                WHERE s.id = ANY(${`{${sessionIds.join(",")}}`}::bigint[])
+                WHERE s.id = ANY(${idArray(sessionIds)}::bigint[])
                   AND s.revoked_at IS NULL AND s.expires_at > ${date(now)} AND ${sql.unsafe(UNDER_CURRENT_PASSWORD)}`
           ).pipe(
             Effect.map((found) =>

@@ -23,7 +23,7 @@
 import { CredentialChanges, type Snowflake } from "@veche/platform"
 import { Duration, Effect, Exit, Latch } from "effect"
 import { GatewayConfig } from "./GatewayConfig.ts"
-import { type Credential, GatewayIdentity } from "./GatewayIdentity.ts"
+import { type Credential, credentialKey, GatewayIdentity } from "./GatewayIdentity.ts"
 
 /** One connection's credential, while it rests on it. */
 export interface Watched {
@@ -84,8 +84,7 @@ export const make = Effect.gen(function* () {
     Effect.gen(function* () {
       const byCredential = new Map<string, Array<Watched>>()
       for (const entry of entries) {
-        const key =
-          entry.credential.kind === "session" ? entry.credential.sessionId : `bot ${entry.credential.tokenDigest}`
+        const key = credentialKey(entry.credential)
         const resting = byCredential.get(key)
         if (resting === undefined) byCredential.set(key, [entry])
         else resting.push(entry)

@@ -17,12 +17,13 @@ export type Credential =
   | { readonly kind: "session"; readonly sessionId: Snowflake.Snowflake }
   | { readonly kind: "bot"; readonly tokenDigest: string }
 
+/** One string per credential: equal for the same login session, or the same bot token. */
+export const credentialKey = (credential: Credential): string =>
+  credential.kind === "session" ? credential.sessionId : `bot ${credential.tokenDigest}`
+
 /** The same login session, or the same bot token. */
 export const sameCredential = (a: Credential | undefined, b: Credential): boolean =>
-  a !== undefined &&
-  (a.kind === "session"
-    ? b.kind === "session" && a.sessionId === b.sessionId
-    : b.kind === "bot" && a.tokenDigest === b.tokenDigest)
+  a !== undefined && credentialKey(a) === credentialKey(b)
 
 export interface Identity {
   readonly kind: "user" | "bot"
